@@ -1,0 +1,40 @@
+# Herald — the two commands a newcomer needs: `make run` and `make test`.
+SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test build release deps bench screenshots clean
+
+# Installs the Debian packages Herald builds against, only when one is missing.
+deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Starts Herald on the embedded platform with a throwaway demo workspace.
+run: build
+	$$($(SWIFT) build --show-bin-path)/herald --demo
+
+# Runs every test: unit, store, engine, services, view-models, rendering and end-to-end (tmux).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+bench: release
+	$$($(SWIFT) build -c release --show-bin-path)/herald bench
+
+screenshots: build
+	scripts/screenshots.sh
+
+clean:
+	rm -rf .build

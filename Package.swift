@@ -1,0 +1,68 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "herald", targets: ["herald"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+    ],
+    targets: [
+        // System-library bridges
+        .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+        .target(
+            name: "CPhoneNumber",
+            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]
+        ),
+
+        // Herald modules (see ../shared/DESIGN.md for the one-way rule)
+        .target(name: "HeraldCore", dependencies: ["CPhoneNumber"]),
+        .target(name: "HeraldAPI", dependencies: ["HeraldCore"]),
+        .target(name: "HeraldEngine", dependencies: [
+            "HeraldCore", "HeraldAPI",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
+        .target(name: "HeraldStore", dependencies: [
+            "HeraldCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "HeraldServices", dependencies: [
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "CQRencode",
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"]),
+        .target(name: "HeraldTUI", dependencies: [
+            "CNCurses", "HeraldCore", "HeraldViewModels",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        .executableTarget(name: "herald", dependencies: [
+            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI"]),
+        .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldAPI"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore"]),
+        .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore"]),
+        .testTarget(name: "HeraldViewModelsTests", dependencies: ["HeraldViewModels", "HeraldServices"]),
+        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Delivery state of one invitation to one number.
+///
+/// The first five cases are the wire statuses of the OneAPI delivery infos
+/// (`docs/wire-protocols.md`); the others are local states the client keeps in its ledger.
+public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
+    case deliveredToTerminal = "DeliveredToTerminal"
+    case deliveredToNetwork = "DeliveredToNetwork"
+    case deliveryUncertain = "DeliveryUncertain"
+    case deliveryImpossible = "DeliveryImpossible"
+    case messageWaiting = "MessageWaiting"
+    /// Written to the ledger before the platform is called.
+    case queued = "Queued"
+    /// The platform refused this destination (invalid number, cannot receive SMS…).
+    case rejected = "Rejected"
+    /// The call to the platform failed; the row keeps the reason and may be retried.
+    case sendFailed = "SendFailed"
+    /// A status we do not know; treated as pending.
+    case unknown = "Unknown"
+
+    /// The statuses that travel on the wire.
+    public static let wireStatuses: [DeliveryStatus] = [
+        .deliveredToTerminal, .deliveredToNetwork, .deliveryUncertain, .deliveryImpossible, .messageWaiting,
+    ]
+
+    /// Parses a status as it appears on the wire or in the ledger. Accepts the historical
+    /// misspelling `DeleveredToNetwork`; anything unrecognised is `.unknown`.
+    public init(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed == "DeleveredToNetwork" { self = .deliveredToNetwork; return }
+        if let exact = DeliveryStatus(rawValue: trimmed) { self = exact; return }
+        let lowered = trimmed.lowercased()
+        if lowered == "delevered_to_network" { self = .deliveredToNetwork; return }
+        self = DeliveryStatus.allCases.first { $0.rawValue.lowercased() == lowered.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "") } ?? .unknown
+    }
+
+    /// Reached the person or their network: DeliveredToTerminal, DeliveredToNetwork or DeliveryUncertain.
+    public var isInvited: Bool {
+        switch self {
+        case .deliveredToTerminal, .deliveredToNetwork, .deliveryUncertain: return true
+        default: return false
+        }
+    }
+
+    /// Still on its way: queued locally, MessageWaiting, or unknown.
+    public var isPending: Bool {
+        switch self {
+        case .messageWaiting, .unknown, .queued: return true
+        default: return false
+        }
+    }
+
+    /// Will never arrive: DeliveryImpossible, or refused / failed locally.
+    public var isImpossible: Bool {
+        switch self {
+        case .deliveryImpossible, .rejected, .sendFailed: return true
+        default: return false
+        }
+    }
+
+    /// No further change is expected from the carrier.
+    /// DeliveredToNetwork is not final: the carrier may still report the handset.
+    public var isFinal: Bool {
+        switch self {
+        case .deliveredToTerminal, .deliveryUncertain, .deliveryImpossible, .rejected, .sendFailed: return true
+        default: return false
+        }
+    }
+
+    /// Whether this status appears on the wire (local states never do).
+    public var isWireStatus: Bool { DeliveryStatus.wireStatuses.contains(self) }
+
+    /// Short lowercase label for people ("delivered", "waiting"…).
+    public var label: String {
+        switch self {
+        case .deliveredToTerminal: return "delivered"
+        case .deliveredToNetwork: return "at network"
+        case .deliveryUncertain: return "uncertain"
+        case .deliveryImpossible: return "impossible"
+        case .messageWaiting: return "waiting"
+        case .queued: return "queued"
+        case .rejected: return "rejected"
+        case .sendFailed: return "send failed"
+        case .unknown: return "unknown"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A phone number of a person with its label ("mobile", "work", …).
+public struct LabeledPhone: Sendable, Hashable, Codable {
+    public var label: String?
+    public var number: PhoneNumber
+
+    public init(label: String?, number: PhoneNumber) {
+        self.label = label
+        self.number = number
+    }
+}
+
+/// An email address of a person with its label.
+public struct LabeledEmail: Sendable, Hashable, Codable {
+    public var label: String?
+    public var address: String
+
+    public init(label: String?, address: String) {
+        self.label = label
+        self.address = address
+    }
+
+    /// The lowercased domain part, nil when the address has none.
+    public var domain: String? {
+        guard let at = address.lastIndex(of: "@") else { return nil }
+        let d = address[address.index(after: at)...].lowercased()
+        return d.isEmpty ? nil : d
+    }
+}
+
+/// One person of the address book.
+public struct Person: Sendable, Hashable, Codable, Identifiable {
+    /// Local database id; nil before the person is stored.
+    public var id: Int64?
+    /// The vCard UID, when the source had one.
+    public var uid: String?
+    public var firstName: String
+    public var lastName: String
+    /// The formatted name (vCard FN); derived from the parts when empty.
+    public var formattedName: String
+    public var organization: String?
+    public var phones: [LabeledPhone]
+    public var emails: [LabeledEmail]
+    public var hasPhoto: Bool
+    /// The source's revision time (vCard REV), when it had one.
+    public var revision: Date?
+    /// When this person was first stored and last changed locally.
+    public var createdAt: Date?
+    public var updatedAt: Date?
+
+    public init(id: Int64? = nil, uid: String? = nil, firstName: String = "", lastName: String = "",
+                formattedName: String = "", organization: String? = nil, phones: [LabeledPhone] = [],
+                emails: [LabeledEmail] = [], hasPhoto: Bool = false, revision: Date? = nil,
+                createdAt: Date? = nil, updatedAt: Date? = nil) {
+        self.id = id
+        self.uid = uid
+        self.firstName = firstName
+        self.lastName = lastName
+        self.formattedName = formattedName
+        self.organization = organization
+        self.phones = phones
+        self.emails = emails
+        self.hasPhoto = hasPhoto
+        self.revision = revision
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The name shown to people: FN, else "First Last", else the organisation, else the first
+    /// email or number.
+    public var displayName: String {
+        let fn = formattedName.trimmingCharacters(in: .whitespaces)
+        if !fn.isEmpty { return fn }
+        let parts = [firstName, lastName].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if !parts.isEmpty { return parts.joined(separator: " ") }
+        if let org = organization?.trimmingCharacters(in: .whitespaces), !org.isEmpty { return org }
+        if let email = emails.first?.address { return email }
+        if let phone = phones.first?.number.raw { return phone }
+        return ""
+    }
+
+    /// Whether the person has any name part (not just an organisation, number or email).
+    public var hasName: Bool {
+        !(formattedName + firstName + lastName).trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    /// Distinct E.164 numbers that can receive an invitation, in the order they appear.
+    public var invitableNumbers: [String] {
+        var seen = Set<String>()
+        return phones.compactMap { p in
+            guard p.number.isInvitable, let e = p.number.e164, seen.insert(e).inserted else { return nil }
+            return e
+        }
+    }
+
+    /// Distinct valid E.164 numbers, in the order they appear.
+    public var distinctNumbers: [String] {
+        var seen = Set<String>()
+        return phones.compactMap { p in
+            guard let e = p.number.e164, seen.insert(e).inserted else { return nil }
+            return e
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Whether a number may be sent an invitation again.
+///
+/// Off by default: a number that is invited or pending is never invited again. A number whose
+/// invitation failed (impossible, rejected, send-failed) may always be retried. With
+/// `allowResendToInvited` on, invited numbers may be sent to again too; pending ones never are,
+/// because their first invitation may still arrive.
+public struct ResendPolicy: Sendable, Hashable, Codable {
+    public var allowResendToInvited: Bool
+
+    public init(allowResendToInvited: Bool = false) {
+        self.allowResendToInvited = allowResendToInvited
+    }
+
+    public static let `default` = ResendPolicy()
+
+    public enum Decision: Sendable, Hashable {
+        case send
+        case skip(reason: String)
+    }
+
+    /// The decision for a number whose latest invitation has `status` (nil: never invited).
+    public func decide(latest status: DeliveryStatus?) -> Decision {
+        guard let status else { return .send }
+        if status.isImpossible { return .send }
+        if status.isPending { return .skip(reason: "an invitation is already on its way (\(status.label))") }
+        if status.isInvited {
+            return allowResendToInvited ? .send : .skip(reason: "already invited (\(status.label))")
+        }
+        return .send
+    }
+}
