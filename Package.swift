@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         // System-library bridges
-        .systemLibrary(name: "CNCurses", pkgConfig: "ncursesw",
+        .systemLibrary(name: "CNCurses",
                        providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
