@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Produces screenshots/*.png from the real binary: Herald runs in tmux on a demo workspace, each pane
+# is captured with its colours (capture-pane -e), turned into HTML by aha and rendered to PNG by
+# headless Chromium. Rerun it whenever the terminal UI changes: `make screenshots`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v aha >/dev/null || need+=(aha)
+command -v chromium >/dev/null || need+=(chromium)
+dpkg-query -W -f='${Status}' fonts-dejavu-core 2>/dev/null | grep -q "ok installed" || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+
+bin="$(swift build --show-bin-path)/herald"
+cols=110; rows=32
+sock="herald-shots-$$"
+data="$(mktemp -d)"
+out="screenshots"
+mkdir -p "$out"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$data"' EXIT
+
+tmux -L "$sock" new-session -d -x "$cols" -y "$rows" \
+  "env TERM=xterm-256color COLORTERM=truecolor HERALD_SANDBOX_TIME_SCALE=20 $bin --demo --data-dir $data/ws"
+
+wait_for() { # text
+  for _ in $(seq 1 200); do
+    tmux -L "$sock" capture-pane -p | grep -qF "$1" && return 0
+    sleep 0.05
+  done
+  echo "screenshots: timed out waiting for '$1'" >&2
+  tmux -L "$sock" capture-pane -p >&2
+  return 1
+}
+
+shoot() { # name
+  local html="$data/$1.html"
+  tmux -L "$sock" capture-pane -e -p | aha --black --title "Herald — $1" > "$html"
+  sed -i 's#<pre>#<pre style="font-family: DejaVu Sans Mono, monospace; font-size: 14px; line-height: 1.2; margin: 8px">#' "$html"
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --screenshot="$out/$1.png" --window-size=1000,640 "file://$html" >/dev/null 2>&1
+  echo "wrote $out/$1.png"
+}
+
+wait_for "Contacts"
+sleep 1   # let the first delivery reports land so the panes show live data
+tmux -L "$sock" send-keys 1; wait_for "Suggested"; shoot 1-contacts
+tmux -L "$sock" send-keys 2; wait_for "Referral"; shoot 2-share
+tmux -L "$sock" send-keys 3; wait_for "Segments"; shoot 3-composer
+tmux -L "$sock" send-keys 4; wait_for "Unread"; shoot 4-inbox
+tmux -L "$sock" send-keys 5; wait_for "Bulks"; shoot 5-deliveries
+tmux -L "$sock" send-keys '?'; wait_for "Keys"; shoot 6-help
