@@ -30,9 +30,9 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "DeleveredToNetwork" { self = .deliveredToNetwork; return }
         if let exact = DeliveryStatus(rawValue: trimmed) { self = exact; return }
-        let lowered = trimmed.lowercased()
-        if lowered == "delevered_to_network" { self = .deliveredToNetwork; return }
-        self = DeliveryStatus.allCases.first { $0.rawValue.lowercased() == lowered.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "") } ?? .unknown
+        let squashed = trimmed.lowercased().replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")
+        if squashed == "deleveredtonetwork" { self = .deliveredToNetwork; return }
+        self = DeliveryStatus.allCases.first { $0.rawValue.lowercased() == squashed } ?? .unknown
     }
 
     /// Reached the person or their network: DeliveredToTerminal, DeliveredToNetwork or DeliveryUncertain.

@@ -53,7 +53,7 @@ public struct PersonInvitationSummary: Sendable, Hashable {
         var bulks: [String] = []
         var seenBulks = Set<String>()
         for inv in invitations.sorted(by: { ($0.createdAt, $0.id ?? 0) < ($1.createdAt, $1.id ?? 0) }) {
-            guard numberSet.contains(inv.msisdn) || inv.personId == person.id else { continue }
+            guard numberSet.contains(inv.msisdn) || (person.id != nil && inv.personId == person.id) else { continue }
             latest[inv.msisdn] = inv
             if let b = inv.bulkId, seenBulks.insert(b).inserted { bulks.append(b) }
         }
