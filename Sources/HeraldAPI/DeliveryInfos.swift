@@ -1,0 +1,103 @@
+import Foundation
+import HeraldCore
+
+/// One recipient's delivery state: `{"address", "messageId", "clientCorrelator", "deliveryStatus", "price"}`.
+public struct DeliveryInfo: Codable, Sendable, Hashable {
+    public var address: String
+    public var messageId: String?
+    /// The bulkId the message was sent under.
+    public var clientCorrelator: String?
+    /// Decoded through `DeliveryStatus(parsing:)`: accepts `DeleveredToNetwork`, never writes it.
+    public var deliveryStatus: DeliveryStatus
+    public var price: Double?
+
+    public init(address: String, messageId: String?, clientCorrelator: String?, deliveryStatus: DeliveryStatus,
+                price: Double?) {
+        self.address = address
+        self.messageId = messageId
+        self.clientCorrelator = clientCorrelator
+        self.deliveryStatus = deliveryStatus
+        self.price = price
+    }
+
+    enum CodingKeys: String, CodingKey { case address, messageId, clientCorrelator, deliveryStatus, price }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        address = try c.decode(String.self, forKey: .address)
+        messageId = try c.decodeIfPresent(String.self, forKey: .messageId)
+        clientCorrelator = try c.decodeIfPresent(String.self, forKey: .clientCorrelator)
+        deliveryStatus = DeliveryStatus(parsing: try c.decode(String.self, forKey: .deliveryStatus))
+        price = try c.decodeIfPresent(Double.self, forKey: .price)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(address, forKey: .address)
+        try c.encodeIfPresent(messageId, forKey: .messageId)
+        try c.encodeIfPresent(clientCorrelator, forKey: .clientCorrelator)
+        try c.encode(deliveryStatus.wireName, forKey: .deliveryStatus)
+        try c.encodeIfPresent(price, forKey: .price)
+    }
+}
+
+/// Answer of the delivery infos request: `{"deliveryInfoList": {"resourceURL", "deliveryInfo": [...]}}`.
+public struct DeliveryInfosResponse: Codable, Sendable, Hashable {
+    public var deliveryInfoList: DeliveryInfoList
+
+    public init(resourceURL: String, deliveryInfo: [DeliveryInfo]) {
+        deliveryInfoList = DeliveryInfoList(resourceURL: resourceURL, deliveryInfo: deliveryInfo)
+    }
+
+    public struct DeliveryInfoList: Codable, Sendable, Hashable {
+        public var resourceURL: String?
+        public var deliveryInfo: [DeliveryInfo]
+
+        public init(resourceURL: String?, deliveryInfo: [DeliveryInfo]) {
+            self.resourceURL = resourceURL
+            self.deliveryInfo = deliveryInfo
+        }
+    }
+}
+
+/// The push variant: `{"deliveryInfoNotification": {"deliveryInfo": {"address": "tel:...", "deliveryStatus"}, "callbackData"}}`.
+public struct DeliveryInfoNotification: Codable, Sendable, Hashable {
+    public var deliveryInfoNotification: Notification
+
+    public init(deliveryInfo: DeliveryInfo, callbackData: String?) {
+        deliveryInfoNotification = Notification(deliveryInfo: deliveryInfo, callbackData: callbackData)
+    }
+
+    public struct Notification: Codable, Sendable, Hashable {
+        public var deliveryInfo: DeliveryInfo
+        public var callbackData: String?
+
+        public init(deliveryInfo: DeliveryInfo, callbackData: String?) {
+            self.deliveryInfo = deliveryInfo
+            self.callbackData = callbackData
+        }
+    }
+}
+
+/// `GET /1/smsmessaging/outbound/requests/{bulkId}/deliveryInfos` with `App <application secret>`.
+/// An unknown bulk answers 404 "Message not found for specified request ID".
+public struct GetDeliveryInfos: Endpoint {
+    public typealias Body = EmptyBody
+    public typealias Response = DeliveryInfosResponse
+    public static let method = HTTPMethod.get
+    public static let path: PathTemplate = "/1/smsmessaging/outbound/requests/{bulkId}/deliveryInfos"
+    /// The text of the 404 for an unknown bulk.
+    public static let unknownBulkText = "Message not found for specified request ID"
+
+    public var secret: String
+    public var bulkId: String
+
+    public init(secret: String, bulkId: String) {
+        self.secret = secret
+        self.bulkId = bulkId
+    }
+
+    public var credential: Credential { .app(secret) }
+    public var pathParameters: [String: String] { ["bulkId": bulkId] }
+    public var body: EmptyBody? { nil }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import HeraldCore
+
+/// Body of `POST /1/social-invite/invitation`.
+public struct SendInvitationBody: Codable, Sendable, Hashable {
+    /// The application message to send (its `key`).
+    public var messageKey: String
+    /// The sender ID (alphanumeric name or number).
+    public var sender: String
+    public var recipients: Recipients
+
+    public init(messageKey: String, sender: String, destinations: [Destination]) {
+        self.messageKey = messageKey
+        self.sender = sender
+        self.recipients = Recipients(destinations: destinations)
+    }
+
+    public struct Recipients: Codable, Sendable, Hashable {
+        public var destinations: [Destination]
+        public init(destinations: [Destination]) { self.destinations = destinations }
+    }
+
+    public struct Destination: Codable, Sendable, Hashable {
+        /// E.164 without the plus ("385981234567").
+        public var address: String
+        /// The client's id for this message; replaying it returns the earlier result.
+        public var messageId: String?
+        /// Fills the message's client placeholders in order (sender name, receiver name, custom text…).
+        public var clientData: [String]?
+
+        public init(address: String, messageId: String? = nil, clientData: [String]? = nil) {
+            self.address = address
+            self.messageId = messageId
+            self.clientData = clientData
+        }
+    }
+}
+
+/// Answer of `POST /1/social-invite/invitation`.
+public struct SendInvitationResponse: Codable, Sendable, Hashable {
+    public var sendSmsResponse: SendSmsResponse
+
+    public init(sendSmsResponse: SendSmsResponse) { self.sendSmsResponse = sendSmsResponse }
+
+    public struct SendSmsResponse: Codable, Sendable, Hashable {
+        public var bulkId: String
+        public var deliveryInfoUrl: String
+        public var responses: [MessageResponse]
+
+        public init(bulkId: String, deliveryInfoUrl: String, responses: [MessageResponse]) {
+            self.bulkId = bulkId
+            self.deliveryInfoUrl = deliveryInfoUrl
+            self.responses = responses
+        }
+    }
+
+    /// One destination's result, in the order of the request's destinations.
+    public struct MessageResponse: Codable, Sendable, Hashable {
+        public var messageId: String
+        /// `MessageWaiting` (or later) when accepted, `Rejected` when refused.
+        public var status: DeliveryStatus
+        public var price: Double
+        /// Herald extension: the destination address, echoed.
+        public var address: String?
+        /// Herald extension: why the destination was rejected.
+        public var reason: String?
+        /// Herald extension: the bulk this message belongs to (differs from the response's bulkId on a replay).
+        public var bulkId: String?
+
+        public init(messageId: String, status: DeliveryStatus, price: Double, address: String? = nil,
+                    reason: String? = nil, bulkId: String? = nil) {
+            self.messageId = messageId
+            self.status = status
+            self.price = price
+            self.address = address
+            self.reason = reason
+            self.bulkId = bulkId
+        }
+
+        enum CodingKeys: String, CodingKey { case messageId, status, price, address, reason, bulkId }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            messageId = try c.decode(String.self, forKey: .messageId)
+            status = DeliveryStatus(parsing: try c.decode(String.self, forKey: .status))
+            price = try c.decodeIfPresent(Double.self, forKey: .price) ?? 0
+            address = try c.decodeIfPresent(String.self, forKey: .address)
+            reason = try c.decodeIfPresent(String.self, forKey: .reason)
+            bulkId = try c.decodeIfPresent(String.self, forKey: .bulkId)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(messageId, forKey: .messageId)
+            try c.encode(status.wireName, forKey: .status)
+            try c.encode(price, forKey: .price)
+            try c.encodeIfPresent(address, forKey: .address)
+            try c.encodeIfPresent(reason, forKey: .reason)
+            try c.encodeIfPresent(bulkId, forKey: .bulkId)
+        }
+    }
+}
+
+/// `POST /1/social-invite/invitation` with `Authorization: App <application secret>`.
+public struct SendInvitation: Endpoint {
+    public typealias Response = SendInvitationResponse
+    public static let method = HTTPMethod.post
+    public static let path: PathTemplate = "/1/social-invite/invitation"
+    /// The most destinations one request may carry.
+    public static let maxDestinations = 1000
+
+    public var secret: String
+    public var payload: SendInvitationBody
+
+    public init(secret: String, body: SendInvitationBody) {
+        self.secret = secret
+        self.payload = body
+    }
+
+    public var credential: Credential { .app(secret) }
+    public var body: SendInvitationBody? { payload }
+}
+
+extension DeliveryStatus {
+    /// The spelling written on the wire (never the historical `DeleveredToNetwork`).
+    public var wireName: String { rawValue }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A message of the platform's event stream (the ICWS pattern): every message carries a `__type`;
+/// a type this client does not know decodes to `.unknown(type:)` instead of failing, so it can be
+/// logged and skipped. `isDelta` is false on the first message of a subscription (replace the cache).
+public enum PlatformEvent: Sendable, Hashable, Codable {
+    /// `urn:herald:delivery:changed` — new delivery states of one bulk.
+    case deliveryChanged(bulkId: String, deliveryInfo: [DeliveryInfo], isDelta: Bool)
+    /// `urn:herald:inbox:message` — a message arrived in a user's inbox.
+    case inboxMessage(externalUserId: String, message: InboxMessage)
+    /// `urn:herald:link:clicked` — a short link was opened.
+    case linkClicked(ReferralLink)
+    /// Any other `__type`.
+    case unknown(type: String)
+
+    public static let deliveryChangedType = "urn:herald:delivery:changed"
+    public static let inboxMessageType = "urn:herald:inbox:message"
+    public static let linkClickedType = "urn:herald:link:clicked"
+
+    enum CodingKeys: String, CodingKey {
+        case type = "__type"
+        case bulkId, deliveryInfo, isDelta, externalUserId, message, link
+    }
+
+    /// The `__type` this event travels under.
+    public var type: String {
+        switch self {
+        case .deliveryChanged: return Self.deliveryChangedType
+        case .inboxMessage: return Self.inboxMessageType
+        case .linkClicked: return Self.linkClickedType
+        case .unknown(let type): return type
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
+        case Self.deliveryChangedType:
+            self = .deliveryChanged(bulkId: try c.decode(String.self, forKey: .bulkId),
+                                    deliveryInfo: try c.decode([DeliveryInfo].self, forKey: .deliveryInfo),
+                                    isDelta: try c.decodeIfPresent(Bool.self, forKey: .isDelta) ?? true)
+        case Self.inboxMessageType:
+            self = .inboxMessage(externalUserId: try c.decode(String.self, forKey: .externalUserId),
+                                 message: try c.decode(InboxMessage.self, forKey: .message))
+        case Self.linkClickedType:
+            self = .linkClicked(try c.decode(ReferralLink.self, forKey: .link))
+        default:
+            self = .unknown(type: type)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        switch self {
+        case .deliveryChanged(let bulkId, let infos, let isDelta):
+            try c.encode(bulkId, forKey: .bulkId)
+            try c.encode(infos, forKey: .deliveryInfo)
+            try c.encode(isDelta, forKey: .isDelta)
+        case .inboxMessage(let user, let message):
+            try c.encode(user, forKey: .externalUserId)
+            try c.encode(message, forKey: .message)
+        case .linkClicked(let link):
+            try c.encode(link, forKey: .link)
+        case .unknown:
+            break
+        }
+    }
+}
+
+/// A batch of events; an element that is not even an object with a `__type` is dropped, not fatal.
+public struct PlatformEventBatch: Decodable, Sendable, Hashable {
+    public var events: [PlatformEvent]
+    /// How many elements could not be read at all.
+    public var dropped: Int
+
+    public init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        var events: [PlatformEvent] = []
+        var dropped = 0
+        while !c.isAtEnd {
+            if let event = try? c.decode(PlatformEvent.self) {
+                events.append(event)
+            } else {
+                _ = try? c.decode(Skip.self)
+                dropped += 1
+            }
+        }
+        self.events = events
+        self.dropped = dropped
+    }
+
+    private struct Skip: Decodable {}
+}
