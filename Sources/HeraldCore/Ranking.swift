@@ -48,15 +48,29 @@ public enum InvitationStates: Sendable {
     /// The latest status of every E.164 number ever sent to.
     case latestStatusByNumber([String: DeliveryStatus])
 
-    func statuses(for person: Person) -> [String: DeliveryStatus] {
+    /// Whether any number of the person is invited or pending (so they are not suggested).
+    func blocks(_ person: Person) -> Bool {
         switch self {
         case .summaries(let map):
-            guard let id = person.id else { return [:] }
-            return map[id]?.statusByNumber ?? [:]
+            guard let id = person.id, let summary = map[id] else { return false }
+            return summary.isInvited || summary.isPending
         case .latestStatusByNumber(let map):
-            var out: [String: DeliveryStatus] = [:]
-            for number in person.distinctNumbers { if let s = map[number] { out[number] = s } }
-            return out
+            if map.isEmpty { return false }
+            return person.phones.contains { p in
+                guard let e = p.number.e164, let s = map[e] else { return false }
+                return s.isInvited || s.isPending
+            }
+        }
+    }
+
+    /// The latest status of one of the person's numbers, nil when never sent to.
+    func status(of person: Person, number: String) -> DeliveryStatus? {
+        switch self {
+        case .summaries(let map):
+            guard let id = person.id else { return nil }
+            return map[id]?.statusByNumber[number]
+        case .latestStatusByNumber(let map):
+            return map[number]
         }
     }
 }
@@ -71,9 +85,12 @@ public enum InvitationStates: Sendable {
 ///    candidate has been seen, the rotation starts over: all are treated as unseen, still
 ///    least-recently-suggested first, so the next round walks the whole list again instead of
 ///    repeating the same few.
-/// 3. Within that, by score (higher first), then display name (case-insensitive), then id.
+/// 3. Within that, by score (higher first), then display name (ignoring case and accents, numbers by
+///    value), then id.
 ///
-/// Score points are in `Weights`; each point comes with a reason.
+/// Score points are in `Weights`, and every part of a score comes with a reason. "Recently added or
+/// changed" (the newest of createdAt, updatedAt, revision within `recentWindow`) is graded: the full
+/// weight today, falling to 1 point at the end of the window.
 public struct SuggestionRanker: Sendable {
     public struct Weights: Sendable, Hashable {
         public var mobile = 20
@@ -81,6 +98,7 @@ public struct SuggestionRanker: Sendable {
         public var hasName = 15
         public var sameDomain = 30
         public var sameRegion = 10
+        /// The most a change today earns; older changes earn less.
         public var recentlyAddedOrChanged = 15
         public var earlierInvitationFailed = -10
         public init() {}
@@ -119,48 +137,60 @@ public struct SuggestionRanker: Sendable {
         return webmailFamilies.contains(String(first))
     }
 
-    /// The best `count` people to suggest, best first.
+    /// The best `count` people to suggest, best first. One pass over `people` with a bounded heap:
+    /// O(n log count); display names are only computed for ties with the current k-th best.
     public func rank(people: [Person], invitations: InvitationStates, history: [Int64: SuggestionHistoryEntry],
                      owner: RankingOwner, now: Date, count: Int = 5) -> [Suggestion] {
         guard count > 0 else { return [] }
         let ownerDomain = owner.emailDomain.flatMap { Self.isWebmail($0) ? nil : $0 }
         let domainSuffix = ownerDomain.map { "." + $0 }
 
-        var candidates: [Candidate] = []
-        candidates.reserveCapacity(min(people.count, 1 << 16))
+        var heap = BoundedHeap(capacity: count)
         var everyoneSeen = true
         for (index, person) in people.enumerated() {
-            guard let pick = pickNumber(person, statuses: invitations.statuses(for: person)) else { continue }
+            guard let pick = pickNumber(person, invitations: invitations) else { continue }
             var score = pick.isMobile ? weights.mobile : weights.otherSMSCapable
             if pick.failedBefore { score += weights.earlierInvitationFailed }
-            if person.hasName { score += weights.hasName }
+            if Self.hasName(person) { score += weights.hasName }
             if let ownerDomain, let domainSuffix, person.emails.contains(where: { e in
                 guard let d = e.domain else { return false }
                 return d == ownerDomain || d.hasSuffix(domainSuffix)
             }) { score += weights.sameDomain }
             if let region = owner.region, pick.region == region { score += weights.sameRegion }
-            if recentChange(person, now: now) != nil { score += weights.recentlyAddedOrChanged }
+            if let recent = recentChange(person, now: now) { score += recencyPoints(age: recent.age) }
 
             let entry = person.id.flatMap { history[$0] }
             let seen = entry.map { $0.seen && now.timeIntervalSince($0.lastSuggested) < resuggestAfter } ?? false
             if !seen { everyoneSeen = false }
-            candidates.append(Candidate(index: index, score: score, seen: seen,
-                                        lastSuggested: seen ? (entry?.lastSuggested ?? .distantPast) : .distantPast,
-                                        name: person.displayName, id: person.id ?? Int64.min, number: pick.number))
+            // When everyone is seen, all share `seen == true`, so the order is the same as if all were
+            // unseen: least recently suggested first. Only the flag and the reasons change afterwards.
+            heap.offer(Candidate(index: index, score: score, seen: seen,
+                                 lastSuggested: seen ? (entry?.lastSuggested ?? .distantPast) : .distantPast,
+                                 id: person.id ?? Int64.min, number: pick.number),
+                       name: { people[index].displayName })
         }
-        if everyoneSeen {
-            for i in candidates.indices { candidates[i].seen = false }
-        }
-        let top = Self.best(count, of: candidates)
-        return top.map { c in
+        return heap.sorted().map { c in
             let person = people[c.index]
             let entry = person.id.flatMap { history[$0] }
             return Suggestion(person: person, number: c.number, score: c.score,
                               reasons: reasons(person, candidate: c, entry: entry, rotated: everyoneSeen,
-                                               statuses: invitations.statuses(for: person), owner: owner,
+                                               invitations: invitations, owner: owner,
                                                ownerDomain: ownerDomain, now: now),
-                              isUnseen: !c.seen)
+                              isUnseen: everyoneSeen || !c.seen)
         }
+    }
+
+    /// Points for a change `age` seconds ago: the full weight today, falling to 1 at the window's end.
+    func recencyPoints(age: TimeInterval) -> Int {
+        let w = Double(weights.recentlyAddedOrChanged)
+        guard recentWindow > 0 else { return weights.recentlyAddedOrChanged }
+        return max(1, Int((w * (1 - age / recentWindow)).rounded()))
+    }
+
+    /// Whether any name part has a visible character (no allocation, unlike trimming).
+    static func hasName(_ p: Person) -> Bool {
+        func visible(_ s: String) -> Bool { s.unicodeScalars.contains { !$0.properties.isWhitespace } }
+        return visible(p.formattedName) || visible(p.firstName) || visible(p.lastName)
     }
 
     // MARK: - Candidates
@@ -168,67 +198,98 @@ public struct SuggestionRanker: Sendable {
     struct Candidate {
         let index: Int
         let score: Int
-        var seen: Bool
+        let seen: Bool
         /// Only used to order seen candidates (and everyone after a rotation).
         let lastSuggested: Date
-        let name: String
         let id: Int64
         let number: String
+        /// The display name, filled in when a tie needs it.
+        var name: String?
 
-        /// Whether `self` should be suggested before `other`.
-        func precedes(_ other: Candidate) -> Bool {
+        /// Whether `self` should be suggested before `other`; nil when only the names can tell.
+        func precedesWithoutNames(_ other: Candidate) -> Bool? {
             if seen != other.seen { return !seen }
             if lastSuggested != other.lastSuggested { return lastSuggested < other.lastSuggested }
             if score != other.score { return score > other.score }
-            if name != other.name {
-                switch name.caseInsensitiveCompare(other.name) {
+            return nil
+        }
+
+        /// Name order (ignoring case and accents, digits by value: "P 2" before "P 10"), then exact, then id.
+        func precedesByName(_ other: Candidate) -> Bool {
+            let a = name ?? "", b = other.name ?? ""
+            if a != b {
+                switch a.compare(b, options: [.caseInsensitive, .diacriticInsensitive, .numeric]) {
                 case .orderedAscending: return true
                 case .orderedDescending: return false
-                case .orderedSame: return name < other.name
+                case .orderedSame: return a < b
                 }
             }
             return id < other.id
         }
+
+        func precedes(_ other: Candidate) -> Bool {
+            precedesWithoutNames(other) ?? precedesByName(other)
+        }
     }
 
-    /// The `k` best candidates in order, with a bounded heap: O(n log k).
-    static func best(_ k: Int, of candidates: [Candidate]) -> [Candidate] {
-        // Max-heap on "worse": the root is the worst of the kept k.
-        var heap: [Candidate] = []
-        heap.reserveCapacity(k)
-        func worse(_ a: Candidate, _ b: Candidate) -> Bool { b.precedes(a) }
-        func siftUp(_ start: Int) {
+    /// Keeps the best `capacity` candidates; the root is the worst of them.
+    struct BoundedHeap {
+        let capacity: Int
+        private(set) var items: [Candidate] = []
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            items.reserveCapacity(min(capacity, 1 << 16))
+        }
+
+        mutating func offer(_ c: Candidate, name: () -> String) {
+            var c = c
+            if items.count < capacity {
+                c.name = name()
+                items.append(c)
+                siftUp(items.count - 1)
+                return
+            }
+            guard let root = items.first else { return }
+            var better: Bool
+            if let quick = c.precedesWithoutNames(root) {
+                better = quick
+            } else {
+                c.name = name()
+                better = c.precedesByName(root)
+            }
+            guard better else { return }
+            if c.name == nil { c.name = name() }
+            items[0] = c
+            siftDown(0)
+        }
+
+        func sorted() -> [Candidate] { items.sorted { $0.precedes($1) } }
+
+        private func worse(_ i: Int, _ j: Int) -> Bool { items[j].precedes(items[i]) }
+
+        private mutating func siftUp(_ start: Int) {
             var child = start
             while child > 0 {
                 let parent = (child - 1) / 2
-                guard worse(heap[child], heap[parent]) else { return }
-                heap.swapAt(child, parent)
+                guard worse(child, parent) else { return }
+                items.swapAt(child, parent)
                 child = parent
             }
         }
-        func siftDown(_ start: Int) {
+
+        private mutating func siftDown(_ start: Int) {
             var parent = start
             while true {
-                let left = 2 * parent + 1
-                let right = left + 1
+                let left = 2 * parent + 1, right = left + 1
                 var worst = parent
-                if left < heap.count, worse(heap[left], heap[worst]) { worst = left }
-                if right < heap.count, worse(heap[right], heap[worst]) { worst = right }
+                if left < items.count, worse(left, worst) { worst = left }
+                if right < items.count, worse(right, worst) { worst = right }
                 if worst == parent { return }
-                heap.swapAt(parent, worst)
+                items.swapAt(parent, worst)
                 parent = worst
             }
         }
-        for c in candidates {
-            if heap.count < k {
-                heap.append(c)
-                siftUp(heap.count - 1)
-            } else if let root = heap.first, c.precedes(root) {
-                heap[0] = c
-                siftDown(0)
-            }
-        }
-        return heap.sorted { $0.precedes($1) }
     }
 
     struct NumberPick {
@@ -239,13 +300,12 @@ public struct SuggestionRanker: Sendable {
     }
 
     /// The number to suggest, or nil when the person cannot or must not be suggested.
-    func pickNumber(_ person: Person, statuses: [String: DeliveryStatus]) -> NumberPick? {
-        if statuses.values.contains(where: { $0.isInvited || $0.isPending }) { return nil }
+    func pickNumber(_ person: Person, invitations: InvitationStates) -> NumberPick? {
+        if invitations.blocks(person) { return nil }
         var best: (rank: Int, pick: NumberPick)?
-        var seen = Set<String>()
         for phone in person.phones {
-            guard phone.number.isInvitable, let e164 = phone.number.e164, seen.insert(e164).inserted else { continue }
-            let status = statuses[e164]
+            guard phone.number.isInvitable, let e164 = phone.number.e164 else { continue }
+            let status = invitations.status(of: person, number: e164)
             guard ResendPolicy.default.decide(latest: status) == .send else { return nil }
             let failed = status != nil
             let mobile = phone.number.kind == .mobile
@@ -272,11 +332,11 @@ public struct SuggestionRanker: Sendable {
     // MARK: - Reasons
 
     func reasons(_ person: Person, candidate c: Candidate, entry: SuggestionHistoryEntry?, rotated: Bool,
-                 statuses: [String: DeliveryStatus], owner: RankingOwner, ownerDomain: String?, now: Date) -> [String] {
+                 invitations: InvitationStates, owner: RankingOwner, ownerDomain: String?, now: Date) -> [String] {
         var out: [String] = []
         out.append(pickIsMobile(person, number: c.number) ? "mobile number" : "number can receive SMS")
-        if statuses[c.number] != nil { out.append("an earlier invitation to \(c.number) failed") }
-        if person.hasName { out.append("has a name") }
+        if invitations.status(of: person, number: c.number) != nil { out.append("an earlier invitation to \(c.number) failed") }
+        if Self.hasName(person) { out.append("has a name") }
         if let ownerDomain, let match = person.emails.compactMap(\.domain).first(where: { $0 == ownerDomain || $0.hasSuffix("." + ownerDomain) }) {
             out.append("same company domain \(match)")
         }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import HeraldCore
+
+@Suite struct MessageTemplateTests {
+    @Test func linkReplacesThePlaceholder() {
+        let t = MessageTemplate(text: "Join me <> today")
+        let r = t.render(link: "https://hrld.io/x")
+        #expect(r.text == "Join me https://hrld.io/x today")
+        #expect(!r.linkWasAppended)
+        #expect(t.hasLinkPlaceholder)
+    }
+
+    @Test func everyLinkPlaceholderIsReplaced() {
+        let r = MessageTemplate(text: "<> or <>").render(link: "L")
+        #expect(r.text == "L or L")
+    }
+
+    @Test func linkIsAppendedWhenThereIsNoPlaceholder() {
+        #expect(MessageTemplate(text: "Join me").render(link: "L").text == "Join me L")
+        #expect(MessageTemplate(text: "Join me\n").render(link: "L").text == "Join me\nL")
+        #expect(MessageTemplate(text: "").render(link: "L").text == "L")
+        #expect(MessageTemplate(text: "Join me").render(link: "L").linkWasAppended)
+    }
+
+    @Test func configurablePlaceholder() {
+        let t = MessageTemplate(text: "Join me at [link] <>", linkPlaceholder: "[link]")
+        #expect(t.render(link: "L").text == "Join me at L <>")
+        let always = MessageTemplate(text: "Hi <>", linkPlaceholder: "")
+        #expect(always.render(link: "L").text == "Hi <> L")
+    }
+
+    @Test func fieldsAreFilledPerRecipient() {
+        let t = MessageTemplate(text: "Hi {RECEIVER_NAME}, {SENDER_NAME} invites you: <> {CUSTOM_TEXT}")
+        let r = t.render(link: "L", values: ["RECEIVER_NAME": "Marko", "SENDER_NAME": "Ana", "CUSTOM_TEXT": "see you!"])
+        #expect(r.text == "Hi Marko, Ana invites you: L see you!")
+        #expect(r.isComplete)
+        #expect(t.fields == ["RECEIVER_NAME", "SENDER_NAME", "CUSTOM_TEXT"])
+        #expect(t.unknownFields.isEmpty)
+    }
+
+    @Test func missingFieldsStayVisibleByDefaultAndAreReported() {
+        let t = MessageTemplate(text: "Hi {RECEIVER_NAME} and {RECEIVER_NAME} from {TEAM} <>")
+        let r = t.render(link: "L", values: [:])
+        #expect(r.text == "Hi {RECEIVER_NAME} and {RECEIVER_NAME} from {TEAM} L")
+        #expect(r.missingFields == ["RECEIVER_NAME", "TEAM"])
+        #expect(!r.isComplete)
+        let emptied = t.render(link: "L", values: ["TEAM": "Ops"], missing: .empty)
+        #expect(emptied.text == "Hi  and  from Ops L")
+        #expect(emptied.missingFields == ["RECEIVER_NAME"])
+        #expect(t.missingFields(in: ["RECEIVER_NAME": ""]) == ["TEAM"])
+    }
+
+    @Test func customUpperSnakeKeysAreAllowedButUnknown() {
+        let t = MessageTemplate(text: "{EVENT_2026} by {SENDER_NAME}")
+        #expect(t.fields == ["EVENT_2026", "SENDER_NAME"])
+        #expect(t.unknownFields == ["EVENT_2026"])
+        #expect(t.render(link: "L", values: ["EVENT_2026": "Fair", "SENDER_NAME": "Ana"]).text == "Fair by Ana L")
+    }
+
+    @Test func bracesThatAreNotPlaceholdersStayText() {
+        let t = MessageTemplate(text: "{lower} {} {1A} {OPEN <>")
+        #expect(t.fields.isEmpty)
+        #expect(t.render(link: "L").text == "{lower} {} {1A} {OPEN L")
+    }
+
+    @Test func valuesAreNeverExpandedAgain() {
+        let t = MessageTemplate(text: "Hi {RECEIVER_NAME} <>")
+        let r = t.render(link: "L", values: ["RECEIVER_NAME": "{SENDER_NAME} <>"])
+        #expect(r.text == "Hi {SENDER_NAME} <> L")
+        #expect(r.isComplete)
+    }
+
+    @Test func clientDataFollowsTheWireOrder() {
+        let values = ["CUSTOM_TEXT": "custom text", "RECEIVER_NAME": "Marko", "SENDER_NAME": "Ana", "OTHER": "x"]
+        #expect(MessageTemplate.clientData(from: values) == ["Ana", "Marko", "custom text"])
+        #expect(MessageTemplate.clientData(from: ["END_USER_MSISDN": "385981234567"]) == ["", "", "", "385981234567"])
+        #expect(MessageTemplate.clientData(from: [:]).isEmpty)
+        #expect(ClientField.allCases.map(\.rawValue) ==
+                ["SENDER_NAME", "RECEIVER_NAME", "CUSTOM_TEXT", "END_USER_MSISDN", "END_USER_USERNAME"])
+    }
+
+    @Test func clientDataRoundTripsIntoValues() {
+        let values = ClientField.values(fromClientData: ["Ana", "Marko", "custom text"])
+        #expect(values == ["SENDER_NAME": "Ana", "RECEIVER_NAME": "Marko", "CUSTOM_TEXT": "custom text"])
+        let t = MessageTemplate(text: "{SENDER_NAME} → {RECEIVER_NAME}: {CUSTOM_TEXT} <>")
+        #expect(t.render(link: "L", values: values).text == "Ana → Marko: custom text L")
+    }
+
+    @Test func placeholderRangesForHighlighting() {
+        let text = "Čao {RECEIVER_NAME} 👋🏽 <>!"
+        let t = MessageTemplate(text: text)
+        let ps = t.placeholders
+        #expect(ps.count == 2)
+        #expect(ps[0].kind == .field("RECEIVER_NAME"))
+        #expect(String(text[ps[0].range]) == "{RECEIVER_NAME}")
+        #expect(ps[0].characterOffsets == 4..<19)
+        #expect(ps[1].kind == .link)
+        #expect(String(text[ps[1].range]) == "<>")
+        // the waving hand with a skin tone is one Character
+        #expect(ps[1].characterOffsets == 22..<24)
+        #expect(Array(text)[22] == "<")
+    }
+
+    @Test func codableKeepsThePlaceholder() throws {
+        let t = MessageTemplate(text: "Join [x]", linkPlaceholder: "[x]")
+        let data = try JSONEncoder().encode(t)
+        #expect(try JSONDecoder().decode(MessageTemplate.self, from: data) == t)
+    }
+}
