@@ -189,7 +189,10 @@ public struct SuggestionRanker: Sendable {
 
     /// Whether any name part has a visible character (no allocation, unlike trimming).
     static func hasName(_ p: Person) -> Bool {
-        func visible(_ s: String) -> Bool { s.unicodeScalars.contains { !$0.properties.isWhitespace } }
+        func visible(_ s: String) -> Bool {
+            if s.utf8.contains(where: { $0 > 32 && $0 < 127 }) { return true }  // printable ASCII: the usual case
+            return s.unicodeScalars.contains { !$0.properties.isWhitespace && $0.value >= 32 && $0.value != 127 }
+        }
         return visible(p.formattedName) || visible(p.firstName) || visible(p.lastName)
     }
 

@@ -228,3 +228,20 @@ import Testing
         #expect(elapsed < .seconds(5))
     }
 }
+
+@Suite struct RankingOwnerTests {
+    @Test func ownerDomainAndRegionAreNormalised() {
+        let o = RankingOwner(email: "Boss@Example.COM", region: "hr")
+        #expect(o.emailDomain == "example.com")
+        #expect(o.region == "HR")
+        #expect(RankingOwner(email: "no-at-sign", region: "").emailDomain == nil)
+        #expect(RankingOwner(email: nil, region: "").region == nil)
+    }
+
+    @Test func blankNamesDoNotCount() {
+        #expect(!SuggestionRanker.hasName(Person(firstName: " \t", lastName: "\u{00A0}")))
+        #expect(SuggestionRanker.hasName(Person(lastName: "Ćosić")))
+        #expect(SuggestionRanker.hasName(Person(formattedName: "李")))
+        #expect(!SuggestionRanker.hasName(Person(organization: "Acme")))
+    }
+}
