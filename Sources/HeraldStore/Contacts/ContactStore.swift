@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// How a list of people is ordered.
+public enum ContactSort: String, Sendable, CaseIterable, Codable {
+    case firstName = "first"
+    case lastName = "last"
+}
+
+/// A page of matching people and how many matched in all.
+public struct ContactPage: Sendable {
+    /// Number of people matching (not just the ones returned).
+    public let total: Int
+    public let people: [Person]
+}
+
+/// The address book in `herald.sqlite`: listing, lookup, search, and single-person writes.
+public struct ContactStore: Sendable {
+    public let database: HeraldDatabase
+    private let indexCache = SearchIndexCache()
+    private let clock: any HeraldClock
+
+    public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock()) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// How many people are stored.
+    public func count() throws -> Int {
+        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0 }
+    }
+
+    /// People in name order, `limit` of them from `offset`.
+    public func people(sortedBy sort: ContactSort = .firstName, limit: Int? = nil, offset: Int = 0) throws -> [Person] {
+        let column = sort == .firstName ? "sort_first" : "sort_last"
+        return try database.pool.read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id LIMIT ? OFFSET ?",
+                                         arguments: [limit ?? -1, offset])
+            return try PersonRows.fetch(ids: ids, db: db)
+        }
+    }
+
+    /// Ids of every person in name order (cheap: for lists that load rows lazily).
+    public func personIDs(sortedBy sort: ContactSort = .firstName) throws -> [Int64] {
+        let column = sort == .firstName ? "sort_first" : "sort_last"
+        return try database.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id") }
+    }
+
+    /// One person with phones and emails, nil when there is none with this id.
+    public func person(id: Int64) throws -> Person? {
+        try database.pool.read { db in try PersonRows.fetch(ids: [id], db: db).first }
+    }
+
+    /// People with these ids, in the order given; unknown ids are left out.
+    public func people(ids: [Int64]) throws -> [Person] {
+        try database.pool.read { db in try PersonRows.fetch(ids: ids, db: db) }
+    }
+
+    /// Case- and diacritic-insensitive search over names, organisation and emails; digits also match
+    /// phone numbers (E.164, national form, as written). Best matches first, then name order.
+    /// An empty query lists everyone in name order.
+    public func search(_ query: String, sortedBy sort: ContactSort = .firstName, limit: Int? = nil) throws -> ContactPage {
+        let hits = try searchHits(query, sortedBy: sort, limit: limit)
+        guard let hits else {
+            return ContactPage(total: try count(), people: try people(sortedBy: sort, limit: limit))
+        }
+        return ContactPage(total: hits.total, people: try people(ids: hits.hits.map(\.personId)))
+    }
+
+    /// The ids and scores of the best matches (nil for an empty query), without loading people.
+    public func searchHits(_ query: String, sortedBy sort: ContactSort = .firstName,
+                           limit: Int? = nil) throws -> (total: Int, hits: [SearchHit])? {
+        if query.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+        let index = try indexCache.current(database.pool)
+        return index.search(query, byLastName: sort == .lastName, limit: limit)
+    }
+
+    /// Builds the search index now instead of on the first query.
+    public func warmUpSearch() throws {
+        _ = try indexCache.current(database.pool)
+    }
+
+    /// Stores a new person; returns it with its id.
+    @discardableResult
+    public func insert(_ person: Person) throws -> Person {
+        let now = clock.now()
+        var stored = person
+        stored.id = try database.pool.write { db in
+            let id = try PersonRows.insert(person, db: db, now: now)
+            try PersonRows.bumpGeneration(db)
+            return id
+        }
+        stored.createdAt = stored.createdAt ?? now
+        stored.updatedAt = now
+        return stored
+    }
+
+    /// Replaces the stored person with the same id.
+    public func update(_ person: Person) throws {
+        guard let id = person.id else { throw ContactStoreError.missingID }
+        let now = clock.now()
+        try database.pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM person WHERE id = ?", arguments: [id]) != nil else {
+                throw ContactStoreError.notFound(id)
+            }
+            try PersonRows.update(person, id: id, db: db, now: now)
+            try PersonRows.bumpGeneration(db)
+        }
+    }
+
+    /// Deletes a person (their invitations stay in the ledger, without a person).
+    public func delete(id: Int64) throws {
+        try database.pool.write { db in
+            try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
+            try PersonRows.bumpGeneration(db)
+        }
+    }
+
+    /// Ids of the people having this E.164 number.
+    public func personIDs(withNumber e164: String) throws -> [Int64] {
+        try database.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT DISTINCT person_id FROM phone WHERE e164 = ?", arguments: [e164])
+        }
+    }
+}
+
+public enum ContactStoreError: Error, Sendable, CustomStringConvertible {
+    case missingID
+    case notFound(Int64)
+
+    public var description: String {
+        switch self {
+        case .missingID: return "the person has no id: store it first"
+        case .notFound(let id): return "no person with id \(id): list people with `herald contacts list`"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import GRDB
+
+/// The explicit schema history of `herald.sqlite`. Never edit a shipped migration: add a new one.
+enum HeraldMigrations {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1-contacts") { db in
+            try db.execute(sql: """
+                CREATE TABLE person (
+                    id INTEGER PRIMARY KEY,
+                    uid TEXT,
+                    first_name TEXT NOT NULL DEFAULT '',
+                    last_name TEXT NOT NULL DEFAULT '',
+                    formatted_name TEXT NOT NULL DEFAULT '',
+                    organization TEXT,
+                    has_photo INTEGER NOT NULL DEFAULT 0,
+                    revision_ms INTEGER,
+                    created_ms INTEGER NOT NULL,
+                    updated_ms INTEGER NOT NULL,
+                    sort_first TEXT NOT NULL,
+                    sort_last TEXT NOT NULL,
+                    search_key TEXT NOT NULL,
+                    phone_key TEXT NOT NULL
+                );
+                CREATE INDEX person_uid ON person(uid) WHERE uid IS NOT NULL;
+                CREATE INDEX person_sort_first ON person(sort_first, id);
+                CREATE INDEX person_sort_last ON person(sort_last, id);
+                CREATE TABLE phone (
+                    id INTEGER PRIMARY KEY,
+                    person_id INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    label TEXT,
+                    raw TEXT NOT NULL,
+                    e164 TEXT,
+                    kind TEXT NOT NULL,
+                    region TEXT,
+                    invalid_reason TEXT
+                );
+                CREATE INDEX phone_person ON phone(person_id, position);
+                CREATE INDEX phone_e164 ON phone(e164) WHERE e164 IS NOT NULL;
+                CREATE TABLE email (
+                    id INTEGER PRIMARY KEY,
+                    person_id INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    label TEXT,
+                    address TEXT NOT NULL,
+                    address_norm TEXT NOT NULL
+                );
+                CREATE INDEX email_person ON email(person_id, position);
+                CREATE INDEX email_norm ON email(address_norm);
+                CREATE TABLE store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                INSERT INTO store_meta(key, value) VALUES ('contacts_generation', 0);
+                """)
+        }
+        m.registerMigration("v1-ledger") { db in
+            try db.execute(sql: """
+                CREATE TABLE bulk (
+                    bulk_id TEXT PRIMARY KEY,
+                    created_ms INTEGER NOT NULL,
+                    message_key TEXT,
+                    message_text TEXT,
+                    sender TEXT,
+                    recipient_count INTEGER NOT NULL,
+                    passes_done INTEGER NOT NULL DEFAULT 0,
+                    next_poll_ms INTEGER,
+                    last_polled_ms INTEGER
+                );
+                CREATE TABLE invitation (
+                    id INTEGER PRIMARY KEY,
+                    msisdn TEXT NOT NULL,
+                    person_id INTEGER REFERENCES person(id) ON DELETE SET NULL,
+                    bulk_id TEXT,
+                    message_id TEXT,
+                    correlator TEXT NOT NULL UNIQUE,
+                    status TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL,
+                    updated_ms INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 1,
+                    error TEXT
+                );
+                CREATE INDEX invitation_msisdn ON invitation(msisdn, created_ms, id);
+                CREATE INDEX invitation_person ON invitation(person_id, created_ms, id);
+                CREATE INDEX invitation_bulk ON invitation(bulk_id);
+                CREATE INDEX invitation_message ON invitation(message_id) WHERE message_id IS NOT NULL;
+                CREATE INDEX invitation_status ON invitation(status);
+                """)
+        }
+        m.registerMigration("v1-caches") { db in
+            try db.execute(sql: """
+                CREATE TABLE suggestion_history (
+                    person_id INTEGER PRIMARY KEY REFERENCES person(id) ON DELETE CASCADE,
+                    last_suggested_ms INTEGER NOT NULL,
+                    seen INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE template_cache (
+                    message_key TEXT PRIMARY KEY,
+                    application_key TEXT,
+                    text TEXT NOT NULL,
+                    placeholder TEXT,
+                    client_placeholder TEXT,
+                    fetched_ms INTEGER NOT NULL
+                );
+                CREATE TABLE inbox_message (
+                    user_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    title TEXT,
+                    body TEXT NOT NULL,
+                    topic TEXT,
+                    sent_ms INTEGER NOT NULL,
+                    seen INTEGER NOT NULL DEFAULT 0,
+                    silent INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (user_id, message_id)
+                );
+                CREATE INDEX inbox_user_sent ON inbox_message(user_id, sent_ms);
+                """)
+        }
+        return m
+    }
+}

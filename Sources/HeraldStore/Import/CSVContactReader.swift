@@ -1,0 +1,171 @@
+import Foundation
+import HeraldCore
+
+/// Maps CSV rows to people. Understands Google Contacts exports (old "Given Name/Family Name" and
+/// new "First Name/Last Name" headers, " ::: " multi-values), Outlook exports, and plain CSV with
+/// name/first/last/phone/email/organization headers (any case).
+struct CSVContactReader {
+    private var records: CSVRecordReader
+    private let parser: PhoneNumberParser
+    private var columns: [Column]?
+
+    init(records: CSVRecordReader, parser: PhoneNumberParser) {
+        self.records = records
+        self.parser = parser
+    }
+
+    var bytesRead: Int { records.bytesRead }
+
+    enum Role: Equatable {
+        case first, middle, last, full, org, nickname, uid
+        case phone(label: String?, labelColumn: Int?)
+        case email(label: String?, labelColumn: Int?)
+        case ignored
+    }
+
+    struct Column { var role: Role }
+
+    static func normalise(_ header: String) -> String {
+        header.trimmingCharacters(in: .whitespaces).lowercased()
+            .replacingOccurrences(of: "_", with: " ")
+    }
+
+    /// Works out what each header means.
+    static func columns(for headers: [String]) -> [Column] {
+        let names = headers.map(normalise)
+        func index(of wanted: String) -> Int? { names.firstIndex(of: wanted) }
+        return names.enumerated().map { i, h -> Column in
+            switch h {
+            case "given name", "first name", "first", "firstname", "given", "forename": return Column(role: .first)
+            case "additional name", "middle name", "middle": return Column(role: .middle)
+            case "family name", "last name", "last", "lastname", "surname", "family": return Column(role: .last)
+            case "name", "full name", "fullname", "display name", "fn", "contact name": return Column(role: .full)
+            case "nickname": return Column(role: .nickname)
+            case "uid", "id": return Column(role: .uid)
+            case "organization", "organisation", "org", "company", "organization 1 - name", "organization name",
+                 "company name":
+                return Column(role: .org)
+            default: break
+            }
+            // Google: "Phone 1 - Value" with "Phone 1 - Type" (old) or "Phone 1 - Label" (new).
+            if h.hasSuffix(" - value") {
+                let stem = String(h.dropLast(" - value".count))
+                let labelColumn = index(of: stem + " - type") ?? index(of: stem + " - label")
+                if stem.hasPrefix("phone") { return Column(role: .phone(label: nil, labelColumn: labelColumn)) }
+                if stem.hasPrefix("e-mail") || stem.hasPrefix("email") {
+                    return Column(role: .email(label: nil, labelColumn: labelColumn))
+                }
+                return Column(role: .ignored)
+            }
+            if h.hasSuffix(" - type") || h.hasSuffix(" - label") { return Column(role: .ignored) }
+            // Outlook and plain files.
+            if h.contains("e-mail") || h.contains("email") || h == "mail" {
+                if h.contains("type") || h.contains("display") { return Column(role: .ignored) }
+                let label: String? = h.contains("2") ? "other" : (h.contains("3") ? "other" : nil)
+                return Column(role: .email(label: label, labelColumn: nil))
+            }
+            let phoneWords = ["phone", "mobile", "tel", "telephone", "cell", "fax", "pager", "number", "msisdn"]
+            if phoneWords.contains(where: { h.contains($0) }) {
+                var label: String?
+                if h.contains("mobile") || h.contains("cell") { label = "mobile" }
+                else if h.contains("business") || h.contains("work") || h.contains("company") { label = h.contains("fax") ? "work fax" : "work" }
+                else if h.contains("home") { label = h.contains("fax") ? "home fax" : "home" }
+                else if h.contains("fax") { label = "fax" }
+                else if h.contains("pager") { label = "pager" }
+                else if h.contains("car") { label = "car" }
+                else if h.contains("primary") || h.contains("main") { label = "main" }
+                else if h.contains("other") { label = "other" }
+                return Column(role: .phone(label: label, labelColumn: nil))
+            }
+            return Column(role: .ignored)
+        }
+    }
+
+    mutating func next() throws -> SourceRecord? {
+        if columns == nil {
+            guard let header = try records.next() else { return nil }
+            let names = header.fields.map { TextDecoding.decode($0).text }
+            let cols = Self.columns(for: names)
+            columns = cols
+            let useful = cols.contains { if case .ignored = $0.role { return false }; return true }
+            if !useful {
+                return .failure(line: header.line, message:
+                    "the header names no known column (expected e.g. name, first name, last name, phone, email, organization)")
+            }
+        }
+        guard let columns, let record = try records.next() else { return nil }
+        var issues: [(line: Int, message: String)] = []
+        if record.unterminatedQuote {
+            return .failure(line: record.line, message: "a quoted field is not closed before the end of the file")
+        }
+        if record.truncated { issues.append((record.line, "a field is longer than \(records.maxFieldBytes) bytes: cut")) }
+        var lossy = false
+        let values: [String] = record.fields.map { bytes in
+            let (t, l) = TextDecoding.decode(bytes)
+            lossy = lossy || l
+            return t.trimmingCharacters(in: .whitespaces)
+        }
+        if lossy { issues.append((record.line, "row is not valid UTF-8: unreadable bytes replaced with �")) }
+        if values.count > columns.count, values[columns.count...].contains(where: { !$0.isEmpty }) {
+            issues.append((record.line, "row has \(values.count) fields but the header has \(columns.count): extra fields ignored"))
+        }
+        func clamp(_ v: String, _ limit: Int, _ field: String) -> String {
+            let (c, m) = FieldLimits.clamp(v, limit, field: field)
+            if let m { issues.append((record.line, m)) }
+            return c
+        }
+        var p = Person()
+        var middle = ""
+        for (i, column) in columns.enumerated() where i < values.count {
+            let v = values[i]
+            if v.isEmpty { continue }
+            switch column.role {
+            case .first: p.firstName = clamp(v, FieldLimits.text, "first name")
+            case .middle: middle = clamp(v, FieldLimits.text, "middle name")
+            case .last: p.lastName = clamp(v, FieldLimits.text, "last name")
+            case .full: p.formattedName = clamp(v, FieldLimits.text, "name")
+            case .org: p.organization = clamp(v, FieldLimits.text, "organization")
+            case .uid: p.uid = clamp(v, FieldLimits.text, "uid")
+            case .nickname, .ignored: break
+            case .phone(let label, let labelColumn):
+                let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
+                for part in v.components(separatedBy: " ::: ") where !part.trimmingCharacters(in: .whitespaces).isEmpty {
+                    let raw = clamp(part.trimmingCharacters(in: .whitespaces), FieldLimits.phone, "phone")
+                    p.phones.append(LabeledPhone(label: l, number: parser.parse(raw)))
+                }
+            case .email(let label, let labelColumn):
+                let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
+                for part in v.components(separatedBy: " ::: ") where !part.trimmingCharacters(in: .whitespaces).isEmpty {
+                    p.emails.append(LabeledEmail(label: l, address: clamp(part.trimmingCharacters(in: .whitespaces),
+                                                                          FieldLimits.email, "email")))
+                }
+            }
+        }
+        if !middle.isEmpty { p.firstName = p.firstName.isEmpty ? middle : p.firstName + " " + middle }
+        if p.firstName.isEmpty && p.lastName.isEmpty && !p.formattedName.isEmpty {
+            let words = p.formattedName.split(separator: " ")
+            if words.count >= 2 {
+                p.firstName = words.dropLast().joined(separator: " ")
+                p.lastName = String(words[words.count - 1])
+            } else {
+                p.firstName = p.formattedName
+            }
+        }
+        if p.formattedName.isEmpty && (!p.firstName.isEmpty || !p.lastName.isEmpty) {
+            p.formattedName = [p.firstName, p.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        if !p.hasName && p.organization == nil && p.phones.isEmpty && p.emails.isEmpty {
+            return .failure(line: record.line, message: "row has no name, organisation, phone number or email: skipped")
+        }
+        return .person(p, line: record.line, issues: issues)
+    }
+
+    /// "* Mobile" → "mobile"; empty → nil.
+    static func cleanLabel(_ s: String) -> String? {
+        var t = s.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("* ") { t = String(t.dropFirst(2)) }
+        if let sep = t.range(of: " ::: ") { t = String(t[..<sep.lowerBound]) }
+        t = t.lowercased()
+        return t.isEmpty ? nil : t
+    }
+}

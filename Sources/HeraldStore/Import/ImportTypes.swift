@@ -1,0 +1,90 @@
+import Foundation
+import HeraldCore
+
+/// The formats `herald contacts import` reads.
+public enum ImportFormat: String, Sendable, CaseIterable, Codable {
+    case auto, vcard, csv, vdir
+}
+
+/// One problem met while importing, located by file and line.
+public struct ImportIssue: Sendable, Hashable, Codable {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+}
+
+/// What an import did. `skipped` counts cards that changed nothing or could not be used.
+public struct ImportReport: Sendable, Hashable, Codable {
+    public var imported = 0
+    public var updated = 0
+    public var skipped = 0
+    public var errors: [ImportIssue] = []
+    /// Bytes read from the source files.
+    public var bytesRead = 0
+
+    public init() {}
+
+    /// At most this many issues are kept; the rest are counted in the last one.
+    public static let maxIssues = 1000
+    var droppedIssues = 0
+
+    mutating func add(_ issue: ImportIssue) {
+        if errors.count < Self.maxIssues { errors.append(issue) } else { droppedIssues += 1 }
+    }
+
+    mutating func finish() {
+        if droppedIssues > 0 {
+            errors.append(ImportIssue(file: errors.last?.file ?? "", line: 0,
+                                      message: "\(droppedIssues) more problems not listed"))
+            droppedIssues = 0
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case imported, updated, skipped, errors }
+}
+
+/// A card or row read from a source: a person, or why it could not be read. `issues` are
+/// problems that did not stop it (a truncated field, bytes that were not UTF-8).
+enum SourceRecord {
+    case person(Person, line: Int, issues: [(line: Int, message: String)])
+    case failure(line: Int, message: String)
+}
+
+public enum ImportError: Error, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case cannotDetectFormat(String)
+    case unreadable(String, String)
+    case notADirectory(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let p): return "\(p): no such file or directory"
+        case .cannotDetectFormat(let p):
+            return "\(p): cannot tell whether this is vCard or CSV: pass --format vcard, csv or vdir"
+        case .unreadable(let p, let why): return "\(p): cannot read (\(why))"
+        case .notADirectory(let p): return "\(p): --format vdir needs a folder of .vcf files"
+        }
+    }
+}
+
+/// Limits on what one field may hold; longer values are cut and reported.
+enum FieldLimits {
+    static let text = 1024
+    static let phone = 64
+    static let email = 320
+
+    /// `value` cut to `limit` characters, and a message when it was cut.
+    static func clamp(_ value: String, _ limit: Int, field: String) -> (String, String?) {
+        guard value.utf8.count > limit else { return (value, nil) }
+        let count = value.count
+        guard count > limit else { return (value, nil) }
+        return (String(value.prefix(limit)),
+                "\(field) is \(count) characters long: kept the first \(limit)")
+    }
+}

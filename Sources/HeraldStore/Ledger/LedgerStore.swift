@@ -1,0 +1,262 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// The invitation ledger: every recipient is written as `queued` before the platform is called,
+/// then gets the platform's bulkId/messageId/status, or is marked failed with a reason. Rows are
+/// never deleted.
+public struct LedgerStore: Sendable {
+    public let database: HeraldDatabase
+    private let clock: any HeraldClock
+
+    public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock()) {
+        self.database = database
+        self.clock = clock
+    }
+
+    static let columns = "id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error"
+
+    static func invitation(_ row: Row) -> InvitationInfo {
+        let created: Int64 = row["created_ms"]
+        let updated: Int64 = row["updated_ms"]
+        return InvitationInfo(id: row["id"], msisdn: row["msisdn"], personId: row["person_id"], bulkId: row["bulk_id"],
+                              messageId: row["message_id"], correlator: row["correlator"],
+                              status: DeliveryStatus(parsing: row["status"]),
+                              createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
+                              attempts: row["attempts"], error: row["error"])
+    }
+
+    static func bulk(_ row: Row) -> BulkRecord {
+        let created: Int64 = row["created_ms"]
+        let next: Int64? = row["next_poll_ms"]
+        let last: Int64? = row["last_polled_ms"]
+        return BulkRecord(bulkId: row["bulk_id"], createdAt: Date(epochMilliseconds: created),
+                          messageKey: row["message_key"], messageText: row["message_text"], sender: row["sender"],
+                          recipientCount: row["recipient_count"], passesDone: row["passes_done"],
+                          nextPollAt: next.map { Date(epochMilliseconds: $0) },
+                          lastPolledAt: last.map { Date(epochMilliseconds: $0) })
+    }
+
+    // MARK: sending
+
+    /// Writes every recipient as `queued` in one transaction; nothing is written when a correlator is
+    /// already used. `attempts` counts earlier invitations to the same number plus this one.
+    @discardableResult
+    public func enqueue(_ recipients: [QueuedRecipient]) throws -> [InvitationInfo] {
+        let now = clock.now()
+        return try database.pool.write { db in
+            var out: [InvitationInfo] = []
+            for r in recipients {
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE correlator = ?", arguments: [r.correlator]) != nil {
+                    throw LedgerError.duplicateCorrelator(r.correlator)
+                }
+                let earlier = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM invitation WHERE msisdn = ?",
+                                               arguments: [r.msisdn]) ?? 0
+                var info = InvitationInfo(msisdn: r.msisdn, personId: r.personId, correlator: r.correlator,
+                                          status: .queued, createdAt: now, updatedAt: now, attempts: earlier + 1)
+                try db.execute(sql: """
+                    INSERT INTO invitation (msisdn, person_id, correlator, status, created_ms, updated_ms, attempts)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [r.msisdn, r.personId, r.correlator, DeliveryStatus.queued.rawValue,
+                                     now.epochMilliseconds, now.epochMilliseconds, info.attempts])
+                info.id = db.lastInsertedRowID
+                out.append(info)
+            }
+            return out
+        }
+    }
+
+    /// Records the platform's answer: stores the bulk and gives each queued row its bulkId,
+    /// messageId and status, in one transaction.
+    public func recordSent(bulk: BulkRecord, outcomes: [SendOutcome]) throws {
+        let now = clock.now().epochMilliseconds
+        try database.pool.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO bulk (bulk_id, created_ms, message_key, message_text, sender, recipient_count,
+                                             passes_done, next_poll_ms, last_polled_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [bulk.bulkId, bulk.createdAt.epochMilliseconds, bulk.messageKey, bulk.messageText,
+                                 bulk.sender, bulk.recipientCount, bulk.passesDone,
+                                 bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds])
+            for o in outcomes {
+                try db.execute(sql: """
+                    UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?
+                    WHERE correlator = ?
+                    """, arguments: [bulk.bulkId, o.messageId, o.status.rawValue, o.error, now, o.correlator])
+                if db.changesCount == 0 { throw LedgerError.unknownCorrelator(o.correlator) }
+            }
+        }
+    }
+
+    /// Marks rows failed (`sendFailed` by default, or `rejected`) with the reason; never deletes them.
+    public func markFailed(correlators: [String], reason: String, status: DeliveryStatus = .sendFailed) throws {
+        let now = clock.now().epochMilliseconds
+        try database.pool.write { db in
+            for c in correlators {
+                try db.execute(sql: "UPDATE invitation SET status = ?, error = ?, updated_ms = ? WHERE correlator = ?",
+                               arguments: [status.rawValue, reason, now, c])
+            }
+        }
+    }
+
+    /// Rows still `queued`, oldest first: to reconcile with the platform on start.
+    public func queuedInvitations() throws -> [InvitationInfo] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE status = ? ORDER BY created_ms, id",
+                             arguments: [DeliveryStatus.queued.rawValue]).map(Self.invitation)
+        }
+    }
+
+    /// The invitation with this correlator.
+    public func invitation(correlator: String) throws -> InvitationInfo? {
+        try database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM invitation WHERE correlator = ?",
+                             arguments: [correlator]).map(Self.invitation)
+        }
+    }
+
+    // MARK: bulks and polling
+
+    public func bulk(id: String) throws -> BulkRecord? {
+        try database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM bulk WHERE bulk_id = ?", arguments: [id]).map(Self.bulk)
+        }
+    }
+
+    /// Every bulk, newest first.
+    public func bulks(limit: Int? = nil) throws -> [BulkRecord] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM bulk ORDER BY created_ms DESC, bulk_id LIMIT ?",
+                             arguments: [limit ?? -1]).map(Self.bulk)
+        }
+    }
+
+    /// Bulks with at least one recipient not in a final state, soonest next poll first.
+    public func bulksWithPendingRecipients() throws -> [BulkRecord] {
+        let finals = DeliveryStatus.allCases.filter(\.isFinal).map { "'\($0.rawValue)'" }.joined(separator: ",")
+        return try database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM bulk b WHERE EXISTS (
+                    SELECT 1 FROM invitation i WHERE i.bulk_id = b.bulk_id AND i.status NOT IN (\(finals)))
+                ORDER BY COALESCE(b.next_poll_ms, 0), b.created_ms
+                """).map(Self.bulk)
+        }
+    }
+
+    /// The recipients of a bulk, in the order they were queued.
+    public func recipients(ofBulk bulkId: String) throws -> [InvitationInfo] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE bulk_id = ? ORDER BY id",
+                             arguments: [bulkId]).map(Self.invitation)
+        }
+    }
+
+    /// Records one polling pass of a bulk: counts it, stamps it, and sets the next poll time (nil: no more).
+    public func recordPoll(bulkId: String, nextPollAt: Date?) throws {
+        let now = clock.now().epochMilliseconds
+        try database.pool.write { db in
+            try db.execute(sql: """
+                UPDATE bulk SET passes_done = passes_done + 1, last_polled_ms = ?, next_poll_ms = ? WHERE bulk_id = ?
+                """, arguments: [now, nextPollAt?.epochMilliseconds, bulkId])
+            if db.changesCount == 0 { throw LedgerError.unknownBulk(bulkId) }
+        }
+    }
+
+    /// Applies delivery infos of one bulk; returns what changed (from → to). A row already in a
+    /// final state keeps it; an info that matches no row is ignored.
+    public func applyDeliveryInfos(bulkId: String, _ updates: [DeliveryUpdate]) throws -> [StatusChange] {
+        let now = clock.now().epochMilliseconds
+        return try database.pool.write { db in
+            var changes: [StatusChange] = []
+            for u in updates {
+                var row: Row?
+                if let mid = u.messageId {
+                    row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM invitation WHERE bulk_id = ? AND message_id = ?",
+                                           arguments: [bulkId, mid])
+                }
+                if row == nil {
+                    row = try Row.fetchOne(db, sql: """
+                        SELECT \(Self.columns) FROM invitation WHERE bulk_id = ? AND msisdn = ? ORDER BY id DESC LIMIT 1
+                        """, arguments: [bulkId, u.e164])
+                }
+                guard let row else { continue }
+                let inv = Self.invitation(row)
+                guard inv.status != u.status, !inv.status.isFinal, let id = inv.id else { continue }
+                try db.execute(sql: "UPDATE invitation SET status = ?, updated_ms = ? WHERE id = ?",
+                               arguments: [u.status.rawValue, now, id])
+                changes.append(StatusChange(invitationId: id, msisdn: inv.msisdn, personId: inv.personId,
+                                            bulkId: bulkId, messageId: inv.messageId, from: inv.status, to: u.status))
+            }
+            return changes
+        }
+    }
+
+    // MARK: per number and per person
+
+    /// The most recent invitation to a number (E.164), nil when it was never invited.
+    public func latestInvitation(msisdn: String) throws -> InvitationInfo? {
+        try database.pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT \(Self.columns) FROM invitation WHERE msisdn = ? ORDER BY created_ms DESC, id DESC LIMIT 1
+                """, arguments: [msisdn]).map(Self.invitation)
+        }
+    }
+
+    /// Delivery status of the latest invitation to a number, nil when never invited.
+    public func deliveryStatus(msisdn: String) throws -> DeliveryStatus? {
+        try latestInvitation(msisdn: msisdn)?.status
+    }
+
+    /// Latest status for each of these numbers that was ever invited.
+    public func latestStatuses(msisdns: [String]) throws -> [String: DeliveryStatus] {
+        guard !msisdns.isEmpty else { return [:] }
+        return try database.pool.read { db in
+            var out: [String: DeliveryStatus] = [:]
+            let stmt = try db.cachedStatement(sql: """
+                SELECT status FROM invitation WHERE msisdn = ? ORDER BY created_ms DESC, id DESC LIMIT 1
+                """)
+            for m in Set(msisdns) {
+                if let s = try String.fetchOne(stmt, arguments: [m]) { out[m] = DeliveryStatus(parsing: s) }
+            }
+            return out
+        }
+    }
+
+    /// Every invitation of a person (by person id or to one of their numbers), oldest first.
+    public func invitations(for person: Person) throws -> [InvitationInfo] {
+        let numbers = person.distinctNumbers
+        return try database.pool.read { db in
+            var sql = "SELECT \(Self.columns) FROM invitation WHERE person_id = ?"
+            var args: [DatabaseValueConvertible?] = [person.id]
+            if !numbers.isEmpty {
+                sql += " OR msisdn IN (\(numbers.map { _ in "?" }.joined(separator: ",")))"
+                args += numbers.map { $0 as DatabaseValueConvertible? }
+            }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY created_ms, id",
+                                    arguments: StatementArguments(args)).map(Self.invitation)
+        }
+    }
+
+    /// The invitation history of a person id, oldest first.
+    public func invitations(personId: Int64) throws -> [InvitationInfo] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE person_id = ? ORDER BY created_ms, id",
+                             arguments: [personId]).map(Self.invitation)
+        }
+    }
+
+    /// The summary of a person's invitations over all their numbers.
+    public func summary(for person: Person) throws -> PersonInvitationSummary {
+        PersonInvitationSummary(person: person, invitations: try invitations(for: person))
+    }
+
+    /// The person's valid numbers that were never sent an invitation.
+    public func numbersNotYetInvited(_ person: Person) throws -> [String] {
+        try summary(for: person).notYetInvited
+    }
+
+    /// Every bulkId a person's invitations belong to, oldest first, no repeats.
+    public func bulkIds(for person: Person) throws -> [String] {
+        try summary(for: person).bulkIds
+    }
+}

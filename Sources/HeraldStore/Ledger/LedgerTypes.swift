@@ -1,0 +1,107 @@
+import Foundation
+import HeraldCore
+
+/// One bulk of invitations as the platform answered it, and where its delivery polling stands.
+public struct BulkRecord: Sendable, Hashable, Codable {
+    public var bulkId: String
+    public var createdAt: Date
+    public var messageKey: String?
+    public var messageText: String?
+    public var sender: String?
+    public var recipientCount: Int
+    /// Delivery-info passes already made for this bulk.
+    public var passesDone: Int
+    public var nextPollAt: Date?
+    public var lastPolledAt: Date?
+
+    public init(bulkId: String, createdAt: Date, messageKey: String? = nil, messageText: String? = nil,
+                sender: String? = nil, recipientCount: Int, passesDone: Int = 0, nextPollAt: Date? = nil,
+                lastPolledAt: Date? = nil) {
+        self.bulkId = bulkId
+        self.createdAt = createdAt
+        self.messageKey = messageKey
+        self.messageText = messageText
+        self.sender = sender
+        self.recipientCount = recipientCount
+        self.passesDone = passesDone
+        self.nextPollAt = nextPollAt
+        self.lastPolledAt = lastPolledAt
+    }
+}
+
+/// A recipient written to the ledger before the platform is called.
+public struct QueuedRecipient: Sendable, Hashable {
+    /// E.164 ("+385981234567").
+    public var msisdn: String
+    public var personId: Int64?
+    /// Client correlator; unique over the whole ledger.
+    public var correlator: String
+
+    public init(msisdn: String, personId: Int64?, correlator: String) {
+        self.msisdn = msisdn
+        self.personId = personId
+        self.correlator = correlator
+    }
+}
+
+/// The platform's answer for one queued recipient.
+public struct SendOutcome: Sendable, Hashable {
+    public var correlator: String
+    public var messageId: String?
+    public var status: DeliveryStatus
+    /// Why the platform refused this recipient, when it did.
+    public var error: String?
+
+    public init(correlator: String, messageId: String?, status: DeliveryStatus, error: String? = nil) {
+        self.correlator = correlator
+        self.messageId = messageId
+        self.status = status
+        self.error = error
+    }
+}
+
+/// One delivery info from the platform: matched by messageId, else by address within the bulk.
+public struct DeliveryUpdate: Sendable, Hashable {
+    /// The address as the wire writes it ("385981234567", "+385…" or "tel:+385…").
+    public var address: String
+    public var messageId: String?
+    public var status: DeliveryStatus
+
+    public init(address: String, messageId: String?, status: DeliveryStatus) {
+        self.address = address
+        self.messageId = messageId
+        self.status = status
+    }
+
+    /// The address as E.164 with a plus.
+    public var e164: String {
+        var a = address.trimmingCharacters(in: .whitespaces)
+        if a.lowercased().hasPrefix("tel:") { a = String(a.dropFirst(4)) }
+        return a.hasPrefix("+") ? a : "+" + a
+    }
+}
+
+/// A status that changed in the ledger: what an event reports.
+public struct StatusChange: Sendable, Hashable {
+    public var invitationId: Int64
+    public var msisdn: String
+    public var personId: Int64?
+    public var bulkId: String?
+    public var messageId: String?
+    public var from: DeliveryStatus
+    public var to: DeliveryStatus
+}
+
+public enum LedgerError: Error, Sendable, CustomStringConvertible {
+    case duplicateCorrelator(String)
+    case unknownCorrelator(String)
+    case unknownBulk(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateCorrelator(let c): return "correlator \(c) is already in the ledger: use a fresh correlator per recipient"
+        case .unknownCorrelator(let c): return "no queued invitation has correlator \(c)"
+        case .unknownBulk(let b): return "no bulk \(b) in the ledger"
+        }
+    }
+}
