@@ -2,8 +2,10 @@ import Foundation
 
 /// An application message: `{"key", "clientMobileApplicationKey", "text", "placeholder", "clientPlaceholder"}`.
 ///
-/// `placeholder` (default `<>`) is replaced by a short link unique to each recipient.
-/// Each occurrence of `clientPlaceholder` (default `{}`) is filled, in order, by a destination's `clientData`.
+/// `text` is a HeraldCore `MessageTemplate`: `placeholder` (default `<>`) is replaced by a short link unique
+/// to each recipient (appended when the text has none), and the `{SENDER_NAME}`-style client fields are filled
+/// from a destination's `clientData` in `ClientField` order. `clientPlaceholder` lists, comma-separated, the
+/// client fields the text uses (the engine computes it).
 public struct ApplicationMessage: Codable, Sendable, Hashable {
     public var key: String
     public var clientMobileApplicationKey: String
@@ -22,19 +24,17 @@ public struct ApplicationMessage: Codable, Sendable, Hashable {
 }
 
 /// Body of a message create (POST) or update (PUT). Nil fields keep their current value on update
-/// (on create: a generated key, `<>`, `{}`).
+/// (on create: a generated key, `<>`; `text` is required on create).
 public struct ApplicationMessageBody: Codable, Sendable, Hashable {
     /// Only on create: the key to use; generated when nil.
     public var key: String?
     public var text: String?
     public var placeholder: String?
-    public var clientPlaceholder: String?
 
-    public init(key: String? = nil, text: String? = nil, placeholder: String? = nil, clientPlaceholder: String? = nil) {
+    public init(key: String? = nil, text: String? = nil, placeholder: String? = nil) {
         self.key = key
         self.text = text
         self.placeholder = placeholder
-        self.clientPlaceholder = clientPlaceholder
     }
 }
 

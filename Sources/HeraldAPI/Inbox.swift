@@ -1,13 +1,14 @@
 import Foundation
+import HeraldCore
 
-/// One inbox message as the Mobile Messaging inbox writes it.
-public struct InboxMessage: Codable, Sendable, Hashable {
+/// One inbox message as the Mobile Messaging inbox writes it (HeraldCore's `InboxMessage` on the wire).
+public struct InboxWireMessage: Codable, Sendable, Hashable {
     public var messageId: String
     public var silent: Bool
     public var aps: APS
     public var internalData: InternalData
 
-    public init(messageId: String, title: String?, body: String, topic: String, sendDateTime: Int64, seen: Bool,
+    public init(messageId: String, title: String?, body: String, topic: String?, sendDateTime: Int64, seen: Bool,
                 silent: Bool = false) {
         self.messageId = messageId
         self.silent = silent
@@ -40,8 +41,8 @@ public struct InboxMessage: Codable, Sendable, Hashable {
 
         public struct Inbox: Codable, Sendable, Hashable {
             public var seen: Bool
-            public var topic: String
-            public init(seen: Bool, topic: String) {
+            public var topic: String?
+            public init(seen: Bool, topic: String?) {
                 self.seen = seen
                 self.topic = topic
             }
@@ -50,9 +51,21 @@ public struct InboxMessage: Codable, Sendable, Hashable {
 
     public var title: String? { aps.alert.title }
     public var body: String { aps.alert.body }
-    public var topic: String { internalData.inbox.topic }
+    public var topic: String? { internalData.inbox.topic }
     public var seen: Bool { internalData.inbox.seen }
     public var sendDate: Date { Date(epochMilliseconds: internalData.sendDateTime) }
+
+    /// The wire form of a domain inbox message.
+    public init(_ message: InboxMessage) {
+        self.init(messageId: message.messageId, title: message.title, body: message.body, topic: message.topic,
+                  sendDateTime: message.sendDateTime.epochMilliseconds, seen: message.seen, silent: message.silent)
+    }
+
+    /// The domain inbox message this wire message carries.
+    public var inboxMessage: InboxMessage {
+        InboxMessage(messageId: messageId, title: title, body: body, topic: topic, sendDateTime: sendDate,
+                     seen: seen, silent: silent)
+    }
 }
 
 /// Answer of the inbox fetch: counts over the whole inbox and over the filter, messages newest first.
@@ -61,16 +74,25 @@ public struct InboxResponse: Codable, Sendable, Hashable {
     public var countUnread: Int
     public var countTotalFiltered: Int?
     public var countUnreadFiltered: Int?
-    public var messages: [InboxMessage]
+    public var messages: [InboxWireMessage]
 
     public init(countTotal: Int, countUnread: Int, countTotalFiltered: Int?, countUnreadFiltered: Int?,
-                messages: [InboxMessage]) {
+                messages: [InboxWireMessage]) {
         self.countTotal = countTotal
         self.countUnread = countUnread
         self.countTotalFiltered = countTotalFiltered
         self.countUnreadFiltered = countUnreadFiltered
         self.messages = messages
     }
+
+    /// The counters as HeraldCore counts them (filtered counts fall back on the totals when absent).
+    public var counts: InboxCounts {
+        InboxCounts(total: countTotal, unread: countUnread, totalFiltered: countTotalFiltered ?? countTotal,
+                    unreadFiltered: countUnreadFiltered ?? countUnread)
+    }
+
+    /// The messages as HeraldCore values, in the order received (newest first).
+    public var inboxMessages: [InboxMessage] { messages.map(\.inboxMessage) }
 }
 
 /// `GET /mobile/1/user/{externalUserId}/inbox/apns/messages` with `Bearer <jwt>` or `App <application code>`.
@@ -99,6 +121,12 @@ public struct FetchInbox: Endpoint {
         self.from = from
         self.to = to
         self.limit = limit
+    }
+
+    /// The fetch for a HeraldCore filter.
+    public init(credential: Credential, externalUserId: String, filter: InboxFilter) {
+        self.init(credential: credential, externalUserId: externalUserId, topic: filter.topic, from: filter.from,
+                  to: filter.to, limit: filter.limit)
     }
 
     public var pathParameters: [String: String] { ["externalUserId": externalUserId] }

@@ -7,7 +7,7 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
     /// `urn:herald:delivery:changed` — new delivery states of one bulk.
     case deliveryChanged(bulkId: String, deliveryInfo: [DeliveryInfo], isDelta: Bool)
     /// `urn:herald:inbox:message` — a message arrived in a user's inbox.
-    case inboxMessage(externalUserId: String, message: InboxMessage)
+    case inboxMessage(externalUserId: String, message: InboxWireMessage)
     /// `urn:herald:link:clicked` — a short link was opened.
     case linkClicked(ReferralLink)
     /// Any other `__type`.
@@ -42,7 +42,7 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
                                     isDelta: try c.decodeIfPresent(Bool.self, forKey: .isDelta) ?? true)
         case Self.inboxMessageType:
             self = .inboxMessage(externalUserId: try c.decode(String.self, forKey: .externalUserId),
-                                 message: try c.decode(InboxMessage.self, forKey: .message))
+                                 message: try c.decode(InboxWireMessage.self, forKey: .message))
         case Self.linkClickedType:
             self = .linkClicked(try c.decode(ReferralLink.self, forKey: .link))
         default:

@@ -104,6 +104,10 @@ import HeraldCore
         #expect(m.title == "Welcome" && m.body == "Your friend joined" && m.topic == "promo" && m.seen)
         #expect(m.internalData.sendDateTime == 1_643_314_503_233)
         #expect(m.sendDate.epochMilliseconds == 1_643_314_503_233)
+        let core = m.inboxMessage
+        #expect(core.topic == "promo" && core.seen && core.sendDateTime.epochMilliseconds == 1_643_314_503_233)
+        #expect(InboxWireMessage(core) == m)
+        #expect(r.counts == InboxCounts(total: 10, unread: 5, totalFiltered: 3, unreadFiltered: 1))
         #expect(try sameJSON(HeraldJSON.encode(r), json(text)))
     }
 
