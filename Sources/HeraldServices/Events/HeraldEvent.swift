@@ -1,0 +1,131 @@
+import Foundation
+import HeraldCore
+
+/// Something a service did that a screen or `herald watch` may want to show.
+public enum HeraldEvent: Sendable, Hashable {
+    /// One recipient's delivery status changed.
+    case deliveryChanged(DeliveryChange)
+    /// A bulk of invitations was accepted by the platform.
+    case bulkSent(BulkSent)
+    /// Bulks with non-final recipients were found (for example in the ledger after a restart).
+    case bulksDiscovered(bulkIds: [String])
+    /// A page of a user's inbox arrived.
+    case inboxLoaded(InboxLoaded)
+    /// Messages of a user's inbox were marked seen (or the mark was rolled back).
+    case inboxSeenChanged(InboxSeenChange)
+    /// Where the delivery tracker's schedule stands.
+    case trackerState(TrackerState)
+    /// A short message for the person at the keyboard.
+    case toast(level: ToastLevel, text: String)
+}
+
+/// A recipient's status moving from one value to another.
+public struct DeliveryChange: Sendable, Hashable {
+    public var bulkId: String
+    /// MSISDN of the recipient as the wire writes it.
+    public var address: String
+    public var messageId: String?
+    public var personId: Int64?
+    /// The status before; nil when the recipient was not known to have one.
+    public var from: DeliveryStatus?
+    public var to: DeliveryStatus
+    public var at: Date
+
+    public init(bulkId: String, address: String, messageId: String?, personId: Int64?,
+                from: DeliveryStatus?, to: DeliveryStatus, at: Date) {
+        self.bulkId = bulkId
+        self.address = address
+        self.messageId = messageId
+        self.personId = personId
+        self.from = from
+        self.to = to
+        self.at = at
+    }
+}
+
+/// A bulk the platform accepted.
+public struct BulkSent: Sendable, Hashable {
+    public var bulkId: String
+    /// Recipients the platform accepted.
+    public var accepted: Int
+    /// Recipients refused (invalid number…) or skipped by the resend policy.
+    public var refused: Int
+    public var at: Date
+
+    public init(bulkId: String, accepted: Int, refused: Int, at: Date) {
+        self.bulkId = bulkId
+        self.accepted = accepted
+        self.refused = refused
+        self.at = at
+    }
+}
+
+/// A page of an inbox and its counters.
+public struct InboxLoaded: Sendable, Hashable {
+    public var externalUserId: String
+    public var countTotal: Int
+    public var countUnread: Int
+    /// Messages in this page.
+    public var messageCount: Int
+    /// Whether this page continues an earlier one (paging) rather than replacing it.
+    public var isNextPage: Bool
+
+    public init(externalUserId: String, countTotal: Int, countUnread: Int, messageCount: Int, isNextPage: Bool) {
+        self.externalUserId = externalUserId
+        self.countTotal = countTotal
+        self.countUnread = countUnread
+        self.messageCount = messageCount
+        self.isNextPage = isNextPage
+    }
+}
+
+/// Messages whose seen flag changed.
+public struct InboxSeenChange: Sendable, Hashable {
+    public var externalUserId: String
+    public var messageIds: [String]
+    /// True when marked seen; false when a failed mark was rolled back.
+    public var seen: Bool
+
+    public init(externalUserId: String, messageIds: [String], seen: Bool) {
+        self.externalUserId = externalUserId
+        self.messageIds = messageIds
+        self.seen = seen
+    }
+}
+
+/// The delivery tracker's schedule.
+public struct TrackerState: Sendable, Hashable {
+    /// One bulk still being watched.
+    public struct Bulk: Sendable, Hashable {
+        public var bulkId: String
+        public var passesLeft: Int
+        /// Recipients not yet in a final state.
+        public var pendingRecipients: Int
+
+        public init(bulkId: String, passesLeft: Int, pendingRecipients: Int) {
+            self.bulkId = bulkId
+            self.passesLeft = passesLeft
+            self.pendingRecipients = pendingRecipients
+        }
+    }
+
+    /// When the next pass runs; nil when nothing is scheduled.
+    public var nextPassAt: Date?
+    public var bulks: [Bulk]
+    /// Set while the tracker backs off after errors (or a `Retry-After`).
+    public var backingOffUntil: Date?
+
+    public init(nextPassAt: Date?, bulks: [Bulk], backingOffUntil: Date? = nil) {
+        self.nextPassAt = nextPassAt
+        self.bulks = bulks
+        self.backingOffUntil = backingOffUntil
+    }
+}
+
+/// How loud a toast is.
+public enum ToastLevel: String, Sendable, Hashable, CaseIterable {
+    case info
+    case success
+    case warning
+    case error
+}

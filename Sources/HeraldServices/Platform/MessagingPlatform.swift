@@ -1,0 +1,49 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+
+/// What the client asks of the messaging platform, whether embedded or over HTTP.
+/// Every failure is a typed `APIError` (retry later, ask for a token, show the text…).
+public protocol MessagingPlatform: Sendable {
+    /// Sends invitations; answers with the bulk id and one response per destination.
+    func sendInvitation(_ body: SendInvitationBody) async throws(APIError) -> SendInvitationResponse.SendSmsResponse
+    /// The delivery state of every recipient of a bulk.
+    func deliveryInfos(bulkId: String) async throws(APIError) -> [DeliveryInfo]
+    /// One of the application's messages (templates).
+    func getMessage(key: String) async throws(APIError) -> ApplicationMessage
+    func createMessage(_ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage
+    func updateMessage(key: String, _ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage
+    /// A page of a user's inbox, newest first.
+    func fetchInbox(externalUserId: String, filter: InboxFilter, auth: InboxAuth) async throws(APIError) -> InboxResponse
+    /// Marks inbox messages seen (always with the application code).
+    func markSeen(externalUserId: String, messages: [SeenBody.SeenMessage]) async throws(APIError)
+    /// The short link of a sent message, or a person's referral link.
+    func referralLink(_ subject: GetReferralLink.Subject) async throws(APIError) -> ReferralLink
+    func applicationSettings() async throws(APIError) -> ApplicationSettings
+}
+
+/// How an inbox read authenticates.
+public enum InboxAuth: Sendable {
+    /// `App <application code>` (sandbox profiles only).
+    case applicationCode
+    /// A ready token.
+    case bearer(String)
+    /// A fresh token minted for the user on every call.
+    case jwt(TokenMinter)
+}
+
+/// The keys of one application.
+public struct PlatformCredentials: Sendable, Hashable {
+    /// Identifies the application in paths (`/application/{applicationKey}/…`).
+    public var applicationKey: String
+    /// `App <secret>` for invitations, messages, delivery infos, links and settings.
+    public var applicationSecret: String
+    /// `App <code>` for inbox reads (sandbox) and marking seen.
+    public var applicationCode: String
+
+    public init(applicationKey: String, applicationSecret: String, applicationCode: String) {
+        self.applicationKey = applicationKey
+        self.applicationSecret = applicationSecret
+        self.applicationCode = applicationCode
+    }
+}
