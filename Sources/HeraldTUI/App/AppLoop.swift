@@ -1,0 +1,102 @@
+import Foundation
+import HeraldCore
+
+/// The one loop that owns the terminal: it waits in poll() on the input, the mailbox's wake pipe
+/// and the next deadline; hands keys and events to the screen; and renders only when something
+/// changed, at most `framesPerSecond` times a second. Idle means blocked in poll() with no timeout.
+public final class AppLoop<S: Screen> {
+    public let terminal: Terminal
+    public let screen: S
+    public let mailbox: Mailbox<S.Event>
+    private let clock: HeraldClock
+    private let frameInterval: TimeInterval
+    private var lastFrame: Date?
+    private var canvas: Canvas
+    /// True when the screen must be drawn again.
+    public private(set) var dirty = true
+    /// Frames drawn so far.
+    public private(set) var framesRendered = 0
+
+    public init(terminal: Terminal, screen: S, mailbox: Mailbox<S.Event>, clock: HeraldClock = SystemClock(),
+                framesPerSecond: Double = 60) {
+        self.terminal = terminal
+        self.screen = screen
+        self.mailbox = mailbox
+        self.clock = clock
+        frameInterval = 1 / max(1, framesPerSecond)
+        canvas = Canvas(size: terminal.size)
+    }
+
+    /// Runs until the screen wants to quit. Installs the SIGWINCH wake-up for the duration.
+    public func run() {
+        ResizeSignal.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
+        defer { ResizeSignal.uninstall() }
+        while !screen.wantsToQuit {
+            step()
+        }
+    }
+
+    /// One turn: render if due, wait for input/events/deadline, then handle what arrived.
+    public func step() {
+        renderIfDue()
+        if screen.wantsToQuit { return }
+        wait(timeoutMilliseconds: pollTimeout())
+        processPending()
+    }
+
+    /// Handles everything waiting now: resize, mailbox events, keys and passed deadlines.
+    public func processPending() {
+        if ResizeSignal.consume(), terminal.refreshSize() { dirty = true }
+        for event in mailbox.drain() where screen.handle(event: event) { dirty = true }
+        for key in terminal.readKeys() {
+            if key == .resize { dirty = true; continue }
+            if screen.handle(key: key) { dirty = true }
+            if screen.wantsToQuit { return }
+        }
+        let now = clock.now()
+        if let deadline = screen.nextDeadline(), deadline <= now, screen.tick(now: now) { dirty = true }
+    }
+
+    /// Draws a frame when dirty and the frame interval has passed; returns true if it drew.
+    @discardableResult
+    public func renderIfDue() -> Bool {
+        guard dirty else { return false }
+        let now = clock.now()
+        if let lastFrame, now.timeIntervalSince(lastFrame) < frameInterval { return false }
+        let size = terminal.size
+        if canvas.size != size { canvas = Canvas(size: size) } else { canvas.clear() }
+        screen.render(into: &canvas, size: size)
+        terminal.present(canvas)
+        lastFrame = now
+        dirty = false
+        framesRendered += 1
+        return true
+    }
+
+    /// Marks the screen for redrawing (e.g. after a theme change).
+    public func invalidate() { dirty = true }
+
+    /// How long poll() may sleep: -1 (forever) when nothing is due, else milliseconds until the next
+    /// deadline or the next allowed frame.
+    public func pollTimeout() -> Int32 {
+        let now = clock.now()
+        var wait: TimeInterval?
+        if dirty {
+            let sinceFrame = lastFrame.map { now.timeIntervalSince($0) } ?? frameInterval
+            wait = max(0, frameInterval - sinceFrame)
+        }
+        if let deadline = screen.nextDeadline() {
+            let untilDeadline = max(0, deadline.timeIntervalSince(now))
+            wait = min(wait ?? untilDeadline, untilDeadline)
+        }
+        guard let wait else { return -1 }
+        return Int32(min(Double(Int32.max), (wait * 1000).rounded(.up)))
+    }
+
+    /// Blocks until input, a mailbox wake-up or the timeout (-1 = none).
+    public func wait(timeoutMilliseconds timeout: Int32) {
+        var fds = [pollfd(fd: mailbox.wakeReadDescriptor, events: Int16(POLLIN), revents: 0)]
+        if let input = terminal.inputDescriptor { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        _ = poll(&fds, nfds_t(fds.count), timeout)   // EINTR (a signal) simply ends the wait
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The root of what the app loop shows. The panes plug in behind one of these.
+public protocol Screen: AnyObject {
+    /// What other threads post to the loop's mailbox.
+    associatedtype Event: Sendable
+    /// Draws the whole screen.
+    func render(into canvas: inout Canvas, size: Size)
+    /// A key (or mouse event); returns true when the screen changed and must be redrawn.
+    func handle(key: Key) -> Bool
+    /// An event from the mailbox; returns true when the screen changed.
+    func handle(event: Event) -> Bool
+    /// Called when a deadline has passed (toast expiry, animation); returns true when the screen changed.
+    func tick(now: Date) -> Bool
+    /// The next time `tick` must run, or nil when nothing is scheduled (the loop then sleeps).
+    func nextDeadline() -> Date?
+    /// True once the user asked to quit.
+    var wantsToQuit: Bool { get }
+}

@@ -1,0 +1,38 @@
+/// Everything a key can do. The raw value is the name used in the `[keys]` table of the config.
+public enum Action: String, CaseIterable, Sendable, Hashable {
+    // global
+    case quit, help, back
+    case commandPalette = "command_palette"
+    case paneContacts = "pane_contacts"
+    case paneShare = "pane_share"
+    case paneComposer = "pane_composer"
+    case paneInbox = "pane_inbox"
+    case paneDeliveries = "pane_deliveries"
+    case nextPane = "next_pane"
+    case previousPane = "previous_pane"
+    case redraw
+    // lists
+    case moveUp = "move_up"
+    case moveDown = "move_down"
+    case pageUp = "page_up"
+    case pageDown = "page_down"
+    case halfPageUp = "half_page_up"
+    case halfPageDown = "half_page_down"
+    case first, last, open, search
+    case select
+    case selectAll = "select_all"
+    case selectNone = "select_none"
+    case invertSelection = "invert_selection"
+    case sort, filter, copy
+    // panes
+    case invite, resend, topic
+    case markSeen = "mark_seen"
+    case dateRange = "date_range"
+    case editMessage = "edit_message"
+    case editExternal = "edit_external"
+    case insertPlaceholder = "insert_placeholder"
+    case send
+    case shareQR = "share_qr"
+    // editor
+    case finishEditing = "finish_editing"
+}

@@ -1,0 +1,67 @@
+/// One row of the key table: an action, its default keys, what it does and where it applies.
+public struct KeyBinding: Sendable, Hashable {
+    public var action: Action
+    public var keys: [Key]
+    public var description: String
+    public var contexts: [KeyContext]
+    /// Short label for the status-bar hints; nil keeps it out of the hints.
+    public var hint: String?
+
+    public init(_ action: Action, _ keys: [Key], _ description: String, _ contexts: [KeyContext], hint: String? = nil) {
+        self.action = action; self.keys = keys; self.description = description; self.contexts = contexts; self.hint = hint
+    }
+}
+
+/// THE table of default bindings; help, hints and docs/keys.md are generated from it.
+public enum KeyBindings {
+    public static let defaults: [KeyBinding] = [
+        // Everywhere
+        KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global], hint: "help"),
+        KeyBinding(.quit, [.char("q"), .ctrl("c")], "Quit Herald", [.global], hint: "quit"),
+        KeyBinding(.back, [.escape], "Back: close the dialog, clear the search, leave the field", [.global]),
+        KeyBinding(.commandPalette, [.char(":")], "Open the command palette", [.global]),
+        KeyBinding(.paneContacts, [.char("1")], "Go to Contacts", [.global]),
+        KeyBinding(.paneShare, [.char("2")], "Go to Share", [.global]),
+        KeyBinding(.paneComposer, [.char("3")], "Go to Composer", [.global]),
+        KeyBinding(.paneInbox, [.char("4")], "Go to Inbox", [.global]),
+        KeyBinding(.paneDeliveries, [.char("5")], "Go to Deliveries", [.global]),
+        KeyBinding(.nextPane, [.tab], "Next pane", [.global]),
+        KeyBinding(.previousPane, [.backTab], "Previous pane", [.global]),
+        KeyBinding(.redraw, [.ctrl("l")], "Redraw the screen", [.global]),
+        // Lists
+        KeyBinding(.moveDown, [.char("j"), .down], "Move down", [.list]),
+        KeyBinding(.moveUp, [.char("k"), .up], "Move up", [.list]),
+        KeyBinding(.pageDown, [.pageDown, .ctrl("f")], "Page down", [.list]),
+        KeyBinding(.pageUp, [.pageUp, .ctrl("b")], "Page up", [.list]),
+        KeyBinding(.halfPageDown, [.ctrl("d")], "Half a page down", [.list]),
+        KeyBinding(.halfPageUp, [.ctrl("u")], "Half a page up", [.list]),
+        KeyBinding(.first, [.char("g"), .home], "Go to the first row", [.list]),
+        KeyBinding(.last, [.char("G"), .end], "Go to the last row", [.list]),
+        KeyBinding(.search, [.char("/")], "Search", [.list], hint: "search"),
+        KeyBinding(.open, [.enter], "Open the row under the cursor", [.list]),
+        // Contacts
+        KeyBinding(.select, [.space], "Select or unselect the row", [.contacts, .share, .deliveries], hint: "select"),
+        KeyBinding(.selectAll, [.char("a")], "Select all (shown) rows", [.contacts, .deliveries], hint: "all"),
+        KeyBinding(.selectNone, [.char("n")], "Select none", [.contacts, .deliveries]),
+        KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts, .deliveries]),
+        KeyBinding(.sort, [.char("s")], "Change the sort order", [.contacts, .deliveries, .inbox]),
+        KeyBinding(.invite, [.char("I")], "Invite the selected people", [.contacts], hint: "invite"),
+        KeyBinding(.filter, [.char("f")], "Filter the rows", [.contacts, .deliveries, .inbox], hint: "filter"),
+        KeyBinding(.copy, [.char("c")], "Copy to the clipboard", [.contacts, .share, .inbox]),
+        // Share
+        KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share], hint: "QR"),
+        // Composer
+        KeyBinding(.editMessage, [.enter, .char("i")], "Edit the message", [.composer], hint: "edit"),
+        KeyBinding(.editExternal, [.char("e")], "Edit the message in $EDITOR", [.composer], hint: "$EDITOR"),
+        KeyBinding(.insertPlaceholder, [.char("p")], "Insert a placeholder such as {firstName}", [.composer]),
+        KeyBinding(.send, [.ctrl("s")], "Send the invitations", [.composer, .editor], hint: "send"),
+        // Inbox
+        KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox], hint: "topic"),
+        KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox], hint: "seen"),
+        KeyBinding(.dateRange, [.char("d")], "Choose the date range", [.inbox]),
+        // Deliveries
+        KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries], hint: "resend"),
+        // Editor
+        KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor], hint: "done"),
+    ]
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// One of the five panes (or an overlay) as the app shell sees it. Each pane pairs with one
+/// view-model in HeraldViewModels; the pane only draws its view-model's state and turns actions into
+/// view-model calls.
+public protocol Pane: AnyObject {
+    /// Title shown in the tab bar ("Contacts").
+    var title: String { get }
+    /// The key context in force now: the pane's own, or `.editor` while a text field has focus.
+    var keyContext: KeyContext { get }
+    /// Draws the pane into `rect` of the canvas.
+    func render(into canvas: inout Canvas, in rect: Rect, theme: Theme)
+    /// A bound action for this pane; returns true when it was used (the screen is then redrawn).
+    func handle(action: Action) -> Bool
+    /// A key that no binding took (typed text while editing, digits in a field); true when used.
+    func handle(unboundKey key: Key) -> Bool
+    /// A mouse event at canvas coordinates inside the pane's last rect; true when used.
+    func handle(mouse: MouseEvent) -> Bool
+    /// Short hints for the status bar, e.g. [("space", "select"), ("I", "invite")].
+    var hints: [(key: String, label: String)] { get }
+}
+
+extension Pane {
+    public func handle(unboundKey key: Key) -> Bool { false }
+    public func handle(mouse: MouseEvent) -> Bool { false }
+}

@@ -1,0 +1,206 @@
+import CNCurses
+import Foundation
+
+/// A terminal that could not be started.
+public struct TerminalError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The real terminal, through ncursesw. Only the app loop's thread may call it.
+public final class NcursesTerminal: Terminal {
+    public private(set) var size: Size
+    public var inputDescriptor: Int32? { STDIN_FILENO }
+    /// The colour depth in use (what the terminal can really show of what was asked).
+    public private(set) var depth: ColorDepth
+    private var theme: Theme
+    private var previous: Canvas?
+    private var pairs: [PairKey: Int32] = [:]
+    private var nextPair: Int32 = 1
+    private var styleCache: [Style: (attrs: attr_t, pair: Int32)] = [:]
+    private let screen: OpaquePointer
+    private var stopped = false
+
+    private struct PairKey: Hashable { let fg: Int32; let bg: Int32 }
+
+    /// Starts ncurses on the controlling terminal (stdin/stdout must be a terminal).
+    public init(theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError(description: "Herald needs a terminal: stdin and stdout must not be redirected.")
+        }
+        setlocale(LC_ALL, "")
+        set_escdelay(25)
+        guard let screen = herald_newterm() else {
+            throw TerminalError(description: "cannot start the terminal (TERM=\(environment["TERM"] ?? "unset")); try TERM=xterm-256color")
+        }
+        self.screen = screen
+        set_term(screen)
+        raw(); noecho(); nonl()
+        keypad(herald_stdscr(), true)
+        nodelay(herald_stdscr(), true)
+        intrflush(herald_stdscr(), false)
+        curs_set(0)
+        mouseinterval(0)
+        mousemask(herald_button1_pressed() | herald_button1_clicked() | herald_button3_pressed()
+                  | herald_button3_clicked() | herald_button4_pressed() | herald_button5_pressed(), nil)
+        let hasColor = has_colors()
+        if hasColor { start_color(); use_default_colors() }
+        let colors = hasColor ? Int(herald_colors()) : 0
+        var wanted = ColorDepth.detect(environment: environment, terminfoColors: colors)
+        // ncurses writes RGB only through a direct-colour terminfo entry (e.g. TERM=xterm-direct).
+        if wanted == .truecolor && colors < 0x100_0000 { wanted = colors >= 256 ? .palette256 : .ansi16 }
+        if wanted == .palette256 && colors < 256 { wanted = .ansi16 }
+        if !hasColor { wanted = .none }
+        depth = wanted
+        self.theme = theme
+        var rows: Int32 = 0, cols: Int32 = 0
+        herald_getmaxyx(herald_stdscr(), &rows, &cols)
+        size = Size(width: Int(cols), height: Int(rows))
+    }
+
+    deinit { stop() }
+
+    /// Gives the terminal back (endwin); safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        endwin()
+        delscreen(screen)
+    }
+
+    public func setTheme(_ theme: Theme) {
+        self.theme = theme
+        styleCache = [:]
+        previous = nil
+    }
+
+    public func refreshSize() -> Bool {
+        var rows: Int32 = 0, cols: Int32 = 0
+        if herald_winsize(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0,
+           rows != herald_lines() || cols != herald_cols() {
+            resizeterm(rows, cols)
+        }
+        herald_getmaxyx(herald_stdscr(), &rows, &cols)
+        let new = Size(width: Int(cols), height: Int(rows))
+        guard new != size else { return false }
+        size = new
+        previous = nil
+        return true
+    }
+
+    public func readKeys() -> [Key] {
+        var keys: [Key] = []
+        var ch: wint_t = 0
+        while true {
+            let result = herald_get_wch(&ch)
+            if result == ERR { break }
+            if result == herald_key_code_yes() {
+                let code = Int32(ch)
+                if code == herald_key_mouse() {
+                    if let mouse = readMouse() { keys.append(.mouse(mouse)) }
+                } else if code == herald_key_resize() {
+                    _ = refreshSize()
+                    keys.append(.resize)
+                } else if let key = NcursesKeys.decode(functionKey: code) {
+                    keys.append(key)
+                }
+                continue
+            }
+            if ch == 27 {
+                var next: wint_t = 0
+                let r = herald_get_wch(&next)
+                if r == OK, let key = NcursesKeys.decode(character: UInt32(next)), case .char(let c) = key {
+                    keys.append(.alt(c)); continue
+                }
+                if r == OK, next == 127 || next == 8 { keys.append(.alt("\u{7F}")); continue }
+                if r != ERR { unget_wch(wchar_t(bitPattern: next)) }
+                keys.append(.escape)
+                continue
+            }
+            if let key = NcursesKeys.decode(character: UInt32(ch)) { keys.append(key) }
+        }
+        return keys
+    }
+
+    private func readMouse() -> MouseEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let state = event.bstate
+        let x = Int(event.x), y = Int(event.y)
+        if state & herald_button4_pressed() != 0 { return MouseEvent(.wheelUp, x: x, y: y) }
+        if state & herald_button5_pressed() != 0 { return MouseEvent(.wheelDown, x: x, y: y) }
+        if state & (herald_button1_pressed() | herald_button1_clicked()) != 0 { return MouseEvent(.click, x: x, y: y) }
+        if state & (herald_button3_pressed() | herald_button3_clicked()) != 0 { return MouseEvent(.rightClick, x: x, y: y) }
+        return nil
+    }
+
+    public func present(_ canvas: Canvas) {
+        if previous == nil || previous?.size != canvas.size { clearok(herald_stdscr(), true) }
+        let runs = FrameDiff.changes(from: previous, to: canvas)
+        var text = [wchar_t](repeating: 0, count: Int(herald_ccharw_max()) + 1)
+        for run in runs {
+            for x in run.x {
+                guard let cell = canvas.cell(x: x, y: run.y), !cell.isContinuation else { continue }
+                let look = ncursesStyle(cell.style)
+                fillWideChars(cell.character, into: &text)
+                herald_put_cell(herald_stdscr(), Int32(run.y), Int32(x), text, look.attrs, look.pair)
+            }
+        }
+        previous = canvas
+        wnoutrefresh(herald_stdscr())
+        doupdate()
+    }
+
+    private func fillWideChars(_ character: Character, into buffer: inout [wchar_t]) {
+        let limit = buffer.count - 1
+        let scalars = Array(character.unicodeScalars)
+        // A longer cluster (e.g. a family emoji) keeps only its base: ncurses stores at most CCHARW_MAX.
+        let count = scalars.count <= limit ? scalars.count : 1
+        for i in 0..<count { buffer[i] = wchar_t(bitPattern: scalars[i].value) }
+        buffer[count] = 0
+    }
+
+    private func ncursesStyle(_ style: Style) -> (attrs: attr_t, pair: Int32) {
+        if let cached = styleCache[style] { return cached }
+        let resolved = theme.resolve(style, depth: depth)
+        var attrs = attr_t(herald_a_normal())
+        if resolved.attributes.contains(.bold) { attrs |= attr_t(herald_a_bold()) }
+        if resolved.attributes.contains(.dim) { attrs |= attr_t(herald_a_dim()) }
+        if resolved.attributes.contains(.italic) { attrs |= attr_t(herald_a_italic()) }
+        if resolved.attributes.contains(.underline) { attrs |= attr_t(herald_a_underline()) }
+        if resolved.attributes.contains(.reverse) { attrs |= attr_t(herald_a_reverse()) }
+        let pair = depth == .none ? 0 : pairNumber(fg: colorNumber(resolved.fg), bg: colorNumber(resolved.bg))
+        styleCache[style] = (attrs, pair)
+        return (attrs, pair)
+    }
+
+    private func colorNumber(_ color: TerminalColor) -> Int32 {
+        switch color {
+        case .default: return -1
+        case .ansi(let i):
+            if depth == .truecolor && i >= 8 { let (r, g, b) = ColorDownsampler.rgb(ofIndex: Int(i)); return rgbNumber(r, g, b) }
+            return Int32(i)
+        case .indexed(let i):
+            if depth == .truecolor { let (r, g, b) = ColorDownsampler.rgb(ofIndex: Int(i)); return rgbNumber(r, g, b) }
+            return Int32(i)
+        case .rgb(let r, let g, let b): return rgbNumber(Int(r), Int(g), Int(b))
+        }
+    }
+
+    /// Direct-colour terminfo numbers colours as 0xRRGGBB (values below 8 are the ANSI ones).
+    private func rgbNumber(_ r: Int, _ g: Int, _ b: Int) -> Int32 {
+        let value = Int32(r << 16 | g << 8 | b)
+        return value < 8 ? 0 : value
+    }
+
+    private func pairNumber(fg: Int32, bg: Int32) -> Int32 {
+        if fg == -1 && bg == -1 { return 0 }
+        let key = PairKey(fg: fg, bg: bg)
+        if let pair = pairs[key] { return pair }
+        guard nextPair < herald_color_pairs() else { return 0 }
+        let pair = nextPair
+        guard init_extended_pair(pair, fg, bg) == OK else { return 0 }
+        nextPair += 1
+        pairs[key] = pair
+        return pair
+    }
+}
