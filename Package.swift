@@ -57,7 +57,9 @@ let package = Package(
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI"]),
-        .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldAPI"]),
+        .testTarget(name: "HeraldEngineTests", dependencies: [
+            "HeraldEngine", "HeraldAPI", .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore"]),
         .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore"]),
         .testTarget(name: "HeraldViewModelsTests", dependencies: ["HeraldViewModels", "HeraldServices"]),

@@ -1,0 +1,96 @@
+import Foundation
+
+/// How the embedded platform behaves: carrier simulation, links, prices, limits.
+public struct EngineConfig: Sendable, Hashable {
+    /// Speeds the simulated carrier up (2 = twice as fast). Must be > 0.
+    public var timeScale: Double
+    /// Seed of the simulated carrier: same seed and messageId, same fate.
+    public var carrierSeed: UInt64
+    /// Share of accepted messages that end DeliveryImpossible.
+    public var impossibleShare: Double
+    /// Share that ends DeliveryUncertain.
+    public var uncertainShare: Double
+    /// Share that stays at DeliveredToNetwork forever.
+    public var stuckAtNetworkShare: Double
+    /// Seconds (unscaled) before the network takes a message: uniformly in this range.
+    public var networkDelay: ClosedRange<Double>
+    /// Seconds (unscaled) after the network before the final report: uniformly in this range.
+    public var finalDelay: ClosedRange<Double>
+    /// Start of every short link; a code is appended. Must not be a real domain by default.
+    public var shortLinkBase: String
+    /// Where a short link leads (the application's download page).
+    public var downloadURL: String
+    /// Price of one SMS segment.
+    public var pricePerSegment: Double
+    /// Most destinations per send request.
+    public var maxDestinations: Int
+
+    public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
+                uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,
+                networkDelay: ClosedRange<Double> = 1...4, finalDelay: ClosedRange<Double> = 2...10,
+                shortLinkBase: String = "https://herald.invalid/r/",
+                downloadURL: String = "https://herald.invalid/download",
+                pricePerSegment: Double = 0.01, maxDestinations: Int = 1000) {
+        self.timeScale = timeScale
+        self.carrierSeed = carrierSeed
+        self.impossibleShare = impossibleShare
+        self.uncertainShare = uncertainShare
+        self.stuckAtNetworkShare = stuckAtNetworkShare
+        self.networkDelay = networkDelay
+        self.finalDelay = finalDelay
+        self.shortLinkBase = shortLinkBase
+        self.downloadURL = downloadURL
+        self.pricePerSegment = pricePerSegment
+        self.maxDestinations = maxDestinations
+    }
+
+    /// The environment variable the executable reads the time scale from.
+    public static let timeScaleVariable = "HERALD_SANDBOX_TIME_SCALE"
+
+    /// The time scale of `HERALD_SANDBOX_TIME_SCALE`; nil when unset; an error when not a positive number.
+    public static func timeScale(fromEnvironment env: [String: String]) throws(EngineError) -> Double? {
+        guard let raw = env[timeScaleVariable]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+        guard let value = Double(raw), value.isFinite, value > 0 else {
+            throw EngineError.invalidConfig("\(timeScaleVariable)=\(raw) is not a positive number (for example 1 or 10)")
+        }
+        return value
+    }
+
+    /// Checks the values; the engine refuses to open with a broken config.
+    public func validate() throws(EngineError) {
+        guard timeScale.isFinite, timeScale > 0 else {
+            throw EngineError.invalidConfig("time_scale must be a positive number, got \(timeScale)")
+        }
+        let shares = [impossibleShare, uncertainShare, stuckAtNetworkShare]
+        guard shares.allSatisfy({ $0 >= 0 && $0 <= 1 }), shares.reduce(0, +) <= 1 else {
+            throw EngineError.invalidConfig("carrier shares must each be within 0...1 and add up to at most 1")
+        }
+        guard networkDelay.lowerBound >= 0, finalDelay.lowerBound >= 0 else {
+            throw EngineError.invalidConfig("carrier delays cannot be negative")
+        }
+        guard let url = URL(string: shortLinkBase), url.scheme != nil, url.host != nil else {
+            throw EngineError.invalidConfig("short link base \"\(shortLinkBase)\" is not an absolute URL")
+        }
+        guard maxDestinations > 0 else { throw EngineError.invalidConfig("max destinations must be positive") }
+        guard pricePerSegment >= 0 else { throw EngineError.invalidConfig("price cannot be negative") }
+    }
+}
+
+/// Errors of the engine's admin methods (the wire answers with `APIError` responses instead).
+public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidConfig(String)
+    case unknownApplication(String)
+    case invalidJWTSecret(String)
+    case invalidArgument(String)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .invalidConfig(let t): return "invalid engine configuration: \(t)"
+        case .unknownApplication(let k): return "no application with key \(k)"
+        case .invalidJWTSecret(let t): return "invalid JWT secret: \(t)"
+        case .invalidArgument(let t): return t
+        case .storage(let t): return "engine storage error: \(t)"
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import HeraldAPI
+import HeraldCore
+
+extension PlatformEngine {
+    static let maxInboxLimit = 1000
+
+    // MARK: - Admin
+
+    /// Puts a message in a user's inbox (the sandbox application's when `applicationKey` is nil).
+    @discardableResult
+    public func pushInbox(user: String, topic: String?, title: String?, body: String, at date: Date? = nil,
+                          applicationKey: String? = nil, seen: Bool = false) throws -> InboxMessage {
+        guard !user.isEmpty else { throw EngineError.invalidArgument("an inbox user id cannot be empty") }
+        guard !body.isEmpty else { throw EngineError.invalidArgument("an inbox message needs a body") }
+        let appKey = try applicationKey ?? bootstrapSandbox().applicationKey
+        _ = try requireApplication(appKey)
+        let message = InboxMessage(messageId: Identifiers.uuid(), title: title, body: body, topic: topic,
+                                   sendDateTime: Date(epochMilliseconds: (date ?? clock.now()).epochMilliseconds), seen: seen)
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO inbox(id, applicationKey, externalUserId, title, body, topic, sentAt, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [message.messageId, appKey, user, title, body, topic,
+                                 message.sendDateTime.epochMilliseconds, seen])
+        }
+        return message
+    }
+
+    /// Fills a user's inbox with demo messages over the last weeks (topics promo, news, account; older
+    /// ones seen). Does nothing when the user already has messages; returns how many were added.
+    @discardableResult
+    public func seedDemo(user: String, count: Int = 30, applicationKey: String? = nil) throws -> Int {
+        let appKey = try applicationKey ?? bootstrapSandbox().applicationKey
+        let existing = try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE applicationKey = ? AND externalUserId = ?",
+                             arguments: [appKey, user]) ?? 0
+        }
+        guard existing == 0, count > 0 else { return 0 }
+        let samples: [(String, String, String)] = [
+            ("promo", "Invite three friends", "Invite three friends this week and unlock the team plan for a month."),
+            ("news", "Your friend joined", "Someone you invited just joined Herald. Say hello!"),
+            ("account", "Welcome to Herald", "Your sandbox is ready: every pane works without an account."),
+            ("news", "Delivery reports are live", "Watch invitations move from waiting to delivered in the Delivery pane."),
+            ("promo", "Share your referral link", "Your personal link counts every click. Find it in the Share pane."),
+            ("account", "Security notice", "A new device read your inbox. If it was not you, rotate your keys."),
+        ]
+        let now = clock.now()
+        for i in 0..<count {
+            let (topic, title, body) = samples[i % samples.count]
+            let at = now.addingTimeInterval(-Double(i) * 19 * 3600 - Double(i % 7) * 600)
+            try pushInbox(user: user, topic: topic, title: title, body: body, at: at, applicationKey: appKey, seen: i >= 5 && i % 3 != 0)
+        }
+        return count
+    }
+
+    // MARK: - Wire
+
+    func fetchInbox(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let user = p["externalUserId"] ?? ""
+        let app = try await authenticateInbox(request, externalUserId: user)
+        let filter = try Self.inboxFilter(request.query)
+        let result = try await pool.read { db -> InboxResponse in
+            let scope = "applicationKey = ? AND externalUserId = ?"
+            let scopeArgs: StatementArguments = [app.key, user]
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(scope)", arguments: scopeArgs) ?? 0
+            let unread = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(scope) AND seen = 0", arguments: scopeArgs) ?? 0
+            var conditions = scope
+            var args = scopeArgs
+            if let topic = filter.topic { conditions += " AND topic = ?"; args += [topic] }
+            if let from = filter.from { conditions += " AND sentAt >= ?"; args += [from.epochMilliseconds] }
+            if let to = filter.to { conditions += " AND sentAt < ?"; args += [to.epochMilliseconds] }
+            let filtered = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(conditions)", arguments: args) ?? 0
+            let filteredUnread = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(conditions) AND seen = 0",
+                                                  arguments: args) ?? 0
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM inbox WHERE \(conditions) ORDER BY sentAt DESC, id ASC LIMIT ?",
+                                        arguments: args + [filter.limit])
+            let messages = rows.map { row in
+                InboxWireMessage(messageId: row["id"], title: row["title"], body: row["body"], topic: row["topic"],
+                                 sendDateTime: row["sentAt"], seen: row["seen"])
+            }
+            return InboxResponse(countTotal: total, countUnread: unread, countTotalFiltered: filtered,
+                                 countUnreadFiltered: filteredUnread, messages: messages)
+        }
+        return try Self.json(result)
+    }
+
+    static func inboxFilter(_ query: [String: String]) throws -> InboxFilter {
+        var errors: [String: [String]] = [:]
+        func millis(_ name: String) -> Date? {
+            guard let raw = query[name], !raw.isEmpty else { return nil }
+            guard let ms = Int64(raw) else { errors[name, default: []].append("must be epoch milliseconds"); return nil }
+            return Date(epochMilliseconds: ms)
+        }
+        var filter = InboxFilter(topic: query["messageTopic"].flatMap { $0.isEmpty ? nil : $0 },
+                                 from: millis("dateTimeFrom"), to: millis("dateTimeTo"))
+        if let raw = query["limit"] {
+            if let limit = Int(raw), (1...maxInboxLimit).contains(limit) { filter.limit = limit } else {
+                errors["limit", default: []].append("must be a whole number from 1 to \(maxInboxLimit)")
+            }
+        }
+        guard errors.isEmpty else { throw APIError.badRequest("invalid inbox query", validationErrors: errors) }
+        return filter
+    }
+
+    /// The application an inbox request reads: by application code (unless the application requires
+    /// a JWT: ACCESS_TOKEN_MISSING), or by a JWT whose every claim holds.
+    func authenticateInbox(_ request: APIRequest, externalUserId: String) async throws -> ApplicationRecord {
+        switch request.credential {
+        case .app?:
+            let app = try authenticateCode(request)
+            if app.inboxAuthMode == .jwt { throw APIError.accessTokenMissing }
+            return app
+        case .bearer(let token)?:
+            guard let unverified = InboxTokenVerifier.inspect(token) else { throw APIError.unauthorized }
+            let found = try await pool.read { db -> (ApplicationRecord, String)? in
+                guard let app = try ApplicationRecord.find(db, code: unverified.applicationCode),
+                      let hex = try String.fetchOne(db, sql: "SELECT secretHex FROM jwtKey WHERE applicationKey = ? AND keyId = ?",
+                                                    arguments: [app.key, unverified.keyId]) else { return nil }
+                return (app, hex)
+            }
+            guard let (app, hex) = found, let secret = Identifiers.bytes(fromHex: hex),
+                  let claims = await InboxTokenVerifier.verifySignature(token, keyId: unverified.keyId, secret: secret) else {
+                throw APIError.unauthorized
+            }
+            let now = clock.now()
+            guard let jti = InboxTokenVerifier.check(claims, externalUserId: externalUserId, applicationCode: app.code, now: now),
+                  let exp = claims.exp else {
+                throw APIError.unauthorized
+            }
+            let fresh = try await pool.write { db -> Bool in
+                try db.execute(sql: "DELETE FROM usedJti WHERE expiresAt < ?", arguments: [now.epochMilliseconds - 86_400_000])
+                try db.execute(sql: "INSERT OR IGNORE INTO usedJti(applicationKey, jti, expiresAt) VALUES (?, ?, ?)",
+                               arguments: [app.key, jti, Int64(min(exp, 1e15) * 1000)])
+                return db.changesCount > 0
+            }
+            guard fresh else { throw APIError.unauthorized }
+            return app
+        case nil:
+            throw APIError.unauthorized
+        }
+    }
+
+    func markSeen(_ request: APIRequest) throws -> APIResponse {
+        let app = try authenticateCode(request)
+        let body = try decodeBody(request, as: SeenBody.self)
+        guard !body.externalUserId.isEmpty else {
+            throw APIError.badRequest("externalUserId is required", validationErrors: ["externalUserId": ["must not be empty"]])
+        }
+        let ids = body.messages.map(\.messageId)
+        let now = nowMs
+        try pool.write { db in
+            for id in ids {
+                try db.execute(sql: """
+                    UPDATE inbox SET seen = 1, seenAt = ? WHERE applicationKey = ? AND externalUserId = ? AND id = ? AND seen = 0
+                    """, arguments: [now, app.key, body.externalUserId, id])
+            }
+        }
+        return APIResponse.empty()
+    }
+}

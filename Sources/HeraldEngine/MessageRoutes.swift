@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import HeraldAPI
+import HeraldCore
+
+struct MessageRecord: Sendable {
+    var key: String
+    var applicationKey: String
+    var text: String
+    var placeholder: String
+
+    init(row: Row) {
+        key = row["key"]
+        applicationKey = row["applicationKey"]
+        text = row["text"]
+        placeholder = row["placeholder"]
+    }
+
+    static func find(_ db: Database, applicationKey: String, key: String) throws -> MessageRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM message WHERE applicationKey = ? AND key = ?",
+                         arguments: [applicationKey, key]).map(MessageRecord.init)
+    }
+
+    var template: MessageTemplate { MessageTemplate(text: text, linkPlaceholder: placeholder) }
+
+    var wire: ApplicationMessage {
+        let fields = template.fields
+        return ApplicationMessage(key: key, clientMobileApplicationKey: applicationKey, text: text, placeholder: placeholder,
+                                  clientPlaceholder: fields.isEmpty ? nil : fields.joined(separator: ","))
+    }
+}
+
+extension PlatformEngine {
+    static let maxMessageLength = 1600
+    static let maxPlaceholderLength = 16
+    static let maxKeyLength = 100
+
+    func getMessage(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
+        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+        let key = p["messageId"] ?? ""
+        guard let message = try pool.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: key) }) else {
+            throw APIError.notFound("Message \(key) not found")
+        }
+        return try Self.json(message.wire)
+    }
+
+    func createMessage(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
+        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+        let body = try decodeBody(request, as: ApplicationMessageBody.self)
+        var errors: [String: [String]] = [:]
+        let key = body.key ?? Identifiers.hex(bytes: 16).uppercased()
+        if key.isEmpty || key.count > Self.maxKeyLength { errors["key", default: []].append("must have 1 to \(Self.maxKeyLength) characters") }
+        let text = body.text ?? ""
+        errors.merge(Self.validate(text: text, placeholder: body.placeholder)) { $0 + $1 }
+        guard errors.isEmpty else { throw APIError.badRequest("the message is not valid", validationErrors: errors) }
+        let now = nowMs
+        let placeholder = body.placeholder ?? MessageTemplate.defaultLinkPlaceholder
+        let message = try pool.write { db -> MessageRecord in
+            if try Row.fetchOne(db, sql: "SELECT 1 FROM message WHERE key = ?", arguments: [key]) != nil {
+                throw APIError.badRequest("a message with key \(key) already exists", validationErrors: ["key": ["already exists"]])
+            }
+            try db.execute(sql: """
+                INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [key, app.key, text, placeholder, now, now])
+            guard let m = try MessageRecord.find(db, applicationKey: app.key, key: key) else {
+                throw APIError.server(status: 500, text: "message vanished after insert")
+            }
+            return m
+        }
+        return try Self.json(message.wire, status: 201)
+    }
+
+    func updateMessage(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
+        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+        guard app.messageEditingAllowed else {
+            throw APIError.forbidden("message editing is not allowed for this application")
+        }
+        let body = try decodeBody(request, as: ApplicationMessageBody.self)
+        let key = p["messageId"] ?? ""
+        let now = nowMs
+        let message = try pool.write { db -> MessageRecord in
+            guard var m = try MessageRecord.find(db, applicationKey: app.key, key: key) else {
+                throw APIError.notFound("Message \(key) not found")
+            }
+            if let text = body.text { m.text = text }
+            if let placeholder = body.placeholder { m.placeholder = placeholder }
+            let errors = Self.validate(text: m.text, placeholder: m.placeholder)
+            guard errors.isEmpty else { throw APIError.badRequest("the message is not valid", validationErrors: errors) }
+            try db.execute(sql: "UPDATE message SET text = ?, placeholder = ?, updatedAt = ? WHERE key = ?",
+                           arguments: [m.text, m.placeholder, now, key])
+            return m
+        }
+        return try Self.json(message.wire)
+    }
+
+    static func validate(text: String, placeholder: String?) -> [String: [String]] {
+        var errors: [String: [String]] = [:]
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { errors["text", default: []].append("must not be empty") }
+        if text.count > maxMessageLength { errors["text", default: []].append("must have at most \(maxMessageLength) characters") }
+        if let placeholder, placeholder.count > maxPlaceholderLength {
+            errors["placeholder", default: []].append("must have at most \(maxPlaceholderLength) characters")
+        }
+        return errors
+    }
+
+    // MARK: - Settings
+
+    func getSettings(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
+        try Self.json(try authenticateSecret(request, applicationKey: p["applicationKey"]).settings)
+    }
+
+    func updateSettings(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
+        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+        let body = try decodeBody(request, as: ApplicationSettingsBody.self)
+        let updated = try pool.write { db -> ApplicationRecord in
+            if let key = body.defaultMessageKey, try MessageRecord.find(db, applicationKey: app.key, key: key) == nil {
+                throw APIError.badRequest("no message \(key) in this application",
+                                          validationErrors: ["defaultMessageKey": ["unknown message"]])
+            }
+            try db.execute(sql: """
+                UPDATE application SET messageEditingAllowed = COALESCE(?, messageEditingAllowed),
+                    inboxAuthMode = COALESCE(?, inboxAuthMode), defaultMessageKey = COALESCE(?, defaultMessageKey)
+                WHERE key = ?
+                """, arguments: [body.messageEditingAllowed, body.inboxAuthMode?.rawValue, body.defaultMessageKey, app.key])
+            guard let a = try ApplicationRecord.find(db, key: app.key) else { throw APIError.unauthorized }
+            return a
+        }
+        return try Self.json(updated.settings)
+    }
+}

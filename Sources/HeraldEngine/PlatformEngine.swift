@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import HeraldAPI
+import HeraldCore
+
+/// The messaging platform, embedded: applications and messages, invitation sending through a simulated
+/// carrier, delivery infos, short links and clicks, the inbox and its auth, all on its own SQLite file.
+///
+/// `handle(_:)` answers wire requests exactly as an HTTP server will (same paths, JSON and error
+/// envelopes); the other public methods are admin operations for the executable and tests.
+public actor PlatformEngine {
+    let pool: DatabasePool
+    let clock: any HeraldClock
+    public let config: EngineConfig
+    let carrier: SimulatedCarrier
+    var faults = FaultQueue()
+
+    init(pool: DatabasePool, clock: any HeraldClock, config: EngineConfig) {
+        self.pool = pool
+        self.clock = clock
+        self.config = config
+        self.carrier = SimulatedCarrier(config: config)
+    }
+
+    /// Opens (creating when missing) the engine's database at `url`, e.g. `<data dir>/engine.sqlite`.
+    public static func open(at url: URL, clock: any HeraldClock = SystemClock(),
+                            config: EngineConfig = EngineConfig()) throws -> PlatformEngine {
+        try config.validate()
+        let pool: DatabasePool
+        do { pool = try EngineDatabase.open(at: url) } catch {
+            throw EngineError.storage("cannot open \(url.path): \(error)")
+        }
+        return PlatformEngine(pool: pool, clock: clock, config: config)
+    }
+
+    // MARK: - Wire
+
+    /// Answers one wire request. Never throws: every failure is an error-envelope response.
+    public func handle(_ request: APIRequest) async -> APIResponse {
+        let fault = faults.next(for: request)
+        if let fault, let early = fault.responseBeforeProcessing { return early }
+        let response: APIResponse
+        do {
+            response = try await route(request)
+        } catch let error as APIError {
+            response = error.response
+        } catch let error as EngineError {
+            response = APIError.badRequest(error.description, validationErrors: [:]).response
+        } catch {
+            response = APIError.server(status: 500, text: "internal error: \(error)").response
+        }
+        if fault == .timeoutAfterProcessing { return APIError.timeout.response }
+        return response
+    }
+
+    func route(_ request: APIRequest) async throws -> APIResponse {
+        let path = request.path
+        switch request.method {
+        case .post:
+            if SendInvitation.path.match(path) != nil { return try sendInvitations(request) }
+            if let p = CreateApplicationMessage.path.match(path) { return try createMessage(request, p) }
+            if MarkInboxSeen.path.match(path) != nil { return try markSeen(request) }
+        case .get:
+            if let p = GetApplicationMessage.path.match(path) { return try getMessage(request, p) }
+            if let p = GetDeliveryInfos.path.match(path) { return try deliveryInfos(request, p) }
+            if let p = FetchInbox.path.match(path) { return try await fetchInbox(request, p) }
+            if let p = GetApplicationSettings.path.match(path) { return try getSettings(request, p) }
+            if let p = GetReferralLink.path.match(path) { return try referral(request, p) }
+            if let p = Self.clickPath.match(path) { return try click(p) }
+        case .put:
+            if let p = UpdateApplicationMessage.path.match(path) { return try updateMessage(request, p) }
+            if let p = UpdateApplicationSettings.path.match(path) { return try updateSettings(request, p) }
+        case .delete:
+            break
+        }
+        if PathTemplate.decodedSegments(of: path) == nil {
+            throw APIError.badRequest("badly encoded path \(path)", validationErrors: [:])
+        }
+        throw APIError.notFound("no endpoint \(request.method.rawValue) \(path)")
+    }
+
+    /// Where a short link lands when served: `GET /r/{code}` counts the click and redirects to the download page.
+    public static let clickPath: PathTemplate = "/r/{code}"
+
+    func click(_ parameters: [String: String]) throws -> APIResponse {
+        guard let code = parameters["code"], let _ = try recordClick(code: code) else {
+            throw APIError.notFound("Link not found")
+        }
+        return APIResponse(status: 302, headers: ["Location": config.downloadURL])
+    }
+
+    // MARK: - Helpers for routes
+
+    var now: Date { clock.now() }
+    var nowMs: Int64 { clock.now().epochMilliseconds }
+
+    func decodeBody<T: Decodable>(_ request: APIRequest, as type: T.Type) throws -> T {
+        guard let body = request.body, !body.isEmpty else {
+            throw APIError.badRequest("the request has no JSON body", validationErrors: [:])
+        }
+        do { return try HeraldJSON.decode(T.self, from: body) } catch {
+            throw APIError.badRequest("the JSON body is not valid: \(Self.describe(error))", validationErrors: [:])
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let ctx):
+            return "missing field \((ctx.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let ctx), DecodingError.valueNotFound(_, let ctx):
+            return "wrong type at \(ctx.codingPath.map(\.stringValue).joined(separator: ".")): \(ctx.debugDescription)"
+        case DecodingError.dataCorrupted(let ctx):
+            return ctx.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> APIResponse {
+        try APIResponse.json(value, status: status)
+    }
+}
