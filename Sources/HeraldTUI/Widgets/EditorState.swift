@@ -117,7 +117,7 @@ public struct EditorState: Sendable, Equatable {
         let row = rows[target]
         var index = row.start
         var used = 0
-        let isLastOfLine = row.end == lines[row.line].count
+        let isLastOfLine = target + 1 >= rows.count || rows[target + 1].line != row.line
         while index < row.end {
             let w = TextWidth.of(lines[row.line][index])
             if used + w > goal { break }
@@ -175,6 +175,9 @@ public struct EditorState: Sendable, Equatable {
                 if end == start { end = start + 1 }                        // a char wider than the row
                 if end < characters.count, let space = lastSpace, space + 1 > start, space + 1 < end { end = space + 1 }
                 rows.append(VisualRow(line: index, start: start, end: end))
+                if end == characters.count && used >= width {                // full last row: room for the cursor
+                    rows.append(VisualRow(line: index, start: end, end: end))
+                }
                 start = end
             }
         }
@@ -184,8 +187,8 @@ public struct EditorState: Sendable, Equatable {
     /// The visual row holding the cursor.
     func rowIndex(in rows: [VisualRow]) -> Int? {
         var found: Int?
-        for (i, row) in rows.enumerated() where row.line == line {
-            if column >= row.start && (column < row.end || row.end == lines[line].count) { found = i; break }
+        for (i, row) in rows.enumerated() where row.line == line && row.start <= column {
+            if column < row.end { return i }
             found = i
         }
         return found
