@@ -1,4 +1,4 @@
-// Generated from themes/*.toml by the test 'builtinThemesMatchFiles' (HERALD_UPDATE_GENERATED=1). Do not edit.
+// Generated from themes/*.toml by the test 'builtinThemesSwiftMatchesTheThemeFiles' (HERALD_UPDATE_GENERATED=1). Do not edit.
 /// The built-in themes' text, compiled in so an installed binary works without the themes folder.
 enum BuiltinThemes {
     static let sources: [String: String] = [

@@ -1,0 +1,92 @@
+import Foundation
+@testable import HeraldTUI
+import TOMLKit
+import Testing
+
+@Suite struct KeyMapTests {
+    @Test func keyNamesParseAndPrintBack() throws {
+        let names = ["j", "J", "?", ":", "/", "ctrl-d", "alt-x", "space", "enter", "esc", "tab", "shift-tab", "f1", "f12",
+                     "up", "down", "pgup", "pgdn", "home", "end", "backspace", "delete"]
+        for name in names { #expect(KeyName.name(of: try KeyName.parse(name)) == name) }
+        #expect(try KeyName.parse("Ctrl-D") == .ctrl("d"))
+        #expect(try KeyName.parse("shift-i") == .char("I"))
+        #expect(try KeyName.parse("escape") == .escape)
+        #expect(throws: KeyName.ParseError.self) { try KeyName.parse("hyper-x") }
+        #expect(throws: KeyName.ParseError.self) { try KeyName.parse("f99") }
+        #expect(throws: KeyName.ParseError.self) { try KeyName.parse("") }
+    }
+
+    @Test func defaultTableHasNoConflicts() {
+        #expect(KeyMap().conflicts() == [])
+    }
+
+    @Test func paneContextSeesItsOwnThenListThenGlobalBindings() {
+        let map = KeyMap()
+        #expect(map.action(for: .char("j"), in: .contacts) == .moveDown)
+        #expect(map.action(for: .down, in: .deliveries) == .moveDown)
+        #expect(map.action(for: .char("I"), in: .contacts) == .invite)
+        #expect(map.action(for: .char("i"), in: .contacts) == .invertSelection)
+        #expect(map.action(for: .char("i"), in: .composer) == .editMessage)
+        #expect(map.action(for: .char("r"), in: .deliveries) == .resend)
+        #expect(map.action(for: .char("r"), in: .contacts) == nil)
+        #expect(map.action(for: .char("q"), in: .inbox) == .quit)
+        #expect(map.action(for: .char("3"), in: .share) == .paneComposer)
+    }
+
+    @Test func typingInTheEditorIsNeverACommand() {
+        let map = KeyMap()
+        #expect(map.action(for: .char("q"), in: .editor) == nil)
+        #expect(map.action(for: .char("1"), in: .editor) == nil)
+        #expect(map.action(for: .escape, in: .editor) == .finishEditing)
+        #expect(map.action(for: .ctrl("c"), in: .editor) == .quit)
+        #expect(map.action(for: .ctrl("s"), in: .editor) == .send)
+    }
+
+    @Test func configOverridesReplaceTheKeysOfAnAction() throws {
+        let table = try TOMLTable(string: """
+        move_down = ["n", "ctrl-n"]
+        select_none = "N"
+        """)
+        let map = try KeyMap(overrides: try KeyMap.overrides(from: table))
+        #expect(map.action(for: .char("n"), in: .contacts) == .moveDown)
+        #expect(map.action(for: .ctrl("n"), in: .contacts) == .moveDown)
+        #expect(map.action(for: .char("j"), in: .contacts) == nil)
+        #expect(map.action(for: .char("N"), in: .contacts) == .selectNone)
+        #expect(map.keys(for: .moveDown) == [.char("n"), .ctrl("n")])
+    }
+
+    @Test func badOverridesAreRefusedWithAClearMessage() {
+        func message(_ overrides: [String: [String]]) -> String {
+            do { _ = try KeyMap(overrides: overrides, source: "config.toml"); return "" } catch { return error.description }
+        }
+        #expect(message(["jump": ["j"]]).hasPrefix("config.toml: [keys] has unknown action \"jump\""))
+        #expect(message(["quit": ["hyper-q"]]).contains("unknown key name \"hyper-q\""))
+        #expect(message(["invite": ["a"]]) == "config.toml: [keys] \"a\" is bound to both select_all and invite (contacts)")
+        #expect(throws: KeyMapError.self) { try KeyMap.overrides(from: try TOMLTable(string: "quit = 3")) }
+    }
+
+    @Test func helpOverlayAndHintsComeFromTheTable() {
+        let lines = KeyHelp.overlayLines(for: .deliveries)
+        #expect(lines.first == "5 Deliveries")
+        #expect(lines.contains("  r                Resend what failed (selected rows)"))
+        #expect(lines.contains("In every list"))
+        #expect(lines.contains("  j, down          Move down"))
+        #expect(lines.last == "  ctrl-l           Redraw the screen")
+        let hints = KeyHelp.hints(for: .contacts).map { "\($0.key) \($0.label)" }
+        #expect(hints.prefix(4) == ["space select", "a all", "I invite", "f filter"])
+        #expect(hints.contains("? help"))
+        let remapped = try? KeyMap(overrides: ["invite": ["ctrl-i"]])
+        #expect(remapped.map { KeyHelp.hints(for: .contacts, keyMap: $0).map(\.key) }?.contains("ctrl-i") == true)
+    }
+
+    @Test func docsKeysMarkdownIsUpToDate() throws {
+        let generated = KeyHelp.markdown()
+        if RepositoryFiles.updating {
+            try FileManager.default.createDirectory(at: RepositoryFiles.url("docs"), withIntermediateDirectories: true)
+            try generated.write(to: RepositoryFiles.url("docs/keys.md"), atomically: true, encoding: .utf8)
+        }
+        #expect(RepositoryFiles.read("docs/keys.md") == generated,
+                "docs/keys.md is out of date: run HERALD_UPDATE_GENERATED=1 swift test --filter KeyMapTests")
+        #expect(generated.contains("| `I` | `invite` | Invite the selected people |  |"))
+    }
+}

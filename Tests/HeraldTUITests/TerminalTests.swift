@@ -1,0 +1,52 @@
+import CNCurses
+@testable import HeraldTUI
+import Testing
+
+@Suite struct TerminalTests {
+    @Test func onlyChangedCellsAreRewritten() {
+        var a = Canvas(size: Size(width: 10, height: 3))
+        a.put("hello", x: 0, y: 1)
+        var b = a
+        b.put("J", x: 0, y: 1)
+        b.put("!", x: 9, y: 2)
+        let runs = FrameDiff.changes(from: a, to: b)
+        #expect(runs.map { [$0.y, $0.x.lowerBound, $0.x.upperBound] } == [[1, 0, 1], [2, 9, 10]])
+        #expect(FrameDiff.changes(from: b, to: b).isEmpty)
+        #expect(FrameDiff.changes(from: nil, to: b).count == 3)
+    }
+
+    @Test func aChangedHalfOfAWideCharacterTakesTheOtherHalf() {
+        var a = Canvas(size: Size(width: 6, height: 1))
+        a.put("ab李", x: 0, y: 0)
+        var b = a
+        b.put("x", x: 3, y: 0)           // overwrites the right half of 李
+        let runs = FrameDiff.changes(from: a, to: b)
+        #expect(runs.map { [$0.x.lowerBound, $0.x.upperBound] } == [[2, 4]])
+        var c = a
+        c.put("y", x: 2, y: 0)           // overwrites the left half
+        #expect(FrameDiff.changes(from: a, to: c).map { [$0.x.lowerBound, $0.x.upperBound] } == [[2, 4]])
+    }
+
+    @Test func styleChangesAreChangesToo() {
+        var a = Canvas(size: Size(width: 4, height: 1))
+        a.put("ab", x: 0, y: 0)
+        var b = a
+        b.restyle(Rect(x: 1, y: 0, width: 1, height: 1), style: Style(.selection))
+        #expect(FrameDiff.changes(from: a, to: b).map { [$0.x.lowerBound, $0.x.upperBound] } == [[1, 2]])
+    }
+
+    @Test func ncursesCodesDecodeToKeys() {
+        #expect(NcursesKeys.decode(functionKey: KEY_UP) == .up)
+        #expect(NcursesKeys.decode(functionKey: KEY_NPAGE) == .pageDown)
+        #expect(NcursesKeys.decode(functionKey: KEY_BTAB) == .backTab)
+        #expect(NcursesKeys.decode(functionKey: herald_key_f(5)) == .function(5))
+        #expect(NcursesKeys.decode(functionKey: herald_key_resize()) == .resize)
+        #expect(NcursesKeys.decode(character: 4) == .ctrl("d"))
+        #expect(NcursesKeys.decode(character: 13) == .enter)
+        #expect(NcursesKeys.decode(character: 127) == .backspace)
+        #expect(NcursesKeys.decode(character: 9) == .tab)
+        #expect(NcursesKeys.decode(character: 27) == .escape)
+        #expect(NcursesKeys.decode(character: 0x674E) == .char("李"))
+        #expect(NcursesKeys.decode(character: 0x9B) == nil)
+    }
+}
