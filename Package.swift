@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-bench", targets: ["herald-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -53,6 +54,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+
+        .executableTarget(name: "herald-bench", dependencies: [
+            "HeraldCore", "HeraldStore",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
