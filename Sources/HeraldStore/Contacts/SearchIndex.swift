@@ -161,16 +161,12 @@ final class SearchIndex: Sendable {
     }
 
     /// Scores one occurrence at `pos` of a needle of `len` bytes inside entry bytes `[start, end)`.
-    private static func score(_ buf: UnsafeBufferPointer<UInt8>, pos: Int, len: Int, start: Int, isText: Bool) -> Int {
+    /// `field` is the index of the field `pos` lies in (nil for phone digits).
+    private static func score(_ buf: UnsafeBufferPointer<UInt8>, pos: Int, len: Int, start: Int, field: Int?) -> Int {
         let atStart = pos == start || isBoundary(buf[pos - 1])
         let atEnd = pos + len >= buf.count || isBoundary(buf[pos + len])
         var weight = phoneWeight
-        if isText {
-            var field = 0
-            var i = start
-            while i < pos { if buf[i] == fieldSep { field += 1 }; i += 1 }
-            weight = fieldWeights[min(field, fieldWeights.count - 1)]
-        }
+        if let field { weight = fieldWeights[min(field, fieldWeights.count - 1)] }
         // A word start (exact or prefix) beats a substring; then the field; then exact beats prefix.
         return (atStart ? 200 : 100) + weight * 10 + (atStart && atEnd ? 5 : 0)
     }
@@ -198,11 +194,18 @@ final class SearchIndex: Sendable {
                 guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
                 var offset = 0
                 var entry = 0
+                // The field of the last hit, counted incrementally: hits come in ascending order.
+                var fieldEntry = -1, fieldPos = 0, field = 0
                 while offset < buf.count {
                     guard let hit = Self.find(base + offset, buf.count - offset, nbase, nd.count) else { break }
                     let pos = hit - base
                     while Int(starts[entry + 1]) <= pos { entry += 1 }
-                    found(entry, Self.score(buf, pos: pos, len: nd.count, start: Int(starts[entry]), isText: isText))
+                    let start = Int(starts[entry])
+                    if isText {
+                        if fieldEntry != entry { fieldEntry = entry; fieldPos = start; field = 0 }
+                        while fieldPos < pos { if buf[fieldPos] == Self.fieldSep { field += 1 }; fieldPos += 1 }
+                    }
+                    found(entry, Self.score(buf, pos: pos, len: nd.count, start: start, field: isText ? field : nil))
                     offset = pos + 1
                 }
             }
@@ -217,10 +220,12 @@ final class SearchIndex: Sendable {
             needle.withUnsafeBufferPointer { nd in
                 guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
                 var offset = start
+                var fieldPos = start, field = 0
                 while offset < end {
                     guard let hit = Self.find(base + offset, end - offset, nbase, nd.count) else { break }
                     let pos = hit - base
-                    best = max(best, Self.score(buf, pos: pos, len: nd.count, start: start, isText: isText))
+                    if isText { while fieldPos < pos { if buf[fieldPos] == Self.fieldSep { field += 1 }; fieldPos += 1 } }
+                    best = max(best, Self.score(buf, pos: pos, len: nd.count, start: start, field: isText ? field : nil))
                     offset = pos + 1
                 }
             }
