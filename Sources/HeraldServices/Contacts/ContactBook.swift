@@ -1,0 +1,100 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// Which people a list shows, in order: everyone (paged from the store by offset) or the ids of
+/// a search's matches. Cheap to hold: a list of 100,000 people costs no rows until they are shown.
+public struct ContactListing: Sendable, Hashable {
+    public let query: String
+    public let sort: ContactSort
+    /// How many people the list has.
+    public let total: Int
+    /// The matches in order, for a search; nil for everyone in name order.
+    public let ids: [Int64]?
+
+    public init(query: String, sort: ContactSort, total: Int, ids: [Int64]?) {
+        self.query = query
+        self.sort = sort
+        self.total = total
+        self.ids = ids
+    }
+}
+
+/// A person with their invitation state: one row of the contacts list.
+public struct ContactEntry: Sendable, Hashable {
+    public let person: Person
+    public let summary: PersonInvitationSummary
+
+    public init(person: Person, summary: PersonInvitationSummary) {
+        self.person = person
+        self.summary = summary
+    }
+}
+
+/// A person and every invitation sent to them, for the detail view.
+public struct PersonDetail: Sendable, Hashable {
+    public let person: Person
+    public let summary: PersonInvitationSummary
+    /// Oldest first.
+    public let invitations: [InvitationInfo]
+}
+
+/// A thin read layer over the contacts and the ledger for screens: a page of people for the
+/// visible rows, search, summaries per person, one person's detail with history, and the bulks
+/// of the ledger. Reads only, synchronous and quick (indexed queries, an in-memory search index).
+public struct ContactBook: Sendable {
+    public let contacts: ContactStore
+    public let ledger: LedgerStore
+
+    public init(contacts: ContactStore, ledger: LedgerStore) {
+        self.contacts = contacts
+        self.ledger = ledger
+    }
+
+    /// How many people are stored.
+    public func count() throws -> Int { try contacts.count() }
+
+    /// The list for `query` (empty: everyone) in `sort` order.
+    public func listing(query: String, sort: ContactSort) throws -> ContactListing {
+        if let hits = try contacts.searchHits(query, sortedBy: sort) {
+            return ContactListing(query: query, sort: sort, total: hits.total, ids: hits.hits.map(\.personId))
+        }
+        return ContactListing(query: "", sort: sort, total: try contacts.count(), ids: nil)
+    }
+
+    /// The rows `range` of a listing (clamped), each with its invitation summary.
+    public func entries(_ listing: ContactListing, range: Range<Int>) throws -> [ContactEntry] {
+        let lower = max(0, range.lowerBound), upper = min(listing.total, range.upperBound)
+        guard lower < upper else { return [] }
+        let people: [Person]
+        if let ids = listing.ids {
+            people = try contacts.people(ids: Array(ids[lower..<min(upper, ids.count)]))
+        } else {
+            people = try contacts.people(sortedBy: listing.sort, limit: upper - lower, offset: lower)
+        }
+        return try people.map { ContactEntry(person: $0, summary: try ledger.summary(for: $0)) }
+    }
+
+    /// Every id of a listing, in order (for select all / invert).
+    public func ids(of listing: ContactListing) throws -> [Int64] {
+        if let ids = listing.ids { return ids }
+        return try contacts.personIDs(sortedBy: listing.sort)
+    }
+
+    /// People with these ids, in the order given.
+    public func people(ids: [Int64]) throws -> [Person] { try contacts.people(ids: ids) }
+
+    /// One person's invitation summary.
+    public func summary(for person: Person) throws -> PersonInvitationSummary { try ledger.summary(for: person) }
+
+    /// One person with every invitation, nil when there is no such person.
+    public func detail(personId: Int64) throws -> PersonDetail? {
+        guard let person = try contacts.person(id: personId) else { return nil }
+        let invitations = try ledger.invitations(for: person)
+        return PersonDetail(person: person, summary: PersonInvitationSummary(person: person, invitations: invitations),
+                            invitations: invitations)
+    }
+
+    /// Builds the search index now (a first search on 100,000 people would otherwise pay for it).
+    public func warmUp() throws { try contacts.warmUpSearch() }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldViewModels
+
+/// The whole Herald screen: tab bar, the focused pane, hint and status lines, toasts, and the
+/// help and command-palette overlays. Keys go to overlays first, then to the focused pane, then
+/// to the shell's global actions; service events go to the app view-model and to every pane.
+public final class AppScreen: Screen {
+    public typealias Event = AppEvent
+
+    /// The smallest terminal the layout is made for.
+    public static let minimumSize = Size(width: 80, height: 24)
+
+    public let app: AppViewModel
+    /// The five panes, in tab order. Change a pane here and nowhere else.
+    public private(set) var panes: [any Pane]
+    public let effects: EffectQueue
+    public let keyMap: KeyMap
+    public private(set) var theme: Theme
+    private let themeLoader: ThemeLoader
+    private let applyTheme: (Theme) -> Void
+    private let clock: any HeraldClock
+    public private(set) var help: HelpOverlay?
+    public private(set) var palette: PaletteOverlay?
+    private var tabFrames: [Rect] = []
+    private var paneRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var lastSize = AppScreen.minimumSize
+
+    /// - Parameter applyTheme: shows a new theme (the terminal's `setTheme`).
+    public init(app: AppViewModel, panes: [any Pane], effects: EffectQueue, keyMap: KeyMap = KeyMap(), theme: Theme,
+                themeLoader: ThemeLoader, clock: any HeraldClock = SystemClock(), applyTheme: @escaping (Theme) -> Void) {
+        self.app = app
+        self.panes = panes
+        self.effects = effects
+        self.keyMap = keyMap
+        self.theme = theme
+        self.themeLoader = themeLoader
+        self.clock = clock
+        self.applyTheme = applyTheme
+        (panes.first as? any LivePane)?.didAppear()
+    }
+
+    public var wantsToQuit: Bool { app.wantsToQuit }
+    public var focusedPane: any Pane { panes[min(app.selectedPane, panes.count - 1)] }
+    var paletteModel: CommandPalette { CommandPalette(themeNames: themeLoader.availableNames()) }
+
+    // MARK: drawing
+
+    public func render(into canvas: inout Canvas, size: Size) {
+        lastSize = size
+        let area = Rect(size)
+        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+            renderTooSmall(into: &canvas, area: area)
+            return
+        }
+        let rows = Layout.rows(area, [.fixed(1), .flex(1), .fixed(1), .fixed(1)])
+        tabFrames = TabsView.render(into: &canvas, rect: rows[0],
+                                    titles: panes.enumerated().map { "\($0.offset + 1) \($0.element.title)" },
+                                    selected: app.selectedPane)
+        paneRect = rows[1]
+        focusedPane.render(into: &canvas, in: paneRect, theme: theme)
+        AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints)
+        AppStatusBar.renderStatus(into: &canvas, rect: rows[3], app: app, themeName: theme.name)
+        ToastView.render(into: &canvas, area: paneRect.inset(top: 1, left: 1, bottom: 1, right: 1),
+                         toasts: app.toasts.notes.map(Self.toast))
+        if help != nil { help?.render(into: &canvas, area: paneRect) }
+        if palette != nil { palette?.render(into: &canvas, line: rows[3], palette: paletteModel) }
+    }
+
+    private func renderTooSmall(into canvas: inout Canvas, area: Rect) {
+        let lines = ["Terminal too small: \(area.width)×\(area.height)",
+                     "Herald needs at least \(Self.minimumSize.width)×\(Self.minimumSize.height).",
+                     "Enlarge the window, or press q to quit."]
+        let top = max(0, (area.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() {
+            let text = TextFit.truncate(line, to: area.width)
+            let x = area.x + max(0, (area.width - TextWidth.of(text)) / 2)
+            canvas.put(text, x: x, y: top + i, style: Style(i == 0 ? .warning : .text), clip: area)
+        }
+    }
+
+    static func toast(_ note: ToastNote) -> Toast {
+        let level: Toast.Level
+        switch note.level {
+        case .info, .success: level = .info
+        case .warning: level = .warning
+        case .error: level = .error
+        }
+        return Toast(note.text, level: level, expiresAt: note.expiresAt)
+    }
+
+    // MARK: keys
+
+    public func handle(key: Key) -> Bool {
+        if case .mouse(let mouse) = key { return handle(mouse: mouse) }
+        if palette != nil { return handlePaletteKey(key) }
+        if help != nil { return handleHelpKey(key) }
+        let pane = focusedPane
+        let live = pane as? any LivePane
+        let context = pane.keyContext
+        guard let action = keyMap.action(for: key, in: context) else {
+            return pane.handle(unboundKey: key)
+        }
+        if pane.handle(action: action) { return true }
+        if live?.capturesAllKeys == true && action != .quit { return true }
+        if context.isTextEntry && action != .quit && action != .back && action != .help { return false }
+        return handleGlobal(action)
+    }
+
+    /// The shell's own actions (after the pane declined the key).
+    @discardableResult
+    public func handleGlobal(_ action: Action) -> Bool {
+        switch action {
+        case .quit: app.quit()
+        case .help: help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap)
+        case .commandPalette: palette = PaletteOverlay()
+        case .paneContacts: focus(0)
+        case .paneShare: focus(1)
+        case .paneComposer: focus(2)
+        case .paneInbox: focus(3)
+        case .paneDeliveries: focus(4)
+        case .nextPane: focus((app.selectedPane + 1) % panes.count)
+        case .previousPane: focus((app.selectedPane + panes.count - 1) % panes.count)
+        case .redraw: applyTheme(theme)
+        default: return false
+        }
+        return true
+    }
+
+    /// Focuses pane `index` (0-based).
+    public func focus(_ index: Int) {
+        guard index >= 0, index < panes.count, index != app.selectedPane else { return }
+        app.select(pane: index)
+        (panes[index] as? any LivePane)?.didAppear()
+    }
+
+    private func handleHelpKey(_ key: Key) -> Bool {
+        let visible = HelpOverlay.visibleLines(in: paneRect)
+        switch keyMap.action(for: key, in: .list) {
+        case .back, .help: help = nil
+        case .quit: help = nil; app.quit()
+        case .moveDown: help?.scroll(by: 1, visible: visible)
+        case .moveUp: help?.scroll(by: -1, visible: visible)
+        case .pageDown, .halfPageDown: help?.scroll(by: max(1, visible - 1), visible: visible)
+        case .pageUp, .halfPageUp: help?.scroll(by: -max(1, visible - 1), visible: visible)
+        case .first: help?.scroll(by: -10_000, visible: visible)
+        case .last: help?.scroll(by: 10_000, visible: visible)
+        default: return false
+        }
+        return true
+    }
+
+    private func handlePaletteKey(_ key: Key) -> Bool {
+        switch key {
+        case .escape: palette = nil
+        case .enter:
+            let line = palette?.text ?? ""
+            palette = nil
+            run(commandLine: line)
+        case .tab: palette?.complete(with: paletteModel)
+        case .ctrl("c"): palette = nil
+        case .backspace where palette?.text.isEmpty == true: palette = nil
+        default:
+            guard palette?.field.handle(key) == true else { return false }
+            palette?.edited()
+        }
+        return true
+    }
+
+    /// Runs a palette command line (without the `:`); an unknown or broken command shows an error toast.
+    public func run(commandLine line: String) {
+        switch paletteModel.parse(line) {
+        case .failure(let error): app.toasts.post(error.description, level: .error)
+        case .success(let command): run(command)
+        }
+    }
+
+    private func run(_ command: PaletteCommand) {
+        switch command {
+        case .quit: app.quit()
+        case .help: handleGlobal(.help)
+        case .pane(let index): focus(index)
+        case .theme(let name): switchTheme(name)
+        case .invite: forward(command, to: 0, name: "Contacts")
+        case .sort: forward(command, to: 0, name: "Contacts")
+        case .search: forward(command, to: 0, name: "Contacts")
+        case .send: forward(command, to: 2, name: "Composer")
+        case .user: forward(command, to: 3, name: "Inbox")
+        case .resend, .filter: forward(command, to: 4, name: "Deliveries")
+        }
+    }
+
+    private func forward(_ command: PaletteCommand, to index: Int, name: String) {
+        guard index < panes.count else { return }
+        focus(index)
+        if (panes[index] as? any LivePane)?.handle(command: command) != true {
+            app.toasts.post("the \(name) pane cannot do that yet", level: .warning)
+        }
+    }
+
+    /// Loads and shows theme `name` now; an error toast when it cannot be loaded.
+    public func switchTheme(_ name: String) {
+        do {
+            let loaded = try themeLoader.load(name)
+            theme = loaded
+            applyTheme(loaded)
+            app.toasts.post("theme \(name)")
+        } catch {
+            app.toasts.post("\(error)", level: .error)
+        }
+    }
+
+    // MARK: mouse
+
+    private func handle(mouse: MouseEvent) -> Bool {
+        if help != nil {
+            switch mouse.kind {
+            case .wheelDown: help?.scroll(by: 3, visible: HelpOverlay.visibleLines(in: paneRect))
+            case .wheelUp: help?.scroll(by: -3, visible: HelpOverlay.visibleLines(in: paneRect))
+            case .click, .rightClick: help = nil
+            }
+            return true
+        }
+        if mouse.kind == .click, let index = tabFrames.firstIndex(where: { $0.contains(x: mouse.x, y: mouse.y) }) {
+            palette = nil
+            focus(index)
+            return true
+        }
+        guard paneRect.contains(x: mouse.x, y: mouse.y) else { return false }
+        return focusedPane.handle(mouse: mouse)
+    }
+
+    // MARK: events and time
+
+    public func handle(event: AppEvent) -> Bool {
+        switch event {
+        case .effect(let completion):
+            return effects.complete(completion)
+        case .service(let serviceEvent):
+            var changed = app.fold(serviceEvent)
+            for case let pane as any LivePane in panes where pane.handle(serviceEvent: serviceEvent) { changed = true }
+            return changed
+        }
+    }
+
+    public func tick(now: Date) -> Bool {
+        var changed = app.toasts.expire(now: now)
+        for case let pane as any LivePane in panes {
+            if let due = pane.nextDeadline(), due <= now, pane.tick(now: now) { changed = true }
+        }
+        return changed
+    }
+
+    public func nextDeadline() -> Date? {
+        var dates = panes.compactMap { ($0 as? any LivePane)?.nextDeadline() }
+        if let toast = app.toasts.nextDeadline { dates.append(toast) }
+        return dates.min()
+    }
+}

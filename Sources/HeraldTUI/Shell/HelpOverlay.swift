@@ -1,0 +1,40 @@
+/// The `?` overlay: every binding for the focused context, generated from the key table, scrollable.
+public struct HelpOverlay: Sendable, Equatable {
+    public let context: KeyContext
+    public let lines: [String]
+    public private(set) var scroll = 0
+
+    public init(context: KeyContext, keyMap: KeyMap) {
+        self.context = context
+        lines = KeyHelp.overlayLines(for: context, keyMap: keyMap)
+    }
+
+    /// Scrolls by `delta` lines when `visible` lines are shown.
+    public mutating func scroll(by delta: Int, visible: Int) {
+        scroll = max(0, min(scroll + delta, max(0, lines.count - visible)))
+    }
+
+    /// Lines the box shows in `area`.
+    static func visibleLines(in area: Rect) -> Int { max(1, min(area.height - 2, 40) - 3) }
+
+    /// Draws the box centred in `area`.
+    public mutating func render(into canvas: inout Canvas, area: Rect) {
+        let width = min(area.width - 4, 84)
+        let visible = Self.visibleLines(in: area)
+        scroll(by: 0, visible: visible)
+        let rect = area.centered(width: width, height: min(lines.count, visible) + 4)
+        canvas.fill(rect, style: Style(.modal))
+        let inside = canvas.box(rect, style: Style(.borderFocused), characters: .rounded,
+                                title: "Keys — \(context.title)").inset(left: 1, right: 1)
+        let end = min(lines.count, scroll + visible)
+        for (row, index) in (scroll..<end).enumerated() {
+            let line = lines[index]
+            let isHeading = !line.hasPrefix(" ") && !line.isEmpty
+            canvas.put(TextFit.truncate(line, to: inside.width), x: inside.x, y: inside.y + row,
+                       style: Style(isHeading ? .title : .modal), clip: inside)
+        }
+        let more = lines.count > visible ? "  \(scroll + 1)–\(end) of \(lines.count)" : ""
+        canvas.put(TextFit.truncate("↑↓ PgUp PgDn scroll · Esc close" + more, to: inside.width),
+                   x: inside.x, y: inside.maxY - 1, style: Style(.muted, background: .backgroundOf(.modal)), clip: inside)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import HeraldServices
+import HeraldViewModels
+
+/// What a pane may do beyond drawing and keys: fold service events, keep timers (highlights that
+/// fade), take palette commands and hear when it is shown. Every method has a default, so a pane
+/// adopts only what it uses; the shell calls these on every pane that conforms.
+public protocol LivePane: Pane {
+    /// A service event from the bus; true when the pane changed.
+    func handle(serviceEvent: HeraldEvent) -> Bool
+    /// The next time `tick` must run (nil: nothing scheduled).
+    func nextDeadline() -> Date?
+    /// A deadline passed; true when the pane changed.
+    func tick(now: Date) -> Bool
+    /// A palette command meant for this pane (`:invite`, `:sort last`, `:user ID`…); true when taken.
+    func handle(command: PaletteCommand) -> Bool
+    /// The pane became the focused one.
+    func didAppear()
+    /// True while the pane shows a dialog or editor that must keep every key (even `q` and digits).
+    var capturesAllKeys: Bool { get }
+}
+
+extension LivePane {
+    public func handle(serviceEvent: HeraldEvent) -> Bool { false }
+    public func nextDeadline() -> Date? { nil }
+    public func tick(now: Date) -> Bool { false }
+    public func handle(command: PaletteCommand) -> Bool { false }
+    public func didAppear() {}
+    public var capturesAllKeys: Bool { false }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+
+/// The shell's state: which pane is focused, what the status bar says, the toasts, and whether
+/// the user asked to quit. Folds the service events that concern the whole app.
+public final class AppViewModel {
+    /// Name of the workspace shown in the status bar ("demo", the data folder's name…).
+    public var workspaceName: String
+    /// Where the platform runs ("embedded").
+    public var platformName: String
+    public let paneCount: Int
+    public private(set) var selectedPane = 0
+    /// Recipients still waiting for a final delivery status (from the tracker).
+    public private(set) var pendingDeliveries = 0
+    /// Unread messages of the inbox being read.
+    public private(set) var unreadInbox: Int?
+    /// A one-line description of the latest service event.
+    public private(set) var lastEvent: String?
+    public let toasts: ToastBoard
+    public private(set) var wantsToQuit = false
+    private let clock: any HeraldClock
+
+    public init(workspaceName: String, platformName: String = "embedded", paneCount: Int = 5,
+                toasts: ToastBoard, clock: any HeraldClock = SystemClock()) {
+        self.workspaceName = TerminalSafeText.sanitize(workspaceName)
+        self.platformName = platformName
+        self.paneCount = max(1, paneCount)
+        self.toasts = toasts
+        self.clock = clock
+    }
+
+    public func select(pane index: Int) {
+        guard index >= 0, index < paneCount else { return }
+        selectedPane = index
+    }
+    public func nextPane() { selectedPane = (selectedPane + 1) % paneCount }
+    public func previousPane() { selectedPane = (selectedPane + paneCount - 1) % paneCount }
+    public func quit() { wantsToQuit = true }
+
+    /// Sets the pending count directly (e.g. from the ledger on start).
+    public func setPendingDeliveries(_ count: Int) { pendingDeliveries = max(0, count) }
+    /// Sets the unread count directly (the inbox pane knows best).
+    public func setUnreadInbox(_ count: Int?) { unreadInbox = count.map { max(0, $0) } }
+
+    /// Folds a service event into the status bar and toasts; true when something shown changed.
+    @discardableResult
+    public func fold(_ event: HeraldEvent) -> Bool {
+        let time = Self.clockTime(clock.now())
+        switch event {
+        case .deliveryChanged(let change):
+            lastEvent = "\(time) \(change.address) → \(change.to.label)"
+        case .bulkSent(let sent):
+            lastEvent = "\(time) bulk \(sent.bulkId.prefix(8)) sent to \(sent.accepted)"
+        case .bulksDiscovered(let ids):
+            lastEvent = "\(time) \(ids.count) bulk\(ids.count == 1 ? "" : "s") found"
+        case .inboxLoaded(let loaded):
+            unreadInbox = loaded.countUnread
+            lastEvent = "\(time) inbox of \(loaded.externalUserId): \(loaded.countUnread) unread"
+        case .inboxSeenChanged(let change):
+            if let unread = unreadInbox {
+                unreadInbox = max(0, unread + (change.seen ? -change.messageIds.count : change.messageIds.count))
+            }
+            lastEvent = "\(time) \(change.messageIds.count) marked \(change.seen ? "seen" : "unseen")"
+        case .trackerState(let state):
+            pendingDeliveries = state.bulks.reduce(0) { $0 + $1.pendingRecipients }
+        case .toast(let level, let text):
+            toasts.post(text, level: level)
+        }
+        if let last = lastEvent { lastEvent = TerminalSafeText.sanitize(last) }
+        return true
+    }
+
+    /// "HH:mm:ss" in the local time zone.
+    static func clockTime(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        return "\(two(c.hour)):\(two(c.minute)):\(two(c.second))"
+    }
+}

@@ -1,0 +1,136 @@
+/// A command typed in the `:` palette.
+public enum PaletteCommand: Sendable, Hashable {
+    case quit
+    case help
+    case theme(String)
+    case pane(Int)
+    case invite
+    case send
+    case resend
+    case user(String)
+    case sort(String)
+    case filter(String)
+    case search(String)
+}
+
+/// Parsing and completing palette commands. Pure: the shell gives the names it knows.
+public struct CommandPalette: Sendable {
+    /// One command name, what its argument is, and what it does (for completion and errors).
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        public var argument: String?
+        public var summary: String
+    }
+
+    public static let entries: [Entry] = [
+        Entry(name: "quit", argument: nil, summary: "quit Herald"),
+        Entry(name: "help", argument: nil, summary: "show the keys"),
+        Entry(name: "theme", argument: "NAME", summary: "switch the colour theme"),
+        Entry(name: "pane", argument: "NAME", summary: "go to a pane (contacts, share, composer, inbox, deliveries)"),
+        Entry(name: "invite", argument: nil, summary: "invite the selected people (Contacts)"),
+        Entry(name: "send", argument: nil, summary: "send the composed invitations (Composer)"),
+        Entry(name: "resend", argument: nil, summary: "resend what failed (Deliveries)"),
+        Entry(name: "user", argument: "ID", summary: "read this user's inbox"),
+        Entry(name: "sort", argument: "first|last", summary: "sort contacts by first or last name"),
+        Entry(name: "filter", argument: "all|pending|invited|impossible", summary: "filter deliveries by status"),
+        Entry(name: "search", argument: "TEXT", summary: "search contacts"),
+    ]
+
+    public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
+    public static let sortNames = ["first", "last"]
+    public static let filterNames = ["all", "pending", "invited", "impossible"]
+
+    /// Theme names that `:theme` completes and accepts.
+    public var themeNames: [String]
+
+    public init(themeNames: [String]) { self.themeNames = themeNames }
+
+    /// Parses a command line (without the leading `:`); the error says what was wrong.
+    public func parse(_ line: String) -> Result<PaletteCommand, PaletteError> {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let name = words.first?.lowercased() else { return .failure(PaletteError("type a command, e.g. :theme light")) }
+        let rest = words.dropFirst().joined(separator: " ")
+        let argument = rest.isEmpty ? nil : rest
+        switch name {
+        case "q", "quit", "exit": return .success(.quit)
+        case "help", "h": return .success(.help)
+        case "invite": return .success(.invite)
+        case "send": return .success(.send)
+        case "resend": return .success(.resend)
+        case "theme":
+            guard let argument else { return .failure(PaletteError(":theme needs a name: \(themeNames.joined(separator: ", "))")) }
+            guard themeNames.contains(argument) else {
+                return .failure(PaletteError("no theme \"\(argument)\" (available: \(themeNames.joined(separator: ", ")))"))
+            }
+            return .success(.theme(argument))
+        case "pane":
+            guard let argument else { return .failure(PaletteError(":pane needs a name: \(Self.paneNames.joined(separator: ", "))")) }
+            if let n = Int(argument), (1...Self.paneNames.count).contains(n) { return .success(.pane(n - 1)) }
+            guard let index = Self.paneNames.firstIndex(where: { $0.hasPrefix(argument.lowercased()) }) else {
+                return .failure(PaletteError("no pane \"\(argument)\" (panes: \(Self.paneNames.joined(separator: ", ")))"))
+            }
+            return .success(.pane(index))
+        case "user":
+            guard let argument else { return .failure(PaletteError(":user needs a user id, e.g. :user alice")) }
+            return .success(.user(argument))
+        case "sort":
+            guard let argument, Self.sortNames.contains(argument.lowercased()) else {
+                return .failure(PaletteError(":sort takes first or last"))
+            }
+            return .success(.sort(argument.lowercased()))
+        case "filter":
+            guard let argument, Self.filterNames.contains(argument.lowercased()) else {
+                return .failure(PaletteError(":filter takes \(Self.filterNames.joined(separator: ", "))"))
+            }
+            return .success(.filter(argument.lowercased()))
+        case "search", "find":
+            return .success(.search(argument ?? ""))
+        default:
+            return .failure(PaletteError("unknown command \"\(name)\": try \(Self.entries.map { ":" + $0.name }.joined(separator: " "))"))
+        }
+    }
+
+    /// Whole command lines that complete `line`, sorted; empty when nothing fits.
+    public func completions(for line: String) -> [String] {
+        let endsWithSpace = line.last?.isWhitespace ?? false
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.isEmpty { return Self.entries.map(\.name) }
+        if words.count == 1 && !endsWithSpace {
+            let prefix = words[0].lowercased()
+            return Self.entries.map(\.name).filter { $0.hasPrefix(prefix) }
+        }
+        let command = words[0].lowercased()
+        let partial = endsWithSpace ? "" : (words.count > 1 ? words[words.count - 1] : "")
+        let options: [String]
+        switch command {
+        case "theme": options = themeNames
+        case "pane": options = Self.paneNames
+        case "sort": options = Self.sortNames
+        case "filter": options = Self.filterNames
+        default: return []
+        }
+        return options.filter { $0.lowercased().hasPrefix(partial.lowercased()) }.map { "\(command) \($0)" }
+    }
+
+    /// The line after pressing tab: the only completion, else the longest common prefix.
+    public func complete(_ line: String) -> String {
+        let all = completions(for: line)
+        guard let first = all.first else { return line }
+        if all.count == 1 {
+            let done = first
+            let takesArgument = Self.entries.first { $0.name == done }?.argument != nil
+            return takesArgument ? done + " " : done
+        }
+        var prefix = first
+        for other in all.dropFirst() {
+            while !other.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix.count > line.count ? prefix : line
+    }
+}
+
+/// What was wrong with a palette command, for an error toast.
+public struct PaletteError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
