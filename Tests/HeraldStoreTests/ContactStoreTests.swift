@@ -53,3 +53,12 @@ import HeraldCore
         #expect(throws: ContactStoreError.self) { try s.contacts.update(p) }
     }
 }
+
+@Suite struct ContactSortSafetyTests {
+    @Test func escapeSequencesInNamesDoNotChangeTheOrder() throws {
+        let s = try TempStore()
+        try s.contacts.insert(person("Ana", "\u{1B}[31mZec"))
+        try s.contacts.insert(person("Bo", "Babić"))
+        #expect(try s.contacts.people(sortedBy: .lastName).map(\.firstName) == ["Bo", "Ana"])
+    }
+}

@@ -16,9 +16,11 @@ enum PersonRows {
     }
 
     static func keys(for p: Person) -> Keys {
-        let first = TextFolding.fold(p.firstName.trimmingCharacters(in: .whitespaces))
-        let last = TextFolding.fold(p.lastName.trimmingCharacters(in: .whitespaces))
-        let display = TextFolding.fold(p.displayName)
+        // Control characters and escape sequences never take part in sorting.
+        func clean(_ s: String) -> String { TerminalSafeText.sanitize(s).trimmingCharacters(in: .whitespaces) }
+        let first = TextFolding.fold(clean(p.firstName))
+        let last = TextFolding.fold(clean(p.lastName))
+        let display = TextFolding.fold(clean(p.displayName))
         let sortFirst = first.isEmpty ? (last.isEmpty ? display : last) : first + " " + last
         let sortLast = last.isEmpty ? (first.isEmpty ? display : first) : last + " " + first
         let otherName = p.formattedName == "\(p.firstName) \(p.lastName)" ? "" : p.formattedName

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `herald contacts …`: the address book from the command line.
+struct ContactsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contacts",
+        abstract: "Import, list, show, export and generate contacts.",
+        subcommands: [ContactsImport.self, ContactsList.self, ContactsShow.self, ContactsExport.self, ContactsGenerate.self]
+    )
+}

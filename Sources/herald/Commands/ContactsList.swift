@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// `herald contacts list`.
+struct ContactsList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List contacts, optionally matching a search.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Names, organisation, email, or digits of a number; case and accents are ignored.")
+    var search: String?
+
+    @Option(help: "first or last (name to sort by).")
+    var sort: String = "first"
+
+    @Option(help: "Show at most this many.")
+    var limit: Int?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        guard let order = ContactSort(rawValue: sort.lowercased()) else {
+            throw Output.failure("unknown sort \"\(sort)\": use first or last")
+        }
+        if let limit, limit < 0 { throw Output.failure("--limit must be 0 or more") }
+        let db = try global.openDatabase()
+        let store = ContactStore(database: db)
+        let page = try store.search(search ?? "", sortedBy: order, limit: limit)
+        let statuses = try LedgerStore(database: db).latestStatuses(msisdns: page.people.flatMap(\.distinctNumbers))
+        if json {
+            try Output.printJSON(ContactListJSON(count: page.total, contacts: page.people.map { ContactJSON($0, statuses: statuses) }))
+            return
+        }
+        if page.total == 0 {
+            let hint = search == nil ? "import some with `herald contacts import FILE`" : "try fewer letters"
+            print("No contacts\(search.map { " match \"\(Output.safe($0))\"" } ?? ""): \(hint).")
+            return
+        }
+        var table = OutputTable(headers: ["ID", "NAME", "ORGANIZATION", "PHONE", "STATUS", "EMAIL"],
+                                maxWidths: [8, 32, 24, 20, 12, 32])
+        for p in page.people {
+            let phone = p.phones.first
+            let more = p.phones.count > 1 ? " +\(p.phones.count - 1)" : ""
+            let status = phone?.number.e164.flatMap { statuses[$0]?.label } ?? (phone.map { $0.number.isValid ? "" : "invalid" } ?? "")
+            table.add([String(p.id ?? 0), p.displayName, p.organization ?? "",
+                       (phone.map { $0.number.e164 ?? $0.number.raw } ?? "") + more, status, p.emails.first?.address ?? ""])
+        }
+        print(table.render(), terminator: "")
+        if page.people.count < page.total { print("\(page.people.count) of \(page.total) shown") }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// Options every subcommand takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "Folder for Herald's data (default: $HERALD_DATA_DIR, else $XDG_DATA_HOME/herald).", valueName: "dir"))
+    var dataDir: String?
+
+    var paths: HeraldPaths { HeraldPaths.resolve(dataDirOption: dataDir) }
+
+    /// The config file, with its warnings printed to stderr.
+    func config() throws -> HeraldConfig {
+        do {
+            let config = try HeraldConfig.load(from: paths.configFile)
+            for w in config.warnings { Output.warn(w) }
+            return config
+        } catch let e as ConfigError {
+            throw Output.failure("\(e.description)\nFix the file or move it aside to use the defaults.")
+        }
+    }
+
+    /// Opens (creating if needed) the database in the data folder.
+    func openDatabase() throws -> HeraldDatabase {
+        let dir = paths.dataDirectory
+        do {
+            return try HeraldDatabase.open(inDirectory: dir)
+        } catch {
+            throw Output.failure("cannot open the database in \(dir.path): \(error)\nCheck that the folder is writable, or pass --data-dir DIR.")
+        }
+    }
+
+    /// The phone region: `--region`, else config, else LC_ALL/LANG; validated.
+    func phoneParser(region option: String?) throws -> PhoneNumberParser {
+        var region = option
+        if region == nil { region = try config().region }
+        if region == nil { region = PhoneNumberParser.regionFromEnvironment(ProcessInfo.processInfo.environment) }
+        do { return try PhoneNumberParser(defaultRegion: region) } catch {
+            throw Output.failure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TOMLKit
+
+/// The user's `config.toml`. Every key is optional; unknown keys are reported by name and ignored.
+///
+/// ```toml
+/// region = "HR"
+/// theme = "dark"
+/// sender = "Herald"
+/// [keys]
+/// quit = ["q", "ctrl-c"]
+/// [platform]
+/// time_scale = 10.0
+/// ```
+struct HeraldConfig: Sendable, Equatable {
+    var region: String?
+    var theme: String?
+    var sender: String?
+    /// Key bindings by action name, passed through to the key map.
+    var keys: [String: [String]] = [:]
+    /// How much faster the embedded platform's simulated time runs.
+    var timeScale: Double?
+    /// Problems that did not stop loading (unknown keys), each naming the key.
+    var warnings: [String] = []
+
+    static let knownTopLevel: Set<String> = ["region", "theme", "sender", "keys", "platform"]
+    static let knownPlatform: Set<String> = ["time_scale"]
+
+    /// Loads `url`; a missing file is the empty configuration.
+    static func load(from url: URL) throws -> HeraldConfig {
+        guard FileManager.default.fileExists(atPath: url.path) else { return HeraldConfig() }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ConfigError(file: url.path, message: "cannot read it (\(error.localizedDescription))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: url.path, message: "it is not UTF-8 text")
+        }
+        return try parse(text, file: url.path)
+    }
+
+    static func parse(_ text: String, file: String) throws -> HeraldConfig {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
+            throw ConfigError(file: file, message: "\(e.description) at line \(e.source.begin.line), column \(e.source.begin.column)")
+        }
+        var c = HeraldConfig()
+        func string(_ t: TOMLTable, _ key: String, _ path: String) throws -> String? {
+            guard let v = t[key] else { return nil }
+            guard let s = v.string else { throw ConfigError(file: file, message: "\(path) must be a string, like \(path) = \"…\"") }
+            return s
+        }
+        for key in table.keys.sorted() where !knownTopLevel.contains(key) {
+            c.warnings.append("\(file): unknown key \"\(key)\" ignored (known: \(knownTopLevel.sorted().joined(separator: ", ")))")
+        }
+        if let region = try string(table, "region", "region") {
+            let r = region.uppercased()
+            guard r.count == 2, r.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw ConfigError(file: file, message: "region \"\(region)\" is not a two-letter country code such as HR, US or NL")
+            }
+            c.region = r
+        }
+        c.theme = try string(table, "theme", "theme")
+        c.sender = try string(table, "sender", "sender")
+        if let keysValue = table["keys"] {
+            guard let keys = keysValue.table else { throw ConfigError(file: file, message: "[keys] must be a table of action = [\"key\", …]") }
+            for action in keys.keys {
+                guard let v = keys[action] else { continue }
+                if let s = v.string {
+                    c.keys[action] = [s]
+                } else if let array = v.array {
+                    var list: [String] = []
+                    for item in array {
+                        guard let s = item.string else {
+                            throw ConfigError(file: file, message: "keys.\(action) must list keys as strings, like [\"q\", \"ctrl-c\"]")
+                        }
+                        list.append(s)
+                    }
+                    c.keys[action] = list
+                } else {
+                    throw ConfigError(file: file, message: "keys.\(action) must be a key or a list of keys, like [\"q\", \"ctrl-c\"]")
+                }
+            }
+        }
+        if let platformValue = table["platform"] {
+            guard let platform = platformValue.table else { throw ConfigError(file: file, message: "[platform] must be a table") }
+            for key in platform.keys.sorted() where !knownPlatform.contains(key) {
+                c.warnings.append("\(file): unknown key \"platform.\(key)\" ignored (known: time_scale)")
+            }
+            if let v = platform["time_scale"] {
+                guard let scale = v.double ?? v.int.map(Double.init), scale > 0 else {
+                    throw ConfigError(file: file, message: "platform.time_scale must be a positive number, like 10.0")
+                }
+                c.timeScale = scale
+            }
+        }
+        return c
+    }
+}
+
+/// A config file that cannot be used; says which file and what to fix.
+struct ConfigError: Error, CustomStringConvertible, Equatable {
+    let file: String
+    let message: String
+    var description: String { "\(file): \(message)" }
+}

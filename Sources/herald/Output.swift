@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+
+/// Printing for people and for scripts: stderr messages, JSON, and terminal-safe text.
+enum Output {
+    /// Prints `message` to stderr and returns the exit code to throw.
+    static func failure(_ message: String, code: Int32 = 1) -> ExitCode {
+        FileHandle.standardError.write(Data("herald: \(message)\n".utf8))
+        return ExitCode(code)
+    }
+
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("herald: warning: \(TerminalSafeText.sanitize(message))\n".utf8))
+    }
+
+    /// Outside text made safe for a terminal (no control characters or escape sequences).
+    static func safe(_ text: String) -> String { TerminalSafeText.sanitize(text) }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        print(try json(value))
+    }
+}
