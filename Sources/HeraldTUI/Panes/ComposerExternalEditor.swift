@@ -1,0 +1,82 @@
+import CNCurses
+import Foundation
+
+/// Edits a text in the person's own editor (`$VISUAL`, `$EDITOR`, else `vi`) on a temporary file,
+/// with the terminal handed over for the time it runs.
+public enum ComposerExternalEditor {
+    /// Why the outside edit did not change the text.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The editor command: `$VISUAL`, then `$EDITOR`, then `vi`.
+    public static func command(environment: [String: String]) -> String {
+        for name in ["VISUAL", "EDITOR"] {
+            if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+        }
+        return "vi"
+    }
+
+    /// Writes `text` to a temporary file, runs the editor on it inside `suspend` (which gives the
+    /// terminal to the editor and takes it back), and returns the file's text (one final newline dropped).
+    public static func edit(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            suspend: (() -> Void) -> Void) throws(Failure) -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-message-\(UUID().uuidString).txt")
+        do { try Data(text.utf8).write(to: file, options: [.atomic]) } catch {
+            throw Failure(description: "cannot write the temporary file \(file.path): \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let editor = command(environment: environment)
+        var outcome: Result<Int32, Failure> = .failure(Failure(description: "the editor did not run"))
+        suspend {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            // The command may carry arguments ("code -w"); the file name is passed as $1, never spliced in.
+            process.arguments = ["-c", editor + " \"$1\"", "herald-editor", file.path]
+            process.environment = environment
+            do {
+                try process.run()
+                process.waitUntilExit()
+                outcome = .success(process.terminationStatus)
+            } catch {
+                outcome = .failure(Failure(description: "cannot start \(editor): \(error.localizedDescription)"))
+            }
+        }
+        let status: Int32
+        switch outcome {
+        case .success(let s): status = s
+        case .failure(let failure): throw failure
+        }
+        guard status == 0 else {
+            throw Failure(description: "\(editor) exited with status \(status); the message was not changed (set $EDITOR to your editor)")
+        }
+        guard let data = try? Data(contentsOf: file), let edited = String(data: data, encoding: .utf8) else {
+            throw Failure(description: "the edited file is not UTF-8 text; the message was not changed")
+        }
+        return edited.hasSuffix("\n") ? String(edited.dropLast()) : edited
+    }
+}
+
+extension NcursesTerminal {
+    /// Hands the terminal to `body` (a program run in the foreground) and takes it back:
+    /// `def_prog_mode`/`endwin` before, `reset_prog_mode` and a full repaint after.
+    public func suspend(_ body: () -> Void) {
+        def_prog_mode()
+        endwin()
+        body()
+        reset_prog_mode()
+        clearok(herald_stdscr(), true)
+        refresh()
+    }
+
+    /// Writes bytes straight to the terminal between frames (the OSC 52 clipboard escape).
+    public func writeRaw(_ bytes: [UInt8]) {
+        fflush(nil)          // everything ncurses buffered goes out first
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            offset += n
+        }
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldViewModels
+
+/// The Composer pane: the message chosen, the sender ID, the signature, the editor (link
+/// placeholder and fields highlighted, characters forcing UCS-2 marked), the SMS meter and a live
+/// preview for the selected recipients; `ctrl-s` asks for confirmation, then sends.
+public final class ComposerPane: LivePane {
+    public let model: ComposerViewModel
+    public let title = "Composer"
+    /// The people to invite, asked each time the pane is shown (the Contacts selection).
+    public var recipients: () -> [Person] = { [] }
+    /// Hands the terminal to an outside program (`NcursesTerminal.suspend`); nil: `e` is not available.
+    public var suspendTerminal: ((() -> Void) -> Void)?
+    public var environment = ProcessInfo.processInfo.environment
+
+    private var editor: EditorState
+    private var focus: Focus = .none
+    private var sender: TextFieldState
+    private var confirmButton = 0
+    private var loaded = false
+
+    private enum Focus { case none, text, sender }
+
+    public init(model: ComposerViewModel) {
+        self.model = model
+        editor = EditorState(model.text)
+        sender = TextFieldState(model.sender)
+    }
+
+    public var keyContext: KeyContext { focus == .none && model.confirmation == nil ? .composer : .editor }
+    public var capturesAllKeys: Bool { focus != .none || model.confirmation != nil }
+
+    public var hints: [(key: String, label: String)] {
+        if model.confirmation != nil { return [("enter", "send"), ("esc", "cancel")] }
+        switch focus {
+        case .text: return [("esc", "done"), ("ctrl-s", "send")]
+        case .sender: return [("enter", "done"), ("esc", "done")]
+        case .none:
+            return [("i", "edit"), ("e", "$EDITOR"), ("[ ]", "message"), ("s", "sender"), ("g", "signature"),
+                    ("w", "save"), ("ctrl-s", "send")]
+        }
+    }
+
+    // MARK: drawing
+
+    public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
+        syncEditor()
+        let channel = model.channel == .email ? "email" : "SMS"
+        let inside = canvas.box(rect, style: Style(.borderFocused), title: "Composer — \(channel) invitation")
+        guard inside.width > 10, inside.height > 6 else { return }
+        let rows = Layout.rows(inside, [.fixed(1), .fixed(1), .fixed(1), .flex(3), .fixed(1), .flex(2)])
+        renderMessageLine(into: &canvas, rect: rows[0])
+        renderSenderLine(into: &canvas, rect: rows[1])
+        renderStateLine(into: &canvas, rect: rows[2])
+        let editorInside = canvas.box(rows[3], style: Style(focus == .text ? .borderFocused : .border),
+                                      title: model.isReadOnly ? "Message (read-only)" : "Message")
+        EditorView.render(into: &canvas, rect: editorInside, state: &editor, focused: focus == .text,
+                          highlights: highlights(), style: Style(model.isReadOnly ? .muted : .input))
+        renderMeter(into: &canvas, rect: rows[4])
+        renderPreview(into: &canvas, rect: rows[5])
+        if let confirmation = model.confirmation {
+            var lines = confirmation.lines
+            if !confirmation.unreachable.isEmpty {
+                lines.append("Not reachable this way: " + confirmation.unreachable.joined(separator: ", "))
+            }
+            let room = max(1, inside.height - 6)
+            if lines.count > room { lines = Array(lines.prefix(room - 1)) + ["… and \(lines.count - room + 1) more"] }
+            ModalView.render(into: &canvas, area: inside, title: confirmation.title, lines: lines,
+                             buttons: ["Send", "Cancel"], selectedButton: confirmButton)
+        }
+    }
+
+    private func renderMessageLine(into canvas: inout Canvas, rect: Rect) {
+        var x = canvas.put("Message: ", x: rect.x, y: rect.y, style: Style(.title), clip: rect)
+        if let message = model.selectedMessage {
+            let kind = model.messageIndex == 0 ? "default" : "custom"
+            let label = "\(TerminalSafeText.sanitize(message.key)) (\(kind), \(model.messageIndex + 1)/\(model.messages.count))"
+            x = canvas.put(label, x: x, y: rect.y, style: .text, clip: rect)
+            if model.isModified { x = canvas.put(" *modified*", x: x, y: rect.y, style: Style(.warning), clip: rect) }
+        } else {
+            x = canvas.put(model.loadProblem ?? (model.isLoading ? "loading…" : "none"), x: x, y: rect.y,
+                           style: Style(model.loadProblem == nil ? .muted : .error), clip: rect)
+        }
+        let signature = "   Signature: " + (model.signature.map { TextFit.truncate(TerminalSafeText.sanitize($0), to: 16) } ?? "none")
+        canvas.put(signature, x: x, y: rect.y, style: Style(.muted), clip: rect)
+    }
+
+    private func renderSenderLine(into canvas: inout Canvas, rect: Rect) {
+        let x = canvas.put("Sender ID: ", x: rect.x, y: rect.y, style: Style(.title), clip: rect)
+        let fieldRect = Rect(x: x, y: rect.y, width: min(16, rect.maxX - x), height: 1)
+        TextFieldView.render(into: &canvas, rect: fieldRect, state: &sender, focused: focus == .sender,
+                             placeholder: "up to 11 letters", style: Style(focus == .sender ? .input : .text))
+        let after = fieldRect.maxX + 1
+        if let problem = model.senderProblem {
+            canvas.put("✗ " + TextFit.truncate(problem, to: max(0, rect.maxX - after - 2)), x: after, y: rect.y, style: Style(.error), clip: rect)
+        } else {
+            canvas.put("✓", x: after, y: rect.y, style: Style(.success), clip: rect)
+        }
+    }
+
+    private func renderStateLine(into canvas: inout Canvas, rect: Rect) {
+        if let reason = model.readOnlyReason {
+            canvas.put(TextFit.truncate(reason, to: rect.width), x: rect.x, y: rect.y, style: Style(.warning), clip: rect)
+            return
+        }
+        let names = model.recipients.prefix(3).map { TerminalSafeText.sanitize($0.displayName) }
+        var text = model.recipients.isEmpty ? "To: nobody yet (select people in Contacts with space)"
+                                            : "To: " + names.joined(separator: ", ")
+        if model.recipients.count > 3 { text += " and \(model.recipients.count - 3) more" }
+        canvas.put(TextFit.truncate(text, to: rect.width), x: rect.x, y: rect.y, style: Style(.muted), clip: rect)
+    }
+
+    private func renderMeter(into canvas: inout Canvas, rect: Rect) {
+        guard model.channel == .sms else {
+            canvas.put("Email: the link goes below the text.", x: rect.x, y: rect.y, style: Style(.muted), clip: rect)
+            return
+        }
+        let m = model.measurement
+        let role: Role = m.encoding == .ucs2 ? .warning : .success
+        var x = canvas.put(m.encoding.rawValue, x: rect.x, y: rect.y, style: Style(role, .bold), clip: rect)
+        x = canvas.put(" · \(m.segments) SMS · \(m.characters) chars · \(m.unitsLeftInSegment) left", x: x, y: rect.y, style: .text, clip: rect)
+        if !m.ucs2Culprits.isEmpty {
+            x = canvas.put(" · UCS-2 because of ", x: x, y: rect.y, style: Style(.muted), clip: rect)
+            for culprit in m.ucs2Culprits.prefix(6) {
+                x = canvas.put(String(culprit.character), x: x, y: rect.y, style: Style(.warning, .reverse), clip: rect) + 1
+            }
+        }
+    }
+
+    private func renderPreview(into canvas: inout Canvas, rect: Rect) {
+        let who = model.previewRecipient.map { TerminalSafeText.sanitize($0.displayName) }
+        var title = "Preview"
+        if let who { title += " for \(who) (\(model.previewIndex + 1)/\(model.recipients.count), < >)" }
+        let inside = canvas.box(rect, title: title)
+        guard !inside.isEmpty else { return }
+        let rendered = model.preview
+        var lines = WrappedText.lines(TerminalSafeText.sanitize(rendered.text, singleLine: false), width: inside.width)
+        if !rendered.missingFields.isEmpty {
+            lines.append("(no value for " + rendered.missingFields.map { "{\($0)}" }.joined(separator: " ") + ")")
+        }
+        for (i, line) in lines.prefix(inside.height).enumerated() {
+            canvas.put(line, x: inside.x, y: inside.y + i, style: .text, clip: inside)
+        }
+    }
+
+    /// The view-model's marks as editor highlights (line and grapheme range).
+    func highlights() -> [EditorHighlight] {
+        var starts: [Int] = [0]
+        var offset = 0
+        for character in model.text {
+            offset += 1
+            if character == "\n" { starts.append(offset) }
+        }
+        var out: [EditorHighlight] = []
+        for mark in model.marks {
+            guard let line = starts.lastIndex(where: { $0 <= mark.range.lowerBound }) else { continue }
+            let start = starts[line]
+            let style: Style
+            switch mark.kind {
+            case .link: style = Style(.highlight, .bold)
+            case .field(let known): style = Style(known ? .accent : .error, .bold)
+            case .ucs2: style = Style(.warning, .reverse)
+            }
+            out.append(EditorHighlight(line: line, range: (mark.range.lowerBound - start)..<(mark.range.upperBound - start), style: style))
+        }
+        return out
+    }
+
+    private func syncEditor() {
+        if editor.text != model.text { editor = EditorState(model.text) }
+        if focus != .sender && sender.text != model.sender { sender = TextFieldState(model.sender) }
+    }
+
+    // MARK: input
+
+    public func handle(action: Action) -> Bool {
+        if model.confirmation != nil {
+            switch action {
+            case .back, .finishEditing: model.cancelSend()
+            case .nextPane, .previousPane: confirmButton = 1 - confirmButton
+            case .quit: return false
+            default: break
+            }
+            return true
+        }
+        switch focus {
+        case .text:
+            switch action {
+            case .finishEditing, .back: focus = .none
+            case .send: focus = .none; startSend()
+            default: return false
+            }
+            return true
+        case .sender:
+            switch action {
+            case .finishEditing, .back: focus = .none
+            default: return false
+            }
+            return true
+        case .none:
+            break
+        }
+        switch action {
+        case .editMessage: beginEditing()
+        case .editExternal: editExternally()
+        case .insertPlaceholder:
+            guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return true }
+            syncEditor()
+            editor.insert(model.linkPlaceholder)
+            model.setText(editor.text)
+        case .send: startSend()
+        default: return false
+        }
+        return true
+    }
+
+    private func beginEditing() {
+        guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        syncEditor()
+        focus = .text
+    }
+
+    private func startSend() {
+        confirmButton = 0
+        model.setRecipients(recipients())
+        model.prepareSend()
+    }
+
+    public func handle(unboundKey key: Key) -> Bool {
+        if model.confirmation != nil {
+            switch key {
+            case .enter: if confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
+            case .char("y"): model.confirmSend()
+            case .char("n"): model.cancelSend()
+            case .left, .right: confirmButton = 1 - confirmButton
+            default: break
+            }
+            return true
+        }
+        switch focus {
+        case .text:
+            syncEditor()
+            guard editor.handle(key) else { return false }
+            model.setText(editor.text)
+            return true
+        case .sender:
+            if key == .enter { focus = .none; return true }
+            guard sender.handle(key) else { return false }
+            model.setSender(sender.text)
+            return true
+        case .none:
+            switch key {
+            case .char("]"): model.nextMessage()
+            case .char("["): model.previousMessage()
+            case .char(">"): model.nextPreview()
+            case .char("<"): model.previousPreview()
+            case .char("g"): model.cycleSignature()
+            case .char("s"): focus = .sender
+            case .char("w"): model.saveAsCustom()
+            case .char("m"): model.setChannel(model.channel == .sms ? .email : .sms)
+            default: return false
+            }
+            return true
+        }
+    }
+
+    private func editExternally() {
+        guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        guard let suspendTerminal else {
+            model.onToast(.warning, "no terminal to hand to $EDITOR here")
+            return
+        }
+        do {
+            let edited = try ComposerExternalEditor.edit(model.text, environment: environment, suspend: suspendTerminal)
+            model.setText(edited)
+            syncEditor()
+        } catch {
+            model.onToast(.error, error.description)
+        }
+    }
+
+    public func handle(mouse: MouseEvent) -> Bool { false }
+
+    public func didAppear() {
+        model.setRecipients(recipients())
+        if !loaded {
+            loaded = true
+            model.load()
+        }
+    }
+
+    public func handle(command: PaletteCommand) -> Bool {
+        guard case .send = command else { return false }
+        startSend()
+        return true
+    }
+
+    public func handle(serviceEvent: HeraldEvent) -> Bool { model.handle(serviceEvent) }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldViewModels
+
+/// The Inbox pane: whose inbox and the filter on top, the messages (unread marked) with counts,
+/// and the opened message below. `u` edits the user, `d` the date range, `t` cycles the topic.
+public final class InboxPane: LivePane {
+    public let model: InboxViewModel
+    public let title = "Inbox"
+    private var list = ListState()
+    private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var editing: Editing?
+    private var started = false
+    private let dayFormatter: DateFormatter
+
+    /// The field being typed in, if any.
+    private enum Editing {
+        case user(TextFieldState)
+        case dates(from: TextFieldState, to: TextFieldState, onTo: Bool, problem: String?)
+    }
+
+    public init(model: InboxViewModel, timeZone: TimeZone = .current) {
+        self.model = model
+        dayFormatter = DateFormatter()
+        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
+        dayFormatter.timeZone = timeZone
+        dayFormatter.dateFormat = "yyyy-MM-dd HH:mm"
+    }
+
+    public var keyContext: KeyContext { editing == nil ? .inbox : .editor }
+
+    public var hints: [(key: String, label: String)] {
+        if editing != nil { return [("enter", "apply"), ("tab", "next field"), ("esc", "cancel")] }
+        return [("enter", "open"), ("m", "seen"), ("t", "topic"), ("d", "dates"), ("u", "user")]
+    }
+
+    // MARK: drawing
+
+    public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
+        let inside = canvas.box(rect, style: Style(.borderFocused), title: "Inbox — " + TerminalSafeText.sanitize(model.user))
+        guard inside.width > 4, inside.height > 3 else { return }
+        let rows = Layout.rows(inside, [.fixed(1), .fixed(1), .flex(1)])
+        renderFilterLine(into: &canvas, rect: rows[0])
+        renderCountsLine(into: &canvas, rect: rows[1])
+        var body = rows[2]
+        if model.opened != nil {
+            let parts = Layout.rows(body, [.percent(40), .fixed(1), .flex(1)])
+            body = parts[0]
+            canvas.horizontalLine(x: parts[1].x, y: parts[1].y, length: parts[1].width)
+            renderMessage(into: &canvas, rect: parts[2])
+        }
+        if let problem = model.problem {
+            listRect = Rect(x: body.x, y: body.y, width: 0, height: 0)
+            for (i, line) in WrappedText.lines(TerminalSafeText.sanitize(problem), width: body.width - 2).prefix(body.height).enumerated() {
+                canvas.put(line, x: body.x + 1, y: body.y + i, style: Style(.error), clip: body)
+            }
+            return
+        }
+        if model.messages.isEmpty {
+            listRect = Rect(x: body.x, y: body.y, width: 0, height: 0)
+            let text = model.isLoading ? "Loading the inbox…" : (model.filter.isFiltering ? "No message matches the filter (t topic, d dates)." : "This inbox is empty.")
+            canvas.put(TextFit.truncate(text, to: body.width - 2), x: body.x + 1, y: body.y, style: Style(.muted), clip: body)
+            return
+        }
+        renderList(into: &canvas, rect: body)
+    }
+
+    private func renderFilterLine(into canvas: inout Canvas, rect: Rect) {
+        switch editing {
+        case .user(var field):
+            let x = canvas.put("User: ", x: rect.x, y: rect.y, style: Style(.title), clip: rect)
+            TextFieldView.render(into: &canvas, rect: Rect(x: x, y: rect.y, width: rect.maxX - x, height: 1), state: &field,
+                                 placeholder: "external user id")
+            editing = .user(field)
+        case .dates(var from, var to, let onTo, let problem):
+            var x = canvas.put("From: ", x: rect.x, y: rect.y, style: Style(.title), clip: rect)
+            TextFieldView.render(into: &canvas, rect: Rect(x: x, y: rect.y, width: 17, height: 1), state: &from,
+                                 focused: !onTo, placeholder: "2024-05-01")
+            x = canvas.put("  To: ", x: x + 17, y: rect.y, style: Style(.title), clip: rect)
+            TextFieldView.render(into: &canvas, rect: Rect(x: x, y: rect.y, width: 17, height: 1), state: &to,
+                                 focused: onTo, placeholder: "(now)")
+            if let problem {
+                canvas.put(" " + TextFit.truncate(problem, to: max(0, rect.maxX - x - 19)), x: x + 17, y: rect.y, style: Style(.error), clip: rect)
+            }
+            editing = .dates(from: from, to: to, onTo: onTo, problem: problem)
+        case nil:
+            let topic = model.filter.topic.map { TerminalSafeText.sanitize($0) } ?? "all"
+            var dates = "any time"
+            if model.filter.from != nil || model.filter.to != nil {
+                dates = (model.fromText.isEmpty ? "…" : model.fromText) + " → " + (model.toText.isEmpty ? "now" : model.toText)
+            }
+            let text = "Topic: \(topic)   Dates: \(dates)"
+            canvas.put(TextFit.truncate(text, to: rect.width), x: rect.x, y: rect.y, style: .text, clip: rect)
+        }
+    }
+
+    private func renderCountsLine(into canvas: inout Canvas, rect: Rect) {
+        var text = model.countsSummary
+        if model.isLoading { text += "  · loading…" }
+        if model.fromCache { text += "  · offline: from the local cache" }
+        canvas.put(TextFit.truncate(text, to: rect.width), x: rect.x, y: rect.y, style: Style(.muted), clip: rect)
+    }
+
+    private func renderList(into canvas: inout Canvas, rect: Rect) {
+        listRect = rect
+        list.count = model.messages.count
+        list.select(model.cursor)
+        let messages = model.messages
+        let formatter = dayFormatter
+        ListView.render(into: &canvas, rect: rect, state: &list, focused: editing == nil) { canvas, rowRect, row in
+            let m = messages[row.index]
+            let unread = !m.seen
+            let base = unread ? row.style.adding(.bold) : row.style
+            let markStyle = row.isCursor ? Style(.accent, .bold).on(.backgroundOf(row.style.role)) : Style(.accent, .bold)
+            var x = canvas.put(unread ? " ● " : "   ", x: rowRect.x, y: rowRect.y, style: markStyle, clip: rowRect)
+            x = canvas.put(formatter.string(from: m.sendDateTime) + "  ", x: x, y: rowRect.y, style: row.isCursor ? base : Style(.muted), clip: rowRect)
+            if let topic = m.topic {
+                x = canvas.put(TextFit.pad("[" + TerminalSafeText.sanitize(topic) + "]", to: 10) + " ", x: x, y: rowRect.y, style: base, clip: rowRect)
+            }
+            var summary = TerminalSafeText.sanitize(m.title ?? "")
+            let body = TerminalSafeText.sanitize(m.body)
+            summary = summary.isEmpty ? body : summary + " — " + body
+            canvas.put(TextFit.truncate(summary, to: max(0, rowRect.maxX - x)), x: x, y: rowRect.y, style: base, clip: rowRect)
+        }
+    }
+
+    private func renderMessage(into canvas: inout Canvas, rect: Rect) {
+        guard let m = model.opened, !rect.isEmpty else { return }
+        let area = rect.inset(left: 1, right: 1)
+        var y = area.y
+        let title = TerminalSafeText.sanitize(m.title ?? "(no title)")
+        canvas.put(TextFit.truncate(title, to: area.width), x: area.x, y: y, style: Style(.title, .bold), clip: area)
+        y += 1
+        var meta = dayFormatter.string(from: m.sendDateTime)
+        if let topic = m.topic { meta += " · " + TerminalSafeText.sanitize(topic) }
+        meta += m.seen ? " · seen" : " · unread"
+        canvas.put(TextFit.truncate(meta + " · esc closes", to: area.width), x: area.x, y: y, style: Style(.muted), clip: area)
+        y += 2
+        for line in WrappedText.lines(TerminalSafeText.sanitize(m.body, singleLine: false), width: area.width) where y < area.maxY {
+            canvas.put(line, x: area.x, y: y, style: .text, clip: area)
+            y += 1
+        }
+    }
+
+    // MARK: input
+
+    public func handle(action: Action) -> Bool {
+        if editing != nil { return handleEditing(action: action) }
+        let page = max(1, listRect.height - 1)
+        switch action {
+        case .moveDown: model.moveCursor(to: model.cursor + 1)
+        case .moveUp: model.moveCursor(to: model.cursor - 1)
+        case .pageDown: model.moveCursor(to: model.cursor + page)
+        case .pageUp: model.moveCursor(to: model.cursor - page)
+        case .halfPageDown: model.moveCursor(to: model.cursor + page / 2)
+        case .halfPageUp: model.moveCursor(to: model.cursor - page / 2)
+        case .first: model.moveCursor(to: 0)
+        case .last: model.moveCursor(to: model.messages.count - 1)
+        case .open, .select: model.openCurrent()
+        case .markSeen: model.markCurrentSeen()
+        case .topic: model.cycleTopic()
+        case .dateRange:
+            editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)
+        case .back: return model.closeMessage()
+        default: return false
+        }
+        return true
+    }
+
+    private func handleEditing(action: Action) -> Bool {
+        switch action {
+        case .finishEditing, .back:
+            editing = nil
+            return true
+        case .nextPane, .previousPane:
+            if case .dates(let from, let to, let onTo, let problem) = editing {
+                editing = .dates(from: from, to: to, onTo: !onTo, problem: problem)
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    public func handle(unboundKey key: Key) -> Bool {
+        switch editing {
+        case .user(var field):
+            if key == .enter {
+                editing = nil
+                model.setUser(field.text)
+                return true
+            }
+            let used = field.handle(key)
+            editing = .user(field)
+            return used
+        case .dates(var from, var to, let onTo, _):
+            if key == .enter {
+                if let problem = model.setDateRange(from: from.text, to: to.text) {
+                    editing = .dates(from: from, to: to, onTo: onTo, problem: problem)
+                } else {
+                    editing = nil
+                }
+                return true
+            }
+            let used = onTo ? to.handle(key) : from.handle(key)
+            editing = .dates(from: from, to: to, onTo: onTo, problem: nil)
+            return used
+        case nil:
+            switch key {
+            case .char("u"): editing = .user(TextFieldState(model.user))
+            case .char("T"): model.setTopic(nil)
+            case .char("r"): model.reload()
+            default: return false
+            }
+            return true
+        }
+    }
+
+    public func handle(mouse: MouseEvent) -> Bool {
+        switch mouse.kind {
+        case .wheelDown: model.moveCursor(to: model.cursor + 3)
+        case .wheelUp: model.moveCursor(to: model.cursor - 3)
+        case .click:
+            guard listRect.contains(x: mouse.x, y: mouse.y) else { return false }
+            let index = list.offset + mouse.y - listRect.y
+            if index == model.cursor { model.openCurrent() } else { model.moveCursor(to: index) }
+        case .rightClick: return false
+        }
+        return true
+    }
+
+    public var capturesAllKeys: Bool { editing != nil }
+
+    public func didAppear() { start() }
+
+    /// Loads the inbox the first time (the shell may call it at start for the unread count).
+    public func start() {
+        guard !started else { return }
+        started = true
+        model.reload()
+    }
+
+    public func handle(serviceEvent: HeraldEvent) -> Bool { model.handle(serviceEvent) }
+
+    public func handle(command: PaletteCommand) -> Bool {
+        guard case .user(let id) = command else { return false }
+        started = true
+        editing = nil
+        model.setUser(id)
+        return true
+    }
+}

@@ -1,0 +1,54 @@
+import HeraldCore
+
+/// How the composer is configured.
+public struct ComposerSettings: Sendable {
+    /// The sender ID the field starts with (config `sender`).
+    public var sender: String
+    /// `{SENDER_NAME}` for every recipient.
+    public var senderName: String?
+    /// The signature offered besides "none" (config), appended on its own line.
+    public var signature: String?
+    /// The link shown in previews and measured by the SMS meter (real links are made per message
+    /// when sending and have this length).
+    public var previewLink: String
+    /// Whose referral link email invitations carry.
+    public var referrer: String
+
+    public init(sender: String = "", senderName: String? = nil, signature: String? = nil,
+                previewLink: String = "https://herald.invalid/r/AbCd2345", referrer: String = "Herald") {
+        self.sender = sender
+        self.senderName = senderName
+        self.signature = signature
+        self.previewLink = previewLink
+        self.referrer = referrer
+    }
+}
+
+/// What the send confirmation shows: who gets what, and what it costs.
+public struct SendConfirmation: Sendable, Hashable {
+    /// One line per recipient: name, numbers (or address) and the segments of their message.
+    public var lines: [String]
+    /// Numbers (SMS) or addresses (email) that will be sent to.
+    public var destinations: Int
+    /// People selected who cannot be reached on this channel (no number / no email).
+    public var unreachable: [String]
+    /// SMS segments over every destination (0 for email).
+    public var totalSegments: Int
+    /// "Send 3 SMS invitations (6 segments)?"
+    public var title: String
+}
+
+/// A range of the editor text to draw differently.
+public struct ComposerMark: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// The link placeholder (`<>`).
+        case link
+        /// A `{FIELD}` placeholder; `known` is false for fields the protocol cannot carry.
+        case field(known: Bool)
+        /// A character that forces the whole SMS into UCS-2.
+        case ucs2
+    }
+    public var kind: Kind
+    /// Offsets in Characters from the start of the editor text.
+    public var range: Range<Int>
+}

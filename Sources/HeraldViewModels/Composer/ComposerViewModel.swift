@@ -1,0 +1,367 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldServices
+
+/// The Composer pane's state: the message (default or custom) and its edited text, the sender ID,
+/// the signature, a live preview per selected recipient with its SMS cost, the marks the editor
+/// draws (link placeholder, fields, characters forcing UCS-2), and the send confirmation.
+/// Confined to the app loop's thread; service calls go through `effects`.
+public final class ComposerViewModel {
+    private let templates: TemplateService
+    private let invites: InviteService
+    private let share: ShareService
+    private let effects: EffectQueue
+    public let settings: ComposerSettings
+
+    /// Called for toasts.
+    public var onToast: (ToastLevel, String) -> Void = { _, _ in }
+    /// Called after invitations went out, with the bulk ids.
+    public var onSent: ([String]) -> Void = { _ in }
+
+    /// SMS (through the platform) or email (through the mail program).
+    public private(set) var channel: ShareChannel = .sms
+    /// The application's messages, the default first.
+    public private(set) var messages: [ApplicationMessage] = []
+    public private(set) var messageIndex = 0
+    /// The text being edited (without the signature).
+    public private(set) var text = ""
+    /// Nil while unknown; false when the application forbids editing.
+    public private(set) var editingAllowed: Bool?
+    public private(set) var isLoading = false
+    public private(set) var isSending = false
+    public private(set) var loadProblem: String?
+    /// The people the invitation is for (the Contacts selection).
+    public private(set) var recipients: [Person] = []
+    /// Which recipient the preview shows.
+    public private(set) var previewIndex = 0
+    /// The sender ID field.
+    public private(set) var sender: String
+    /// 0: no signature; 1: the configured one.
+    public private(set) var signatureIndex = 0
+    /// Shown while waiting for the person to confirm a send.
+    public private(set) var confirmation: SendConfirmation?
+
+    public init(templates: TemplateService, invites: InviteService, share: ShareService, effects: EffectQueue,
+                settings: ComposerSettings) {
+        self.templates = templates
+        self.invites = invites
+        self.share = share
+        self.effects = effects
+        self.settings = settings
+        self.sender = settings.sender
+    }
+
+    // MARK: derived state
+
+    public var selectedMessage: ApplicationMessage? { messages.indices.contains(messageIndex) ? messages[messageIndex] : nil }
+    public var linkPlaceholder: String { selectedMessage?.placeholder ?? MessageTemplate.defaultLinkPlaceholder }
+
+    /// Why the text cannot be changed, or nil when it can.
+    public var readOnlyReason: String? {
+        guard editingAllowed == false else { return nil }
+        return "read-only: this application does not allow message editing (turn editing on in the "
+            + "application settings); pick another message with [ and ]"
+    }
+    public var isReadOnly: Bool { editingAllowed == false }
+
+    /// The signature choices: "none" and the configured one when there is one.
+    public var signatureChoices: [String] { ["none"] + (settings.signature.map { [$0] } ?? []) }
+    public var signature: String? { signatureIndex == 0 ? nil : settings.signature }
+
+    /// The text that is sent: the edited text and the signature on its own line.
+    public var fullText: String {
+        guard let signature, !signature.isEmpty else { return text }
+        return text + "\n" + signature
+    }
+
+    public var template: MessageTemplate { MessageTemplate(text: fullText, linkPlaceholder: linkPlaceholder) }
+
+    /// Whether the text differs from the chosen message (sending then saves it as a custom message first).
+    public var isModified: Bool { fullText != selectedMessage?.text }
+
+    /// The sender ID rule broken, as you type; nil when valid.
+    public var senderProblem: String? { SenderID.problem(sender) }
+
+    /// Field values for one recipient.
+    public func values(for person: Person?) -> [String: String] {
+        var values: [String: String] = [:]
+        if let name = settings.senderName { values[ClientField.senderName.rawValue] = name }
+        if let person { values[ClientField.receiverName.rawValue] = person.displayName }
+        return values
+    }
+
+    /// The person the preview is for (nil with nobody selected).
+    public var previewRecipient: Person? { recipients.indices.contains(previewIndex) ? recipients[previewIndex] : nil }
+
+    /// The message as the preview recipient gets it.
+    public var preview: RenderedMessage {
+        template.render(link: settings.previewLink, values: values(for: previewRecipient))
+    }
+
+    /// The SMS cost of the preview.
+    public var measurement: SMSMeasurement { SMSMeter.measure(preview.text) }
+
+    /// "GSM-7 · 1 SMS · 87 characters left" (or UCS-2 with its culprits).
+    public var meterSummary: String {
+        let m = measurement
+        var out = "\(m.encoding.rawValue) · \(m.segments) SMS · \(m.unitsLeftInSegment) left in this part"
+        if !m.ucs2Culprits.isEmpty {
+            let shown = m.ucs2Culprits.prefix(5).map { "\"\($0.character)\"" }.joined(separator: " ")
+            out += " · UCS-2 because of " + shown
+        }
+        return out
+    }
+
+    /// The spans of the editor text to mark: link placeholder, fields, characters forcing UCS-2.
+    public var marks: [ComposerMark] {
+        let t = MessageTemplate(text: text, linkPlaceholder: linkPlaceholder)
+        var out: [ComposerMark] = t.placeholders.map { p in
+            switch p.kind {
+            case .link: return ComposerMark(kind: .link, range: p.characterOffsets)
+            case .field(let key): return ComposerMark(kind: .field(known: ClientField(rawValue: key) != nil), range: p.characterOffsets)
+            }
+        }
+        for culprit in SMSMeter.measure(text).ucs2Culprits {
+            for position in culprit.positions { out.append(ComposerMark(kind: .ucs2, range: position..<(position + 1))) }
+        }
+        return out
+    }
+
+    // MARK: loading
+
+    /// Loads the messages and whether editing is allowed.
+    public func load() {
+        isLoading = true
+        let templates = self.templates
+        effects.perform({ () async throws -> ([ApplicationMessage], Bool?) in
+            let list = await templates.list()
+            let allowed = try? await templates.isEditingAllowed()
+            if list.isEmpty { _ = try await templates.defaultMessage() }   // surfaces "no default message" and its fix
+            return (list, allowed)
+        }) { [weak self] result in
+            guard let self else { return }
+            self.isLoading = false
+            switch result {
+            case .success(let (list, allowed)):
+                self.loadProblem = nil
+                let selectedKey = self.selectedMessage?.key
+                self.messages = list
+                self.editingAllowed = allowed
+                if let selectedKey, let i = list.firstIndex(where: { $0.key == selectedKey }) {
+                    self.messageIndex = i
+                } else {
+                    self.selectMessage(0)
+                }
+            case .failure(let error):
+                self.loadProblem = "cannot load the messages: " + userMessage(for: error)
+                self.onToast(.error, self.loadProblem ?? "")
+            }
+        }
+    }
+
+    /// Chooses message `index` and puts its text in the editor.
+    public func selectMessage(_ index: Int) {
+        guard !messages.isEmpty else { return }
+        messageIndex = (index % messages.count + messages.count) % messages.count
+        text = messages[messageIndex].text
+        signatureIndex = 0
+    }
+
+    public func nextMessage() { selectMessage(messageIndex + 1) }
+    public func previousMessage() { selectMessage(messageIndex - 1) }
+
+    // MARK: editing
+
+    /// Replaces the text (from the editor); refused while read-only. Returns whether it was taken.
+    @discardableResult
+    public func setText(_ new: String) -> Bool {
+        guard !isReadOnly else { return false }
+        text = TerminalSafeText.sanitize(new, singleLine: false)
+        return true
+    }
+
+    public func setSender(_ new: String) { sender = TerminalSafeText.sanitize(new) }
+
+    /// Next signature choice (none → configured → none); refused while read-only.
+    public func cycleSignature() {
+        guard !isReadOnly else { onToast(.warning, readOnlyReason ?? ""); return }
+        signatureIndex = (signatureIndex + 1) % signatureChoices.count
+    }
+
+    /// SMS or email: what sending does.
+    public func setChannel(_ new: ShareChannel) {
+        if new == .email || new == .sms { channel = new }
+    }
+
+    /// The people to invite (the Contacts selection); the preview stays on a valid one.
+    public func setRecipients(_ people: [Person]) {
+        recipients = people
+        previewIndex = people.isEmpty ? 0 : min(previewIndex, people.count - 1)
+    }
+
+    public func nextPreview() { if !recipients.isEmpty { previewIndex = (previewIndex + 1) % recipients.count } }
+    public func previousPreview() { if !recipients.isEmpty { previewIndex = (previewIndex + recipients.count - 1) % recipients.count } }
+
+    /// Saves the text (with the signature) as a new custom message and selects it.
+    public func saveAsCustom() {
+        let text = fullText, placeholder = linkPlaceholder, templates = self.templates
+        effects.perform({ try await templates.create(text: text, placeholder: placeholder) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let message):
+                self.messages.append(message)
+                self.messageIndex = self.messages.count - 1
+                self.text = message.text
+                self.signatureIndex = 0
+                self.onToast(.success, "saved as message \(message.key)")
+            case .failure(let error):
+                self.onToast(.error, "not saved: " + userMessage(for: error))
+            }
+        }
+    }
+
+    // MARK: sending
+
+    /// Checks everything and builds the confirmation; returns the problem instead when there is one.
+    @discardableResult
+    public func prepareSend() -> String? {
+        if let problem = sendProblem() {
+            onToast(.warning, problem)
+            return problem
+        }
+        var lines: [String] = []
+        var destinations = 0, segments = 0
+        var unreachable: [String] = []
+        for person in recipients {
+            let name = TerminalSafeText.sanitize(person.displayName)
+            if channel == .email {
+                guard let email = person.emails.first else { unreachable.append(name); continue }
+                destinations += 1
+                lines.append("\(name) <\(TerminalSafeText.sanitize(email.address))>")
+            } else {
+                let numbers = person.invitableNumbers
+                guard !numbers.isEmpty else { unreachable.append(name); continue }
+                let cost = SMSMeter.measure(template.render(link: settings.previewLink, values: values(for: person)).text).segments
+                destinations += numbers.count
+                segments += cost * numbers.count
+                lines.append("\(name)  \(numbers.joined(separator: ", "))  \(cost) SMS each")
+            }
+        }
+        guard destinations > 0 else {
+            let problem = channel == .email ? "none of the selected people has an email address" : "none of the selected people has a number that can receive SMS"
+            onToast(.warning, problem)
+            return problem
+        }
+        let title = channel == .email
+            ? "Send \(destinations) email invitation(s)?"
+            : "Send \(destinations) SMS invitation(s) (\(segments) segment(s))?"
+        confirmation = SendConfirmation(lines: lines, destinations: destinations, unreachable: unreachable,
+                                        totalSegments: segments, title: title)
+        return nil
+    }
+
+    /// What stops a send now, or nil.
+    public func sendProblem() -> String? {
+        if isSending { return "already sending" }
+        if recipients.isEmpty { return "nobody selected: pick people in Contacts (space) first" }
+        if fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the message is empty" }
+        let unknown = template.unknownFields
+        if !unknown.isEmpty {
+            return "unknown placeholders \(unknown.map { "{\($0)}" }.joined(separator: " ")): use "
+                + ClientField.allCases.map(\.placeholder).joined(separator: " ")
+        }
+        if channel == .sms, let problem = senderProblem { return "sender ID: " + problem }
+        if selectedMessage == nil && channel == .sms { return loadProblem ?? "the messages are still loading" }
+        return nil
+    }
+
+    /// Drops the confirmation; false when none was shown.
+    @discardableResult
+    public func cancelSend() -> Bool {
+        guard confirmation != nil else { return false }
+        confirmation = nil
+        return true
+    }
+
+    /// Sends after the confirmation: saves an edited text as a custom message first (SMS), then
+    /// invites; a toast carries the bulk id.
+    public func confirmSend() {
+        guard confirmation != nil, sendProblem() == nil else { return }
+        confirmation = nil
+        isSending = true
+        if channel == .email { sendEmail() } else { sendSMS() }
+    }
+
+    private func sendSMS() {
+        let templates = self.templates, invites = self.invites
+        let people = recipients, sender = self.sender, modified = isModified
+        let text = fullText, placeholder = linkPlaceholder, key = selectedMessage?.key
+        let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
+        effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
+            var saved: ApplicationMessage?
+            var messageKey = key
+            if modified || key == nil {
+                let message = try await templates.create(text: text, placeholder: placeholder)
+                saved = message
+                messageKey = message.key
+            }
+            let result = try await invites.invite(people: people, options: InviteOptions(messageKey: messageKey, sender: sender, fields: fields))
+            return (result, saved)
+        }) { [weak self] result in
+            guard let self else { return }
+            self.isSending = false
+            switch result {
+            case .success(let (invite, saved)):
+                if let saved {
+                    self.messages.append(saved)
+                    self.messageIndex = self.messages.count - 1
+                    self.text = saved.text
+                    self.signatureIndex = 0
+                }
+                let accepted = invite.recipients.filter { !$0.status.isImpossible }.count
+                var note = "sent \(accepted) invitation(s)"
+                if let bulk = invite.bulkId { note += ", bulk \(bulk)" }
+                if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
+                self.onToast(invite.bulkIds.isEmpty ? .warning : .success, note)
+                self.onSent(invite.bulkIds)
+            case .failure(let error):
+                self.onToast(.error, "not sent: " + userMessage(for: error))
+            }
+        }
+    }
+
+    private func sendEmail() {
+        let share = self.share, referrer = settings.referrer
+        let jobs = recipients.filter { !$0.emails.isEmpty }.map { person in
+            (person, template.render(link: "", values: values(for: person), missing: .empty).text
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        effects.perform({ () async -> (sent: Int, failures: [String]) in
+            var sent = 0
+            var failures: [String] = []
+            for (person, body) in jobs {
+                do {
+                    try await share.emailInvite(person, referrer: referrer, text: body)
+                    sent += 1
+                } catch {
+                    failures.append("\(person.displayName): \(userMessage(for: error))")
+                }
+            }
+            return (sent, failures)
+        }) { [weak self] result in
+            guard let self else { return }
+            self.isSending = false
+            guard case .success(let outcome) = result else { return }
+            if let first = outcome.failures.first {
+                self.onToast(.error, "sent \(outcome.sent) email(s); \(outcome.failures.count) failed: \(first)")
+            } else {
+                self.onToast(.success, "sent \(outcome.sent) email invitation(s)")
+            }
+        }
+    }
+
+    /// Folds a service event into the state; true when something shown changed.
+    @discardableResult
+    public func handle(_ event: HeraldEvent) -> Bool { false }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+
+/// The Inbox pane's state: whose inbox, the filter (topic, dates), the messages loaded so far
+/// (older pages load as the cursor nears the end), counters, the message opened, and why the inbox
+/// could not be read. Confined to the app loop's thread; service calls go through `effects`.
+public final class InboxViewModel {
+    private let service: InboxService
+    private let effects: EffectQueue
+    private let dates: InboxDateParser
+    /// Called for toasts (the shell forwards them to its toast centre).
+    public var onToast: (ToastLevel, String) -> Void = { _, _ in }
+    /// Called whenever the unread counter changes (for the status bar).
+    public var onUnreadChanged: (Int) -> Void = { _ in }
+
+    /// The external user id whose inbox is shown.
+    public private(set) var user: String
+    public private(set) var filter: InboxFilter
+    /// Loaded messages, newest first (sanitise before drawing).
+    public private(set) var messages: [InboxMessage] = []
+    public private(set) var counts: InboxCounts = .zero
+    /// Every topic seen in loaded messages (and the current one), sorted.
+    public private(set) var topics: [String] = []
+    /// Row under the cursor.
+    public private(set) var cursor = 0
+    /// The message shown in full, when one is open.
+    public private(set) var opened: InboxMessage?
+    public private(set) var isLoading = false
+    public private(set) var hasMore = false
+    /// True when the platform could not be reached and the list comes from the local cache.
+    public private(set) var fromCache = false
+    /// Why the inbox could not be read (with the fix), shown in place of the list.
+    public private(set) var problem: String?
+    /// Rows from the end at which the next page is asked for.
+    public var prefetchDistance = 5
+
+    private var lastPage: InboxPage?
+    /// Bumped on every new first-page load: answers to older requests are dropped.
+    private var generation = 0
+
+    public init(service: InboxService, effects: EffectQueue, user: String, filter: InboxFilter = InboxFilter(),
+                dates: InboxDateParser = InboxDateParser()) {
+        self.service = service
+        self.effects = effects
+        self.user = user.trimmingCharacters(in: .whitespaces)
+        self.filter = filter
+        self.dates = dates
+    }
+
+    /// The message under the cursor.
+    public var current: InboxMessage? { messages.indices.contains(cursor) ? messages[cursor] : nil }
+
+    /// "12 messages, 3 unread" with the filtered counts when a filter is on.
+    public var countsSummary: String {
+        var text = "\(counts.total) messages, \(counts.unread) unread"
+        if filter.isFiltering { text += " · filter: \(counts.totalFiltered) shown, \(counts.unreadFiltered) unread" }
+        return text
+    }
+
+    /// The date fields as text ("" for no bound).
+    public var fromText: String { filter.from.map(dates.format) ?? "" }
+    public var toText: String {
+        guard let to = filter.to else { return "" }
+        // A whole day is stored as the next midnight (exclusive); show the day itself.
+        let previous = to.addingTimeInterval(-86_400)
+        let shown = dates.format(previous)
+        return shown.count == 10 ? shown : dates.format(to)
+    }
+
+    // MARK: loading
+
+    /// Loads the first page for the current user and filter (drops what was loaded).
+    public func reload() {
+        guard !user.isEmpty else {
+            problem = "no inbox user: type :user ID (the external user id, case-sensitive)"
+            messages = []; counts = .zero; cursor = 0; opened = nil; hasMore = false
+            return
+        }
+        generation += 1
+        let asked = generation
+        isLoading = true
+        let service = self.service, user = self.user, filter = self.filter
+        effects.perform({ try await service.fetch(user: user, filter: filter) }) { [weak self] result in
+            guard let self, asked == self.generation else { return }
+            self.isLoading = false
+            switch result {
+            case .success(let page):
+                self.problem = nil
+                self.messages = page.messages
+                self.cursor = 0
+                self.opened = nil
+                self.accept(page)
+            case .failure(let error):
+                self.fail(error)
+            }
+        }
+    }
+
+    /// Asks for the page after the last one, when there is one and nothing is loading.
+    public func loadMore() {
+        guard let page = lastPage, hasMore, !isLoading else { return }
+        isLoading = true
+        let asked = generation
+        let service = self.service
+        effects.perform({ try await service.nextPage(after: page) }) { [weak self] result in
+            guard let self, asked == self.generation else { return }
+            self.isLoading = false
+            switch result {
+            case .success(let next):
+                let known = Set(self.messages.map(\.messageId))
+                self.messages += next.messages.filter { !known.contains($0.messageId) }
+                self.accept(next)
+            case .failure(let error):
+                self.onToast(.error, "could not load older messages: " + InboxAuthAdvice.message(for: error))
+            }
+        }
+    }
+
+    private func accept(_ page: InboxPage) {
+        lastPage = page
+        hasMore = page.hasMore
+        fromCache = page.fromCache
+        setCounts(page.counts)
+        var all = Set(topics)
+        for m in page.messages { if let t = m.topic { all.insert(t) } }
+        if let t = filter.topic { all.insert(t) }
+        topics = all.sorted()
+        cursor = messages.isEmpty ? 0 : min(cursor, messages.count - 1)
+    }
+
+    private func fail(_ error: any Error) {
+        let text = InboxAuthAdvice.message(for: error)
+        problem = text
+        messages = []; cursor = 0; opened = nil; hasMore = false; lastPage = nil
+        setCounts(.zero)
+        onToast(.error, text)
+    }
+
+    private func setCounts(_ new: InboxCounts) {
+        let before = counts.unread
+        counts = new
+        if new.unread != before { onUnreadChanged(new.unread) }
+    }
+
+    // MARK: user and filter
+
+    /// Shows another user's inbox (`:user ID` or the user field).
+    public func setUser(_ id: String) {
+        user = TerminalSafeText.sanitize(id).trimmingCharacters(in: .whitespaces)
+        topics = []
+        reload()
+    }
+
+    /// Next topic: none → each topic seen → none.
+    public func cycleTopic() {
+        guard !topics.isEmpty else {
+            onToast(.info, "no topics seen yet in this inbox")
+            return
+        }
+        if let t = filter.topic, let i = topics.firstIndex(of: t) {
+            setTopic(i + 1 < topics.count ? topics[i + 1] : nil)
+        } else {
+            setTopic(topics[0])
+        }
+    }
+
+    /// Shows only `topic` (nil: every topic).
+    public func setTopic(_ topic: String?) {
+        filter.topic = topic
+        reload()
+    }
+
+    /// Sets the date range from the two fields; returns the problem (and changes nothing) when a
+    /// field cannot be read or the range is empty.
+    @discardableResult
+    public func setDateRange(from fromText: String, to toText: String) -> String? {
+        let from: Date?, to: Date?
+        do {
+            from = try dates.parse(fromText, as: .from)
+            to = try dates.parse(toText, as: .to)
+        } catch {
+            return error.description
+        }
+        if let from, let to, from >= to { return "the range is empty: \"from\" must come before \"to\"" }
+        filter.from = from
+        filter.to = to
+        reload()
+        return nil
+    }
+
+    // MARK: cursor and reading
+
+    /// Moves the cursor to `index` (clamped); near the end, older messages are asked for.
+    public func moveCursor(to index: Int) {
+        cursor = messages.isEmpty ? 0 : min(max(0, index), messages.count - 1)
+        if cursor >= messages.count - prefetchDistance { loadMore() }
+    }
+
+    /// Opens the message under the cursor and marks it seen.
+    public func openCurrent() {
+        guard let message = current else { return }
+        opened = message
+        markSeen(message.messageId)
+    }
+
+    /// Closes the opened message; false when none was open.
+    @discardableResult
+    public func closeMessage() -> Bool {
+        guard opened != nil else { return false }
+        opened = nil
+        return true
+    }
+
+    /// Marks the message under the cursor seen without opening it.
+    public func markCurrentSeen() {
+        guard let message = current else { return }
+        markSeen(message.messageId)
+    }
+
+    /// Marks one message seen at once (counters drop now); undone with an error toast when the
+    /// platform refuses.
+    public func markSeen(_ messageId: String) {
+        guard let message = messages.first(where: { $0.messageId == messageId }), !message.seen else { return }
+        applySeen([messageId], seen: true)
+        let service = self.service, user = self.user
+        effects.perform({ try await service.markSeen(user: user, messageIds: [messageId]) }) { [weak self] result in
+            guard let self, case .failure(let error) = result else { return }
+            self.applySeen([messageId], seen: false)
+            self.onToast(.error, userMessage(for: error))
+        }
+    }
+
+    /// Sets the seen flag of loaded messages; counters move only for flags that really change, so
+    /// the optimistic mark and the service's event for it count once.
+    private func applySeen(_ ids: [String], seen: Bool) {
+        let wanted = Set(ids)
+        var changed = 0, changedInFilter = 0
+        for i in messages.indices where wanted.contains(messages[i].messageId) && messages[i].seen != seen {
+            messages[i].seen = seen
+            changed += 1
+            if filter.matches(messages[i]) { changedInFilter += 1 }
+        }
+        if let o = opened, wanted.contains(o.messageId) { opened?.seen = seen }
+        guard changed > 0 else { return }
+        if seen {
+            setCounts(counts.markingSeen(changed, inFilter: changedInFilter))
+        } else {
+            setCounts(InboxCounts(total: counts.total, unread: counts.unread + changed, totalFiltered: counts.totalFiltered,
+                                  unreadFiltered: counts.unreadFiltered + changedInFilter))
+        }
+    }
+
+    // MARK: events
+
+    /// Folds a service event into the state; true when something shown changed.
+    @discardableResult
+    public func handle(_ event: HeraldEvent) -> Bool {
+        switch event {
+        case .inboxSeenChanged(let change) where change.externalUserId == user:
+            let before = counts
+            applySeen(change.messageIds, seen: change.seen)
+            return before != counts
+        default:
+            return false
+        }
+    }
+}

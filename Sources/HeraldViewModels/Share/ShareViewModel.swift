@@ -1,0 +1,179 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldServices
+
+/// The Share pane's state: the ways to share with their availability, the referral link and its
+/// clicks, its QR code, and the social share URLs. Confined to the app loop's thread.
+public final class ShareViewModel {
+    private let share: ShareService
+    private let clipboard: Clipboard
+    private let emailInviter: EmailInviter?
+    private let effects: EffectQueue
+    public let settings: ShareSettings
+
+    /// Called for toasts.
+    public var onToast: (ToastLevel, String) -> Void = { _, _ in }
+    /// Bytes the UI thread must write to the terminal (the OSC 52 clipboard escape).
+    public var onTerminalBytes: ([UInt8]) -> Void = { _ in }
+    /// SMS or email invite chosen: the shell switches to the composer for that channel.
+    public var onCompose: (ShareChannel) -> Void = { _ in }
+
+    public let channels: [ShareChannel] = ShareChannel.allCases
+    public private(set) var cursor = 0
+    public private(set) var link: ReferralLink?
+    public private(set) var linkProblem: String?
+    public private(set) var isLoadingLink = false
+    /// The QR code of the link; nil until the link is known.
+    public private(set) var qrCode: QRCode?
+    public private(set) var qrProblem: String?
+    /// Whether the QR code is shown large (the `Q` key or the QR row).
+    public private(set) var showsQR = false
+
+    public init(share: ShareService, clipboard: Clipboard, emailInviter: EmailInviter?, effects: EffectQueue,
+                settings: ShareSettings) {
+        self.share = share
+        self.clipboard = clipboard
+        self.emailInviter = emailInviter
+        self.effects = effects
+        self.settings = settings
+    }
+
+    public var current: ShareChannel { channels[cursor] }
+
+    /// Whether `channel` can be used now, and why not.
+    public func availability(of channel: ShareChannel) -> ShareAvailability {
+        switch channel {
+        case .sms:
+            guard let sender = settings.sender else {
+                return .unavailable(reason: "no sender ID: set sender = \"NAME\" in config.toml")
+            }
+            if let problem = SenderID.problem(sender) { return .unavailable(reason: "sender in config.toml: " + problem) }
+            return .available
+        case .email:
+            guard let inviter = emailInviter else {
+                return .unavailable(reason: "no email sender: set email_from = \"you@example.com\" in config.toml")
+            }
+            if case .unavailable = inviter.availability() {
+                return .unavailable(reason: "no \(inviter.command.program) program found; set \(settings.emailCommandConfigKey) in config.toml")
+            }
+            return .available
+        case .link, .qr, .social:
+            if let linkProblem { return .unavailable(reason: linkProblem) }
+            if channel == .qr, let qrProblem { return .unavailable(reason: qrProblem) }
+            return link == nil ? .waiting("loading the referral link…") : .available
+        }
+    }
+
+    /// The share URL for a social platform (nil until the link is known).
+    public func shareURL(for platform: SharePlatform) -> String? {
+        link.map { ShareLinks.url(for: platform, text: settings.socialText, link: $0.url) }
+    }
+
+    // MARK: actions
+
+    /// Asks the platform for the referral link (and its click count).
+    public func refresh() {
+        isLoadingLink = true
+        let share = self.share, referrer = settings.referrer
+        effects.perform({ try await share.referralLink(referrer: referrer) }) { [weak self] result in
+            guard let self else { return }
+            self.isLoadingLink = false
+            switch result {
+            case .success(let link):
+                self.linkProblem = nil
+                let changed = self.link?.url != link.url
+                self.link = link
+                if changed || self.qrCode == nil { self.makeQR(link.url) }
+            case .failure(let error):
+                self.linkProblem = "no referral link: " + userMessage(for: error)
+            }
+        }
+    }
+
+    private func makeQR(_ url: String) {
+        do {
+            qrCode = try share.qrCode(for: url)
+            qrProblem = nil
+        } catch {
+            qrCode = nil
+            qrProblem = userMessage(for: error)
+        }
+    }
+
+    /// The QR code as half-block lines with a quiet zone; `inverted` draws the dark modules (for
+    /// dark text on a light background). Empty until the link is known.
+    public func qrLines(inverted: Bool = false) -> [String] {
+        qrCode?.textLines(quietZone: 2, inverted: inverted) ?? []
+    }
+
+    public func moveCursor(to index: Int) { cursor = min(max(0, index), channels.count - 1) }
+
+    /// Uses the row under the cursor.
+    public func choose() { choose(current) }
+
+    /// Uses `channel`: compose an invitation, copy the link or a share URL, or show the QR code.
+    public func choose(_ channel: ShareChannel) {
+        if let index = channels.firstIndex(of: channel) { cursor = index }
+        switch availability(of: channel) {
+        case .unavailable(let reason): onToast(.warning, "\(channel.title) is not available: \(reason)"); return
+        case .waiting(let text): onToast(.info, text); return
+        case .available: break
+        }
+        switch channel {
+        case .sms, .email: onCompose(channel)
+        case .link: copyLink()
+        case .qr: showsQR.toggle()
+        case .social(let platform):
+            if let url = shareURL(for: platform) { copy(url, what: "\(platform.displayName) share URL") }
+        }
+    }
+
+    /// Shows or hides the large QR code.
+    public func toggleQR() {
+        guard link != nil else { onToast(.info, "the referral link is still loading"); return }
+        showsQR.toggle()
+    }
+
+    /// Hides the QR code; false when it was not shown.
+    @discardableResult
+    public func hideQR() -> Bool {
+        guard showsQR else { return false }
+        showsQR = false
+        return true
+    }
+
+    /// Copies the referral link (or, on a social row, that row's share URL).
+    public func copyCurrent() {
+        if case .social(let platform) = current, let url = shareURL(for: platform) {
+            copy(url, what: "\(platform.displayName) share URL")
+        } else {
+            copyLink()
+        }
+    }
+
+    public func copyLink() {
+        guard let url = link?.url else { onToast(.info, "the referral link is still loading"); return }
+        copy(url, what: "link")
+    }
+
+    private func copy(_ text: String, what: String) {
+        let clipboard = self.clipboard
+        effects.perform({ try await clipboard.copy(text) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(.writeToTerminal(let bytes)):
+                self.onTerminalBytes(bytes)
+                self.onToast(.success, "copied the \(what) (through the terminal)")
+            case .success(.copied):
+                self.onToast(.success, "copied the \(what)")
+            case .failure(let error):
+                self.onToast(.error, userMessage(for: error))
+            }
+        }
+    }
+
+    /// Folds a service event into the state; true when something shown changed.
+    @discardableResult
+    public func handle(_ event: HeraldEvent) -> Bool { false }
+}
