@@ -1,0 +1,199 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldStore
+
+/// Reads users' inboxes: pages with filters, counters, a local cache, seen marks (optimistic,
+/// rolled back on failure and retried), and the two ways to authenticate (application code or
+/// short-lived JWTs, minted again once when the platform refuses one).
+public actor InboxService {
+    private let platform: any MessagingPlatform
+    private let cache: InboxCacheStore
+    private let bus: EventBus
+    private let clock: any HeraldClock
+    public nonisolated let auth: InboxAuthConfig
+    private var minter: TokenMinter?
+    /// Seen marks that failed, by user: retried on the next call.
+    private var pendingSeen: [String: [SeenBody.SeenMessage]] = [:]
+    /// Tokens minted since start (for tests and diagnostics).
+    public private(set) var tokensMinted = 0
+
+    public init(platform: any MessagingPlatform, cache: InboxCacheStore, bus: EventBus, auth: InboxAuthConfig,
+                clock: any HeraldClock = SystemClock()) {
+        self.platform = platform
+        self.cache = cache
+        self.bus = bus
+        self.auth = auth
+        self.clock = clock
+    }
+
+    // MARK: reading
+
+    /// The first page for `filter`; cached locally. When the platform cannot be reached, the cache answers.
+    public func fetch(user: String, filter: InboxFilter = InboxFilter()) async throws(InboxError) -> InboxPage {
+        try await load(user: user, filter: filter, request: filter, skip: [], isNextPage: false)
+    }
+
+    /// The page after `page`: asks with `dateTimeTo` = the oldest send time seen (plus one millisecond,
+    /// so messages sharing that exact time are not lost; repeats are dropped).
+    public func nextPage(after page: InboxPage) async throws(InboxError) -> InboxPage {
+        guard let oldest = page.oldestSendTime else { return page }
+        let boundary = page.messages.filter { $0.sendDateTime == oldest }.map(\.messageId)
+        var request = page.filter.nextPage(after: oldest.addingTimeInterval(0.001))
+        request.limit = page.filter.limit + boundary.count
+        return try await load(user: page.externalUserId, filter: page.filter, request: request,
+                              skip: page.seenIds, isNextPage: true)
+    }
+
+    /// Messages in the local cache, newest first.
+    public func cached(user: String, filter: InboxFilter? = nil) -> [InboxMessage] {
+        (try? cache.messages(userId: user, filter: filter)) ?? []
+    }
+
+    private func load(user: String, filter: InboxFilter, request: InboxFilter, skip: Set<String>,
+                      isNextPage: Bool) async throws(InboxError) -> InboxPage {
+        guard !user.isEmpty else { throw .emptyUser }
+        await retryPendingSeen(user: user)
+        let response: InboxResponse
+        do {
+            response = try await authorized(user: user) { platform, auth async throws(APIError) in
+                try await platform.fetchInbox(externalUserId: user, filter: request, auth: auth)
+            }
+        } catch {
+            if case .platform(let api) = error, api.isRetryable {
+                return cachedPage(user: user, filter: filter, request: request, skip: skip)
+            }
+            throw error
+        }
+        let fresh = response.inboxMessages.filter { !skip.contains($0.messageId) }
+        let page = Array(fresh.prefix(filter.limit))
+        try? cache.save(page, userId: user)
+        // A message marked seen locally while its mark is pending stays seen in what we show.
+        let local = Set(cached(user: user).filter(\.seen).map(\.messageId))
+        let shown = page.map { m -> InboxMessage in
+            var m = m
+            if local.contains(m.messageId) { m.seen = true }
+            return m
+        }
+        let result = InboxPage(externalUserId: user, filter: filter, messages: shown, counts: response.counts,
+                               hasMore: response.messages.count >= request.limit, fromCache: false,
+                               seenIds: skip.union(page.map(\.messageId)))
+        bus.publish(.inboxLoaded(InboxLoaded(externalUserId: user, countTotal: response.countTotal,
+                                             countUnread: response.countUnread, messageCount: shown.count,
+                                             isNextPage: isNextPage)))
+        return result
+    }
+
+    private func cachedPage(user: String, filter: InboxFilter, request: InboxFilter, skip: Set<String>) -> InboxPage {
+        let all = cached(user: user)
+        let matching = all.filter { request.matches($0) && !skip.contains($0.messageId) }
+        let page = Array(matching.prefix(filter.limit))
+        return InboxPage(externalUserId: user, filter: filter, messages: page,
+                         counts: InboxCounts(messages: all, filter: filter), hasMore: matching.count > page.count,
+                         fromCache: true, seenIds: skip.union(page.map(\.messageId)))
+    }
+
+    // MARK: seen
+
+    /// Marks messages seen: ids already seen are skipped; the local mark is made first and undone
+    /// when the platform call fails (the marks are then retried on the next call).
+    @discardableResult
+    public func markSeen(user: String, messageIds: [String]) async throws(InboxError) -> SeenResult {
+        guard !user.isEmpty else { throw .emptyUser }
+        let known = Dictionary(cached(user: user).map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
+        var toMark: [String] = []
+        var already: [String] = []
+        var seenInCall = Set<String>()
+        for id in messageIds where seenInCall.insert(id).inserted {
+            if known[id]?.seen == true { already.append(id) } else { toMark.append(id) }
+        }
+        guard !toMark.isEmpty else { return SeenResult(marked: [], alreadySeen: already) }
+        let now = clock.now()
+        let marks = toMark.map { id in
+            SeenBody.SeenMessage(messageId: id, timestampDelta: known[id]?.timestampDelta(seenAt: now) ?? 0)
+        }
+        try? cache.setSeen(true, messageIds: toMark, userId: user)
+        bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: toMark, seen: true)))
+        do {
+            try await platform.markSeen(externalUserId: user, messages: marks)
+        } catch {
+            try? cache.setSeen(false, messageIds: toMark, userId: user)
+            bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: toMark, seen: false)))
+            var queue = pendingSeen[user] ?? []
+            let queued = Set(queue.map(\.messageId))
+            queue += marks.filter { !queued.contains($0.messageId) }
+            pendingSeen[user] = queue
+            throw .seenNotSaved(error.description, pending: toMark.count)
+        }
+        return SeenResult(marked: toMark, alreadySeen: already)
+    }
+
+    /// Seen marks waiting to be retried, by user.
+    public func pendingSeenCount(user: String) -> Int { pendingSeen[user]?.count ?? 0 }
+
+    /// Sends the marks that failed earlier; returns how many went through.
+    @discardableResult
+    public func retryPendingSeen(user: String) async -> Int {
+        guard let queue = pendingSeen[user], !queue.isEmpty else { return 0 }
+        do {
+            try await platform.markSeen(externalUserId: user, messages: queue)
+        } catch {
+            return 0
+        }
+        pendingSeen[user] = nil
+        let ids = queue.map(\.messageId)
+        try? cache.setSeen(true, messageIds: ids, userId: user)
+        bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: ids, seen: true)))
+        return ids.count
+    }
+
+    // MARK: auth
+
+    /// Runs `call` with the configured credential; with a JWT, a fresh token per call, and on UNAUTHORIZED one more fresh token and one retry.
+    private func authorized<T: Sendable>(
+        user: String, _ call: @Sendable (any MessagingPlatform, InboxAuth) async throws(APIError) -> T
+    ) async throws(InboxError) -> T {
+        switch auth {
+        case .applicationCode:
+            do { return try await call(platform, .applicationCode) } catch {
+                throw Self.map(error, jwt: nil)
+            }
+        case .jwt(let config):
+            let first = try await token(for: user, config: config)
+            do { return try await call(platform, .bearer(first)) } catch {
+                guard case .unauthorized = error else { throw Self.map(error, jwt: config) }
+            }
+            let second = try await token(for: user, config: config)
+            do { return try await call(platform, .bearer(second)) } catch {
+                throw Self.map(error, jwt: config)
+            }
+        }
+    }
+
+    private static func map(_ error: APIError, jwt: InboxTokenConfig?) -> InboxError {
+        switch error {
+        case .accessTokenMissing: return .accessTokenMissing
+        case .unauthorized:
+            if let jwt {
+                return .tokenRefused(keyId: jwt.keyId, keyIdConfigKey: jwt.keyIdConfigKey, secretConfigKey: jwt.secretConfigKey)
+            }
+            return .applicationCodeRefused
+        default: return .platform(error)
+        }
+    }
+
+    /// A new token for `user`. Tokens are minted per call: the platform accepts each `jti` once.
+    private func token(for user: String, config: InboxTokenConfig) async throws(InboxError) -> String {
+        do {
+            if minter == nil { minter = try TokenMinter(config: config, clock: clock) }
+            guard let minter else { throw InboxError.tokenConfig("no token minter") }
+            let token = try await minter.mint(for: user)
+            tokensMinted += 1
+            return token
+        } catch let error as InboxError {
+            throw error
+        } catch {
+            throw .tokenConfig(userMessage(for: error))
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import HeraldCore
+
+/// Whom to invite: a stored person (every invitable number of theirs) or a number typed as text.
+public enum InviteTarget: Sendable, Hashable {
+    case person(Person)
+    /// Parsed with the workspace's `PhoneNumberParser`; a stored person with this number is attached.
+    case number(String)
+}
+
+/// How one invitation request is sent. Nil values fall back on the workspace's configuration.
+public struct InviteOptions: Sendable, Hashable {
+    /// The application message to send (its key); nil: the configured or the application's default.
+    public var messageKey: String?
+    /// The sender ID; nil: the configured sender.
+    public var sender: String?
+    /// Client fields for every recipient (`SENDER_NAME`, `CUSTOM_TEXT`…); `RECEIVER_NAME` is filled
+    /// per person unless given here.
+    public var fields: [String: String]
+    public var policy: ResendPolicy
+
+    public init(messageKey: String? = nil, sender: String? = nil, fields: [String: String] = [:],
+                policy: ResendPolicy = .default) {
+        self.messageKey = messageKey
+        self.sender = sender
+        self.fields = fields
+        self.policy = policy
+    }
+}
+
+/// One recipient the platform was asked to invite.
+public struct InvitedRecipient: Sendable, Hashable, Codable {
+    /// E.164 with the plus ("+385981234567").
+    public var address: String
+    public var messageId: String?
+    public var personId: Int64?
+    public var bulkId: String?
+    public var status: DeliveryStatus
+    /// Why the platform refused it, when it did.
+    public var reason: String?
+    public var correlator: String
+
+    public init(address: String, messageId: String?, personId: Int64?, bulkId: String?, status: DeliveryStatus,
+                reason: String?, correlator: String) {
+        self.address = address
+        self.messageId = messageId
+        self.personId = personId
+        self.bulkId = bulkId
+        self.status = status
+        self.reason = reason
+        self.correlator = correlator
+    }
+}
+
+/// A number that was not sent to, and why.
+public struct SkippedRecipient: Sendable, Hashable, Codable {
+    /// E.164 when the number parsed, else the text as given.
+    public var address: String
+    public var personId: Int64?
+    public var reason: String
+
+    public init(address: String, personId: Int64?, reason: String) {
+        self.address = address
+        self.personId = personId
+        self.reason = reason
+    }
+}
+
+/// What an invitation request did.
+public struct InviteResult: Sendable, Hashable {
+    /// Every bulk the platform answered with, in request order (several past 1000 destinations).
+    public var bulkIds: [String]
+    public var deliveryInfoUrls: [String]
+    public var recipients: [InvitedRecipient]
+    public var skipped: [SkippedRecipient]
+
+    public init(bulkIds: [String] = [], deliveryInfoUrls: [String] = [], recipients: [InvitedRecipient] = [],
+                skipped: [SkippedRecipient] = []) {
+        self.bulkIds = bulkIds
+        self.deliveryInfoUrls = deliveryInfoUrls
+        self.recipients = recipients
+        self.skipped = skipped
+    }
+
+    /// The first bulk, nil when nothing was sent.
+    public var bulkId: String? { bulkIds.first }
+    public var deliveryInfoUrl: String? { deliveryInfoUrls.first }
+}
+
+/// What reconciling the ledger's `queued` rows did on start.
+public struct ReconcileReport: Sendable, Hashable {
+    /// Rows the platform now has a result for (sent earlier, or sent now for the first time).
+    public var reconciled: Int
+    /// Rows that could not be reconciled and were marked failed, with the reason in the ledger.
+    public var failed: Int
+    /// Rows left queued because the platform could not be reached (tried again later).
+    public var stillQueued: Int
+
+    public init(reconciled: Int = 0, failed: Int = 0, stillQueued: Int = 0) {
+        self.reconciled = reconciled
+        self.failed = failed
+        self.stillQueued = stillQueued
+    }
+}
+
+/// A rule broken by a whole invitation request; nothing was written or sent.
+public enum InviteError: Error, Sendable, Hashable, UserFacingError {
+    case invalidSender(SenderIDError)
+    case noSender
+    case emptyMessage(key: String)
+    case noMessage
+    case unknownField(String)
+    case noTargets
+    case unknownPerson(Int64)
+    /// The platform refused the request; every recipient was marked failed with this reason.
+    case platformRefused(String)
+    /// The platform did not answer; the recipients stay queued and are checked again before the next send.
+    case platformUncertain(String, queued: Int)
+
+    public var userMessage: String {
+        switch self {
+        case .invalidSender(let error):
+            return "sender ID rule broken: \(error.description); pass --sender with a valid one or fix sender in config.toml"
+        case .noSender:
+            return "no sender ID: pass --sender NAME or set sender = \"NAME\" in config.toml"
+        case .emptyMessage(let key):
+            return "message \"\(key)\" is empty: give it some text with `herald templates update \(key) --text …`"
+        case .noMessage:
+            return "no message to send: pass --message ID, set message in config.toml, or create one with `herald templates create`"
+        case .unknownField(let key):
+            let known = ClientField.allCases.map(\.rawValue).joined(separator: ", ")
+            return "unknown field \(key): client fields are \(known)"
+        case .noTargets:
+            return "nobody to invite: pass --to with a contact id or a phone number"
+        case .unknownPerson(let id):
+            return "no contact with id \(id): list contacts with `herald contacts list`"
+        case .platformRefused(let text):
+            return "the platform refused the invitations: \(text); nothing was sent and the recipients are marked failed"
+        case .platformUncertain(let text, let queued):
+            return "\(text); \(queued) recipient(s) stay queued and are checked with the platform before the next send (nothing is sent twice)"
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HeraldCore
+import HeraldEngine
+import HeraldStore
+
+/// One data directory wired into a running client: the local store (`herald.sqlite`), the embedded
+/// platform (`engine.sqlite`) with the sandbox application's credentials kept in the client's
+/// settings, the event bus, and every service. The CLI and the terminal UI both start here.
+public final class Workspace: @unchecked Sendable {
+    public static let engineFileName = "engine.sqlite"
+    /// Client settings holding the application's credentials.
+    static let keyApplication = "platform.application_key"
+    static let keySecret = "platform.application_secret"
+    static let keyCode = "platform.application_code"
+
+    public let dataDirectory: URL
+    public let config: WorkspaceConfig
+    public let clock: any HeraldClock
+    public let database: HeraldDatabase
+    public let engine: PlatformEngine
+    public let credentials: PlatformCredentials
+    public let platform: any MessagingPlatform
+    public let bus: EventBus
+    public let parser: PhoneNumberParser
+
+    public let contacts: ContactStore
+    public let ledger: LedgerStore
+    public let settings: SettingsStore
+    public let templates: TemplateService
+    public let invites: InviteService
+    public let tracker: DeliveryTracker
+    public let inbox: InboxService
+    public let suggestions: SuggestionService
+    public let share: ShareService
+
+    private let lock = NSLock()
+    private var trackerTask: Task<Void, Never>?
+    private let removeOnClose: Bool
+
+    private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
+                 engine: PlatformEngine, credentials: PlatformCredentials, parser: PhoneNumberParser, removeOnClose: Bool) throws {
+        self.dataDirectory = dataDirectory
+        self.config = config
+        self.clock = clock
+        self.database = database
+        self.engine = engine
+        self.credentials = credentials
+        self.parser = parser
+        self.removeOnClose = removeOnClose
+        let platform = EmbeddedPlatform.client(engine: engine, credentials: credentials)
+        self.platform = platform
+        let bus = EventBus()
+        self.bus = bus
+        contacts = ContactStore(database: database, clock: clock)
+        ledger = LedgerStore(database: database, clock: clock)
+        settings = SettingsStore(database: database)
+        templates = TemplateService(platform: platform, cache: TemplateCacheStore(database: database),
+                                    applicationKey: credentials.applicationKey, clock: clock)
+        invites = InviteService(platform: platform, ledger: ledger, contacts: contacts, templates: templates,
+                                settingsStore: settings, bus: bus, parser: parser,
+                                settings: InviteSettings(sender: config.sender, senderName: config.senderName,
+                                                         messageKey: config.messageKey,
+                                                         firstPollDelay: config.tracker.interval),
+                                clock: clock)
+        tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
+        inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
+                             auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock)
+        suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
+                                        owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
+        var inviter: EmailInviter?
+        if let from = config.emailFrom, let address = try? EmailAddress(from, field: "email_from") {
+            inviter = EmailInviter(sender: address, command: config.emailCommand, clock: clock)
+        }
+        share = ShareService(platform: platform, emailInviter: inviter)
+    }
+
+    /// Opens the workspace of `dataDirectory` (created when missing): store, engine, sandbox
+    /// application (bootstrapped on first run; its credentials kept in the client's settings),
+    /// services; then reconciles invitations an earlier run left queued.
+    public static func open(dataDirectory: URL, config: WorkspaceConfig = WorkspaceConfig(),
+                            clock: any HeraldClock = SystemClock()) async throws -> Workspace {
+        try await open(dataDirectory: dataDirectory, config: config, clock: clock, removeOnClose: false)
+    }
+
+    static func open(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock,
+                     removeOnClose: Bool) async throws -> Workspace {
+        do {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw WorkspaceError.cannotCreate(dataDirectory.path, error.localizedDescription)
+        }
+        let parser: PhoneNumberParser
+        do { parser = try PhoneNumberParser(defaultRegion: config.region) } catch {
+            throw WorkspaceError.region(String(describing: error))
+        }
+        let database: HeraldDatabase
+        do { database = try HeraldDatabase.open(inDirectory: dataDirectory) } catch {
+            throw WorkspaceError.store(String(describing: error))
+        }
+        let engine: PlatformEngine
+        do {
+            engine = try PlatformEngine.open(at: dataDirectory.appendingPathComponent(engineFileName), clock: clock,
+                                             config: config.engine)
+        } catch {
+            throw WorkspaceError.engine(String(describing: error))
+        }
+        let credentials = try await sandboxCredentials(engine: engine, settings: SettingsStore(database: database))
+        let workspace = try Workspace(dataDirectory: dataDirectory, config: config, clock: clock, database: database,
+                                      engine: engine, credentials: credentials, parser: parser, removeOnClose: removeOnClose)
+        await workspace.invites.reconcileQueued()
+        return workspace
+    }
+
+    /// The credentials kept in the client's settings when the engine still knows them; otherwise the
+    /// sandbox application's (bootstrapped on first run), saved for next time.
+    static func sandboxCredentials(engine: PlatformEngine, settings: SettingsStore) async throws -> PlatformCredentials {
+        if let key = try settings.string(keyApplication), let secret = try settings.string(keySecret),
+           let code = try settings.string(keyCode) {
+            let known = try? await engine.credentials(applicationKey: key)
+            if let known, known.secret == secret, known.applicationCode == code {
+                return PlatformCredentials(applicationKey: key, applicationSecret: secret, applicationCode: code)
+            }
+        }
+        let app: ApplicationCredentials
+        do { app = try await engine.bootstrapSandbox() } catch {
+            throw WorkspaceError.engine(String(describing: error))
+        }
+        try settings.set(keyApplication, app.applicationKey)
+        try settings.set(keySecret, app.secret)
+        try settings.set(keyCode, app.applicationCode)
+        return PlatformCredentials(applicationKey: app.applicationKey, applicationSecret: app.secret,
+                                   applicationCode: app.applicationCode)
+    }
+
+    // MARK: background work
+
+    /// Starts the delivery tracker's loop (once); it runs until `stopTracking()` or `close()`.
+    public func startTracking() {
+        lock.withLock {
+            guard trackerTask == nil else { return }
+            let tracker = self.tracker
+            trackerTask = Task { await tracker.run() }
+        }
+    }
+
+    /// Stops the tracker's loop.
+    public func stopTracking() {
+        let task = lock.withLock {
+            defer { trackerTask = nil }
+            return trackerTask
+        }
+        task?.cancel()
+    }
+
+    /// Stops background work and ends every event subscription; a demo workspace's folder is removed.
+    public func close() {
+        stopTracking()
+        bus.close()
+        if removeOnClose { try? FileManager.default.removeItem(at: dataDirectory) }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HeraldCore
+import HeraldEngine
+
+/// What a workspace takes from the user's configuration (the executable maps `config.toml` and
+/// the environment onto this).
+public struct WorkspaceConfig: Sendable {
+    /// Default region for national numbers ("HR"); nil: numbers must be international.
+    public var region: String?
+    /// Sender ID of invitations.
+    public var sender: String?
+    /// `{SENDER_NAME}` in messages.
+    public var senderName: String?
+    /// Message key to send when none is given; nil: the application's default message.
+    public var messageKey: String?
+    /// The embedded engine (its `timeScale` speeds the simulated carrier up).
+    public var engine: EngineConfig
+    public var tracker: TrackerSettings
+    /// Inbox JWT key id and hex secret; nil: inbox reads use the application code (sandbox).
+    public var inboxJWTKeyId: String?
+    public var inboxJWTSecretHex: String?
+    public var inboxJWTLifetime: TimeInterval
+    /// The owner's email, for ranking suggestions (same company domain).
+    public var ownerEmail: String?
+    /// From address of email invitations; nil: email invitations are off.
+    public var emailFrom: String?
+    public var emailCommand: ExternalCommand
+
+    public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, messageKey: String? = nil,
+                engine: EngineConfig = EngineConfig(), tracker: TrackerSettings = .default,
+                inboxJWTKeyId: String? = nil, inboxJWTSecretHex: String? = nil, inboxJWTLifetime: TimeInterval = 300,
+                ownerEmail: String? = nil, emailFrom: String? = nil, emailCommand: ExternalCommand = EmailInviter.defaultCommand) {
+        self.region = region
+        self.sender = sender
+        self.senderName = senderName
+        self.messageKey = messageKey
+        self.engine = engine
+        self.tracker = tracker
+        self.inboxJWTKeyId = inboxJWTKeyId
+        self.inboxJWTSecretHex = inboxJWTSecretHex
+        self.inboxJWTLifetime = inboxJWTLifetime
+        self.ownerEmail = ownerEmail
+        self.emailFrom = emailFrom
+        self.emailCommand = emailCommand
+    }
+
+    /// The inbox auth for an application code: JWT when both key id and secret are set.
+    func inboxAuth(applicationCode: String) -> InboxAuthConfig {
+        guard let keyId = inboxJWTKeyId, let secret = inboxJWTSecretHex else { return .applicationCode }
+        return .jwt(InboxTokenConfig(keyId: keyId, secretHex: secret, applicationCode: applicationCode,
+                                     lifetime: inboxJWTLifetime))
+    }
+}
+
+/// Why a workspace could not be opened.
+public enum WorkspaceError: Error, Sendable, UserFacingError {
+    case cannotCreate(String, String)
+    case store(String)
+    case engine(String)
+    case region(String)
+    case inboxConfig(String)
+
+    public var userMessage: String {
+        switch self {
+        case .cannotCreate(let path, let why):
+            return "cannot create the data folder \(path) (\(why)): check it is writable, or pass --data-dir DIR"
+        case .store(let why): return "cannot open the local database: \(why)"
+        case .engine(let why): return "cannot start the embedded platform: \(why)"
+        case .region(let why): return "\(why)"
+        case .inboxConfig(let why): return "\(why)"
+        }
+    }
+}
