@@ -5,7 +5,7 @@ import HeraldViewModels
 public enum AppPanes {
     public static func make(_ env: PaneEnvironment) -> [any Pane] {
         [
-            PlaceholderPane(title: "Contacts", context: .contacts, message: ["Contacts — being built."]),
+            ContactsPane(env),
             PlaceholderPane(title: "Share", context: .share,
                             message: ["Share is not built yet.", "Invite from Contacts (I) meanwhile."]),
             PlaceholderPane(title: "Composer", context: .composer,

@@ -26,6 +26,8 @@ public final class AppScreen: Screen {
     private var tabFrames: [Rect] = []
     private var paneRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var lastSize = AppScreen.minimumSize
+    /// Time spent drawing frames (measured around `render`).
+    public private(set) var renderStats = RenderStats()
 
     /// - Parameter applyTheme: shows a new theme (the terminal's `setTheme`).
     public init(app: AppViewModel, panes: [any Pane], effects: EffectQueue, keyMap: KeyMap = KeyMap(), theme: Theme,
@@ -48,6 +50,8 @@ public final class AppScreen: Screen {
     // MARK: drawing
 
     public func render(into canvas: inout Canvas, size: Size) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { renderStats.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         lastSize = size
         let area = Rect(size)
         guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {

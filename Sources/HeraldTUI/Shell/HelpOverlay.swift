@@ -22,7 +22,7 @@ public struct HelpOverlay: Sendable, Equatable {
         let width = min(area.width - 4, 84)
         let visible = Self.visibleLines(in: area)
         scroll(by: 0, visible: visible)
-        let rect = area.centered(width: width, height: min(lines.count, visible) + 4)
+        let rect = area.centered(width: width, height: min(lines.count, visible) + 3)
         canvas.fill(rect, style: Style(.modal))
         let inside = canvas.box(rect, style: Style(.borderFocused), characters: .rounded,
                                 title: "Keys — \(context.title)").inset(left: 1, right: 1)

@@ -1,0 +1,286 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldViewModels
+
+/// Pane 1: the address book. Draws `ContactsViewModel` (Suggested block, A–Z list with sections,
+/// search with highlighted matches, selection, invitation state per person), the detail of one
+/// person, and the invite confirmation; only the visible rows are read and drawn.
+public final class ContactsPane: LivePane {
+    public let viewModel: ContactsViewModel
+    public let title = "Contacts"
+    private var list = ListState()
+    private var search = TextFieldState()
+    private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var detailScroll = 0
+    private var suggestionsRequested = false
+
+    public init(viewModel: ContactsViewModel) {
+        self.viewModel = viewModel
+    }
+
+    public var keyContext: KeyContext { viewModel.isSearching ? .editor : .contacts }
+    public var capturesAllKeys: Bool { viewModel.confirmation != nil }
+
+    public var hints: [(key: String, label: String)] {
+        if viewModel.confirmation != nil { return [("enter", "invite"), ("esc", "cancel")] }
+        if viewModel.detail != nil { return [("I", "invite"), ("esc", "back")] }
+        if viewModel.isSearching { return [("enter", "done"), ("esc", "done")] }
+        var out: [(key: String, label: String)] = [("/", "search"), ("space", "select"), ("a", "all"), ("I", "invite"),
+                                                    ("enter", "detail"), ("s", "sort")]
+        if !viewModel.query.isEmpty { out.append(("esc", "clear search")) }
+        return out
+    }
+
+    public func didAppear() {
+        guard !suggestionsRequested else { return }
+        suggestionsRequested = true
+        viewModel.loadSuggestions()
+    }
+
+    // MARK: drawing
+
+    public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
+        let vm = viewModel
+        var title = "Contacts — \(vm.listing.total) \(vm.query.isEmpty ? "people" : "found")"
+        title += " · by \(vm.sortsByLastName ? "last" : "first") name"
+        if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
+        if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
+        if vm.isInviting { title += " · inviting…" }
+        var inside = canvas.box(rect, style: Style(.borderFocused), title: title)
+        if vm.isSearching || !vm.query.isEmpty {
+            let line = Rect(x: inside.x, y: inside.y, width: inside.width, height: 1)
+            canvas.put("/", x: line.x, y: line.y, style: Style(.accent, .bold))
+            let field = Rect(x: line.x + 2, y: line.y, width: max(0, line.width - 2), height: 1)
+            TextFieldView.render(into: &canvas, rect: field, state: &search, focused: vm.isSearching,
+                                 placeholder: "type to search names, organisations, emails, numbers")
+            inside = inside.inset(top: 1)
+        }
+        listRect = inside
+        if let error = vm.loadError {
+            canvas.put(TextFit.truncate(error, to: inside.width - 2), x: inside.x + 1, y: inside.y + 1, style: Style(.error), clip: inside)
+        } else if vm.isAddressBookEmpty {
+            renderEmpty(into: &canvas, rect: inside)
+        } else if vm.count == 0 {
+            canvas.put(TextFit.truncate("Nobody matches \"\(vm.query)\". Esc clears the search.", to: inside.width - 2),
+                       x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
+        } else {
+            renderList(into: &canvas, rect: inside)
+        }
+        if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
+        if let confirmation = vm.confirmation { renderConfirmation(confirmation, into: &canvas, rect: rect) }
+    }
+
+    private func renderEmpty(into canvas: inout Canvas, rect: Rect) {
+        let lines = ["Your address book is empty.", "",
+                     "Import your contacts (vCard .vcf, CSV, or a vdir folder), then start Herald again:", "",
+                     "    herald contacts import FILE", "",
+                     "Or look around with generated people:  herald --demo"]
+        for (i, line) in lines.enumerated() where i + 1 < rect.height {
+            canvas.put(TextFit.truncate(line, to: rect.width - 2), x: rect.x + 1, y: rect.y + 1 + i,
+                       style: Style(i == 0 ? .title : (line.hasPrefix("    ") ? .accent : .text)), clip: rect)
+        }
+    }
+
+    /// Column widths: gutter (section letter), mark, name, number, state.
+    static func columns(width: Int) -> (name: Int, number: Int, state: Int) {
+        let state = 16, number = width >= 70 ? 17 : 0
+        return (max(4, width - 4 - number - state - 2), number, state)
+    }
+
+    private func renderList(into canvas: inout Canvas, rect: Rect) {
+        let vm = viewModel
+        list.count = vm.count
+        list.select(vm.cursor)
+        list.scrollToCursor(visibleRows: rect.height)
+        let offset = list.offset
+        let rows = vm.rows(in: offset..<(offset + rect.height))
+        let suggestions = vm.visibleSuggestions.count
+        let cols = Self.columns(width: rect.width)
+        ListView.render(into: &canvas, rect: rect, state: &list) { canvas, rowRect, context in
+            let i = context.index - offset
+            guard i >= 0, i < rows.count else { return }
+            let row = rows[i]
+            let base = context.style
+            var x = rowRect.x
+            // gutter: ★ for suggestions, the section letter on a section's first (or the top) row
+            if context.index < suggestions {
+                canvas.put("★", x: x, y: rowRect.y, style: Style(.accent, background: context.isCursor ? .backgroundOf(base.role) : nil))
+            } else if let section = row.section, row.startsSection || i == 0 || context.index == suggestions {
+                canvas.put(section, x: x, y: rowRect.y, style: Style(.title, .bold, background: context.isCursor ? .backgroundOf(base.role) : nil))
+            }
+            x += 2
+            let selected = row.personId.map { vm.selection.contains($0) } ?? false
+            canvas.put(selected ? "●" : "·", x: x, y: rowRect.y,
+                       style: selected ? Style(.accent, .bold, background: .backgroundOf(base.role)) : Style(.muted, background: .backgroundOf(base.role)))
+            x += 2
+            Self.drawName(row, into: &canvas, x: x, y: rowRect.y, width: cols.name, base: base)
+            x += cols.name + 1
+            if cols.number > 0 {
+                canvas.put(TextFit.pad(row.firstNumber, to: cols.number), x: x, y: rowRect.y,
+                           style: Style(.muted, background: .backgroundOf(base.role)), clip: rowRect)
+                x += cols.number + 1
+            }
+            canvas.put(TextFit.pad(row.badge.text, to: cols.state), x: x, y: rowRect.y,
+                       style: Style(Self.role(for: row.badge), background: .backgroundOf(base.role)), clip: rowRect)
+        }
+    }
+
+    /// The name with the search matches in the highlight style.
+    static func drawName(_ row: ContactRow, into canvas: inout Canvas, x: Int, y: Int, width: Int, base: Style) {
+        let shown = TextFit.truncate(row.name, to: width)
+        var column = x
+        for (index, character) in shown.enumerated() {
+            let matched = row.matches.contains { $0.contains(index) }
+            let style = matched ? Style(.highlight, .bold) : base
+            column = canvas.put(String(character), x: column, y: y, style: style,
+                                clip: Rect(x: x, y: y, width: width, height: 1))
+        }
+    }
+
+    static func role(for badge: InvitationBadge) -> Role {
+        if badge.total == 0 { return .muted }
+        switch badge.state {
+        case .invited: return .statusDelivered
+        case .pending: return .statusPending
+        case .impossible: return .statusFailed
+        case .notInvited: return .muted
+        }
+    }
+
+    private func renderDetail(_ detail: PersonDetailView, into canvas: inout Canvas, rect: Rect) {
+        let box = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
+        canvas.fill(box, style: Style(.modal))
+        let inside = canvas.box(box, style: Style(.borderFocused), characters: .rounded, title: detail.name).inset(left: 1, right: 1)
+        let lines = detail.lines
+        detailScroll = max(0, min(detailScroll, max(0, lines.count - inside.height)))
+        for (row, line) in lines.dropFirst(detailScroll).prefix(inside.height).enumerated() {
+            let heading = line == "Numbers" || line.hasPrefix("Suggested") || line.hasPrefix("Bulks")
+            canvas.put(TextFit.truncate(line, to: inside.width), x: inside.x, y: inside.y + row,
+                       style: Style(heading ? .title : .modal), clip: inside)
+        }
+    }
+
+    private func renderConfirmation(_ c: InviteConfirmation, into canvas: inout Canvas, rect: Rect) {
+        let people = c.personIds.count == 1 ? "1 person" : "\(c.personIds.count) people"
+        var lines = ["Send an SMS invitation to \(people)" + (c.numberCount.map { " (\($0) number\($0 == 1 ? "" : "s"))" } ?? "") + "?"]
+        if !c.sampleNames.isEmpty {
+            lines.append(c.sampleNames.joined(separator: ", ") + (c.personIds.count > c.sampleNames.count ? ", …" : ""))
+        }
+        lines.append("Numbers already invited or pending are skipped.")
+        ModalView.render(into: &canvas, area: rect, title: "Invite", lines: lines,
+                         buttons: ["Invite (enter)", "Cancel (esc)"], selectedButton: 0)
+    }
+
+    // MARK: keys
+
+    public func handle(action: Action) -> Bool {
+        let vm = viewModel
+        if vm.confirmation != nil {
+            switch action {
+            case .open, .invite: vm.confirmInvite()
+            case .back, .quit: vm.cancelInvite()
+            default: break
+            }
+            return true
+        }
+        if vm.isSearching {
+            switch action {
+            case .back, .finishEditing: vm.endSearch(); return true
+            default: return false
+            }
+        }
+        if vm.detail != nil {
+            switch action {
+            case .back, .open: vm.closeDetail(); detailScroll = 0
+            case .moveDown: detailScroll += 1
+            case .moveUp: detailScroll = max(0, detailScroll - 1)
+            case .pageDown, .halfPageDown: detailScroll += 10
+            case .pageUp, .halfPageUp: detailScroll = max(0, detailScroll - 10)
+            case .invite: vm.requestInvite()
+            default: return false
+            }
+            return true
+        }
+        let page = max(1, listRect.height)
+        switch action {
+        case .moveDown: vm.moveCursor(by: 1)
+        case .moveUp: vm.moveCursor(by: -1)
+        case .pageDown: vm.moveCursor(by: max(1, page - 1))
+        case .pageUp: vm.moveCursor(by: -max(1, page - 1))
+        case .halfPageDown: vm.moveCursor(by: page / 2)
+        case .halfPageUp: vm.moveCursor(by: -page / 2)
+        case .first: vm.moveCursor(to: 0)
+        case .last: vm.moveCursor(to: vm.count - 1)
+        case .search: vm.beginSearch(); search.setText(vm.query)
+        case .select: vm.toggleSelection(); vm.moveCursor(by: 1)
+        case .selectAll: vm.selectAll()
+        case .selectNone: vm.selectNone()
+        case .invertSelection: vm.invertSelection()
+        case .sort: vm.toggleSort()
+        case .open: vm.openDetail(); detailScroll = 0
+        case .invite: vm.requestInvite()
+        case .back:
+            guard !vm.query.isEmpty else { return false }
+            vm.clearSearch(); search.setText("")
+        default: return false
+        }
+        return true
+    }
+
+    public func handle(unboundKey key: Key) -> Bool {
+        let vm = viewModel
+        if vm.confirmation != nil {
+            switch key {
+            case .char("y"), .char("Y"): vm.confirmInvite()
+            case .char("n"), .char("N"): vm.cancelInvite()
+            default: break
+            }
+            return true
+        }
+        guard vm.isSearching else { return false }
+        if key == .enter || key == .tab { vm.endSearch(); return true }
+        guard search.handle(key) else { return false }
+        vm.setQuery(search.text)
+        return true
+    }
+
+    public func handle(mouse: MouseEvent) -> Bool {
+        let vm = viewModel
+        guard vm.confirmation == nil else { return false }
+        switch mouse.kind {
+        case .wheelDown: if vm.detail != nil { detailScroll += 3 } else { vm.moveCursor(by: 3) }
+        case .wheelUp: if vm.detail != nil { detailScroll = max(0, detailScroll - 3) } else { vm.moveCursor(by: -3) }
+        case .click:
+            guard vm.detail == nil, listRect.contains(x: mouse.x, y: mouse.y) else { return false }
+            vm.moveCursor(to: list.offset + mouse.y - listRect.y)
+        case .rightClick:
+            guard vm.detail == nil, listRect.contains(x: mouse.x, y: mouse.y) else { return false }
+            vm.moveCursor(to: list.offset + mouse.y - listRect.y)
+            vm.toggleSelection()
+        }
+        return true
+    }
+
+    public func handle(command: PaletteCommand) -> Bool {
+        let vm = viewModel
+        switch command {
+        case .invite: vm.requestInvite()
+        case .sort(let name): vm.setSort(byLastName: name == "last")
+        case .search(let text): vm.setQuery(text); search.setText(text)
+        default: return false
+        }
+        return true
+    }
+
+    public func handle(serviceEvent: HeraldEvent) -> Bool { viewModel.handle(event: serviceEvent) }
+}
+
+extension ContactsPane {
+    /// The pane on a workspace (what the registry builds).
+    public convenience init(_ env: PaneEnvironment) {
+        let ws = env.workspace
+        self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                               suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
+    }
+}

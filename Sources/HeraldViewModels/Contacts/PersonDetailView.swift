@@ -1,0 +1,91 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+
+/// The detail of one person as the detail view shows it: every number with its type, status and
+/// history, the bulks, and why the person was suggested. All text is sanitised.
+public struct PersonDetailView: Sendable, Hashable {
+    /// One number of the person.
+    public struct Number: Sendable, Hashable {
+        public let label: String
+        public let raw: String
+        /// E.164, nil when the number is not valid.
+        public let e164: String?
+        public let kind: String
+        /// Why the number cannot be used, when it cannot.
+        public let problem: String?
+        /// Latest status, nil when never sent to.
+        public let status: DeliveryStatus?
+        /// One line per invitation to this number, oldest first.
+        public let history: [String]
+    }
+
+    public let personId: Int64?
+    public let name: String
+    public let organization: String?
+    public let emails: [String]
+    public let numbers: [Number]
+    public let badge: InvitationBadge
+    public let bulkIds: [String]
+    /// Why the person is suggested; nil when they are not among the current suggestions.
+    public let reasons: [String]?
+
+    public init(detail: PersonDetail, reasons: [String]?) {
+        let person = detail.person
+        let safe = { (text: String) in TerminalSafeText.sanitize(text) }
+        personId = person.id
+        name = safe(person.displayName)
+        organization = person.organization.map(safe)
+        emails = person.emails.map { e in safe((e.label.map { "\($0): " } ?? "") + e.address) }
+        numbers = person.phones.map { phone in
+            let n = phone.number
+            let history = detail.invitations.filter { $0.msisdn == n.e164 }.map { inv in
+                var line = "\(Self.stamp(inv.createdAt))  \(inv.status.label)"
+                if let bulk = inv.bulkId { line += "  bulk \(bulk.prefix(8))" }
+                if inv.updatedAt != inv.createdAt { line += "  updated \(Self.stamp(inv.updatedAt))" }
+                if let error = inv.error { line += "  (\(error))" }
+                return safe(line)
+            }
+            return Number(label: safe(phone.label ?? "phone"), raw: safe(n.raw), e164: n.e164, kind: n.kind.rawValue,
+                          problem: n.invalidReason.map(safe) ?? (n.isValid && !n.isInvitable ? "cannot receive SMS" : nil),
+                          status: n.e164.flatMap { detail.summary.statusByNumber[$0] }, history: history)
+        }
+        badge = InvitationBadge(summary: detail.summary)
+        bulkIds = detail.summary.bulkIds.map(safe)
+        self.reasons = reasons.map { $0.map(safe) }
+    }
+
+    /// "2026-01-05 14:03:07" in the local time zone.
+    static func stamp(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)):\(two(c.second))"
+    }
+
+    /// The view as plain lines (the pane draws these, styling headings).
+    public var lines: [String] {
+        var out: [String] = []
+        if let organization, !organization.isEmpty { out.append("Organisation: \(organization)") }
+        out.append("State: \(badge.text)")
+        for email in emails { out.append("Email: \(email)") }
+        out.append("")
+        out.append("Numbers")
+        if numbers.isEmpty { out.append("  (no phone number)") }
+        for n in numbers {
+            var line = "  \(n.label): \(n.e164 ?? n.raw)  \(n.kind)"
+            if n.e164 != nil && n.raw != n.e164 { line += "  (written \(n.raw))" }
+            line += "  — " + (n.status?.label ?? (n.problem ?? "never invited"))
+            out.append(line)
+            for h in n.history { out.append("      " + h) }
+        }
+        out.append("")
+        out.append("Bulks: " + (bulkIds.isEmpty ? "none" : bulkIds.joined(separator: ", ")))
+        out.append("")
+        if let reasons {
+            out.append("Suggested because: " + (reasons.isEmpty ? "ranked high" : reasons.joined(separator: "; ")))
+        } else {
+            out.append("Not among the current suggestions.")
+        }
+        return out
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HeraldCore
+import HeraldEngine
+import HeraldServices
+import HeraldTUI
+import HeraldViewModels
+import Logging
+
+/// `herald` with no subcommand: opens the terminal UI on the user's workspace, or on a throwaway
+/// demo workspace with `--demo`. Everything that can fail before the screen is taken (config,
+/// theme, keys, data folder) is reported plainly on stderr.
+struct UILauncher {
+    var demo: Bool
+    var dataDir: String?
+    var themeName: String?
+
+    func run() async throws {
+        let paths = HeraldPaths.resolve(dataDirOption: dataDir)
+        let config: HeraldConfig
+        do { config = try HeraldConfig.load(from: paths.configFile) } catch {
+            throw Output.failure("\(error)\nFix the file or move it aside to use the defaults.")
+        }
+        for warning in config.warnings { Output.warn(warning) }
+        let environment = ProcessInfo.processInfo.environment
+        let themes = ThemeLoader()
+        let theme: Theme
+        do { theme = try themes.load(themeName ?? config.theme ?? "default") } catch {
+            throw Output.failure("\(error)\nChoose one with --theme NAME.")
+        }
+        let keyMap: KeyMap
+        do { keyMap = config.keys.isEmpty ? KeyMap() : try KeyMap(overrides: config.keys, source: paths.configFile.path) } catch {
+            throw Output.failure("\(error)")
+        }
+        var engine = EngineConfig()
+        do {
+            if let scale = try EngineConfig.timeScale(fromEnvironment: environment) ?? config.timeScale { engine.timeScale = scale }
+        } catch {
+            throw Output.failure("\(error)")
+        }
+        let region = config.region ?? PhoneNumberParser.regionFromEnvironment(environment)
+        let workspaceConfig = WorkspaceConfig(region: region, sender: config.sender ?? "Herald", engine: engine,
+                                              tracker: TrackerSettings(interval: max(0.5, 8 / engine.timeScale)))
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw Output.failure("the UI needs a terminal (stdin and stdout must not be redirected); for scripts use the subcommands, see herald --help")
+        }
+        UILogging.bootstrap(file: paths.logFile)
+        let log = Logger(label: "herald.ui")
+
+        let workspace: Workspace
+        let name: String
+        var inboxUser: String?
+        do {
+            if demo {
+                let (opened, report) = try await Workspace.demo(directory: dataDir.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) },
+                                                                config: workspaceConfig)
+                workspace = opened
+                inboxUser = report.user
+                name = "demo"
+                log.info("demo workspace", metadata: ["dir": "\(opened.dataDirectory.path)", "people": "\(report.people)"])
+            } else {
+                workspace = try await Workspace.open(dataDirectory: paths.dataDirectory, config: workspaceConfig)
+                name = paths.dataDirectory.lastPathComponent
+            }
+        } catch let error as UserFacingError {
+            throw Output.failure(error.userMessage)
+        } catch {
+            throw Output.failure("cannot open the workspace: \(error)")
+        }
+        let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
+                                               themes: themes, keyMap: keyMap, log: log)
+        workspace.close()
+        switch outcome {
+        case .finished(let summary): log.info("ui closed", metadata: ["summary": "\(summary)"])
+        case .signalled(let number): log.info("ui closed by signal \(number)")
+        case .failed(let message): throw Output.failure(message)
+        }
+    }
+
+    enum Outcome: Sendable { case finished(String), signalled(Int32), failed(String) }
+
+    /// ncurses and the view-models live on one dedicated thread (never on the async pool).
+    static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
+                              keyMap: KeyMap, log: Logger) async -> Outcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            let thread = Thread {
+                continuation.resume(returning: runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
+                                                       themes: themes, keyMap: keyMap, log: log))
+            }
+            thread.stackSize = 8 << 20
+            thread.name = "herald-ui"
+            thread.start()
+        }
+    }
+
+    private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
+                                keyMap: KeyMap, log: Logger) -> Outcome {
+        let mailbox: Mailbox<AppEvent>
+        do { mailbox = try Mailbox<AppEvent>() } catch { return .failed("\(error)") }
+        UISignals.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
+        defer { UISignals.uninstall() }
+        let terminal: NcursesTerminal
+        do { terminal = try NcursesTerminal(theme: theme) } catch { return .failed("\(error)") }
+        defer { terminal.stop() }
+        let clock = SystemClock()
+        let effects = EffectQueue { mailbox.post(.effect($0)) }
+        let subscription = workspace.bus.subscribe { mailbox.post(.service($0)) }
+        defer { subscription.cancel() }
+        let app = AppViewModel(workspaceName: name, toasts: ToastBoard(clock: clock), clock: clock)
+        let env = PaneEnvironment(workspace: workspace, app: app, effects: effects, keyMap: keyMap, clock: clock, inboxUser: inboxUser)
+        let screen = AppScreen(app: app, panes: AppPanes.make(env), effects: effects, keyMap: keyMap, theme: theme,
+                               themeLoader: themes, clock: clock, applyTheme: { terminal.setTheme($0) })
+        let loop = AppLoop(terminal: terminal, screen: screen, mailbox: mailbox, clock: clock)
+        workspace.startTracking()
+        Task.detached { await workspace.tracker.refresh() }
+        ResizeSignal.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
+        defer { ResizeSignal.uninstall() }
+        loop.renderIfDue()
+        if let started = secondsSinceProcessStart() {
+            log.info("first frame", metadata: ["ms_since_process_start": "\(Int(started * 1000))"])
+        }
+        while !screen.wantsToQuit && UISignals.received == 0 {
+            loop.step()
+        }
+        let stats = screen.renderStats
+        let summary = "frames=\(loop.framesRendered) render_mean_ms=\(String(format: "%.2f", stats.meanMilliseconds)) render_max_ms=\(String(format: "%.2f", stats.maxMilliseconds))"
+        let signalled = UISignals.received
+        return signalled != 0 ? .signalled(signalled) : .finished(summary)
+    }
+}
