@@ -20,10 +20,14 @@ struct HeraldConfig: Sendable, Equatable {
     var keys: [String: [String]] = [:]
     /// How much faster the embedded platform's simulated time runs.
     var timeScale: Double?
+    /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
+    var inboxJWTKeyId: String?
+    var inboxJWTSecret: String?
     /// Problems that did not stop loading (unknown keys), each naming the key.
     var warnings: [String] = []
 
-    static let knownTopLevel: Set<String> = ["region", "theme", "sender", "keys", "platform"]
+    static let knownTopLevel: Set<String> = ["region", "theme", "sender", "keys", "platform", "inbox"]
+    static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownPlatform: Set<String> = ["time_scale"]
 
     /// Loads `url`; a missing file is the empty configuration.
@@ -93,6 +97,14 @@ struct HeraldConfig: Sendable, Equatable {
                 }
                 c.timeScale = scale
             }
+        }
+        if let inboxValue = table["inbox"] {
+            guard let inbox = inboxValue.table else { throw ConfigError(file: file, message: "[inbox] must be a table") }
+            for key in inbox.keys.sorted() where !knownInbox.contains(key) {
+                c.warnings.append("\(file): unknown key \"inbox.\(key)\" ignored (known: jwt_key_id, jwt_secret)")
+            }
+            c.inboxJWTKeyId = try string(inbox, "jwt_key_id", "inbox.jwt_key_id")
+            c.inboxJWTSecret = try string(inbox, "jwt_secret", "inbox.jwt_secret")
         }
         return c
     }

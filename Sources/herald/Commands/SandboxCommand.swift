@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import HeraldServices
+
+/// `herald sandbox …`: act as the platform's operator on the embedded sandbox.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox", abstract: "Operate the embedded sandbox platform.", subcommands: [SandboxPushInbox.self])
+}
+
+struct SandboxPushInbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "push-inbox", abstract: "Put a message in a user's inbox.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "External user id (case-sensitive).") var user: String
+    @Option(help: "Inbox topic.") var topic: String?
+    @Option(help: "Title.") var title: String?
+    @Option(help: "Body text.") var body: String
+    @Flag(help: "Print JSON.") var json = false
+
+    struct Pushed: Encodable { var messageId: String; var sendDateTime: Int64 }
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        do {
+            let m = try await ws.engine.pushInbox(user: user, topic: topic, title: title, body: body,
+                                                  applicationKey: ws.credentials.applicationKey)
+            if json { try Output.printJSON(Pushed(messageId: m.messageId, sendDateTime: m.sendDateTime.epochMilliseconds)) } else {
+                print(m.messageId)
+            }
+        } catch {
+            throw Output.failure("\(error)")
+        }
+    }
+}

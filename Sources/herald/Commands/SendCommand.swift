@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldServices
+
+/// `herald send`: invite contacts (by id) and numbers by SMS.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Send invitations by SMS to contacts or phone numbers.",
+        discussion: "Every recipient is written to the ledger before the platform is called, so an interrupted send is finished (never doubled) on the next run.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .customLong("to"), parsing: .upToNextOption,
+            help: ArgumentHelp("Contact ids or phone numbers (several allowed).", valueName: "target"))
+    var targets: [String] = []
+
+    @Option(help: ArgumentHelp("Message to send (see `herald templates list`); default: the application's.", valueName: "id"))
+    var message: String?
+
+    @Option(help: ArgumentHelp("Sender ID: up to 11 letters/digits, or up to 16 digits.", valueName: "name"))
+    var sender: String?
+
+    @Option(name: .customLong("field"), help: ArgumentHelp("Client field for every recipient, e.g. SENDER_NAME=Ana.", valueName: "KEY=VALUE"))
+    var fields: [String] = []
+
+    @Flag(help: "Also send to numbers already invited (never to ones still on their way).")
+    var resend = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        guard !targets.isEmpty else { throw Output.failure(InviteError.noTargets.userMessage) }
+        var values: [String: String] = [:]
+        for f in fields {
+            guard let eq = f.firstIndex(of: "="), eq != f.startIndex else {
+                throw Output.failure("--field \"\(Output.safe(f))\" is not KEY=VALUE (for example SENDER_NAME=Ana)")
+            }
+            values[String(f[..<eq]).uppercased()] = String(f[f.index(after: eq)...])
+        }
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        var resolved: [InviteTarget] = []
+        for t in targets {
+            let trimmed = t.trimmingCharacters(in: .whitespaces)
+            if !trimmed.hasPrefix("+"), !trimmed.hasPrefix("0"), let id = Int64(trimmed), trimmed.count < 7 {
+                guard let person = try ws.contacts.person(id: id) else { throw Output.failure(InviteError.unknownPerson(id).userMessage) }
+                resolved.append(.person(person))
+            } else {
+                resolved.append(.number(trimmed))
+            }
+        }
+        let result: InviteResult
+        do {
+            result = try await ws.invites.invite(resolved, options: InviteOptions(
+                messageKey: message, sender: sender, fields: values, policy: ResendPolicy(allowResendToInvited: resend)))
+        } catch {
+            throw Output.failure(for: error)
+        }
+        if json {
+            try Output.printJSON(SendJSON(result))
+        } else {
+            printHuman(result, ws: ws)
+        }
+        if result.recipients.isEmpty {
+            throw Output.failure("nothing was sent: every number was skipped (see above)")
+        }
+    }
+
+    private func printHuman(_ result: InviteResult, ws: Workspace) {
+        if let bulk = result.bulkId {
+            let more = result.bulkIds.count > 1 ? " (+\(result.bulkIds.count - 1) more: \(result.bulkIds.dropFirst().joined(separator: ", ")))" : ""
+            print("Bulk \(bulk)\(more): \(result.recipients.count) recipient(s)")
+        }
+        if !result.recipients.isEmpty {
+            var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
+            for r in result.recipients {
+                let name = r.personId.flatMap { try? ws.contacts.person(id: $0)?.displayName } ?? ""
+                table.add([r.address, name, r.status.label + (r.reason.map { ": \($0)" } ?? ""), r.messageId ?? ""])
+            }
+            print(table.render(), terminator: "")
+        }
+        if !result.skipped.isEmpty {
+            print("Skipped \(result.skipped.count):")
+            var table = OutputTable(headers: ["ADDRESS", "REASON"], maxWidths: [24, 90])
+            for s in result.skipped { table.add([s.address, s.reason]) }
+            print(table.render(), terminator: "")
+        }
+        if let bulk = result.bulkId { print("Follow it with: herald status \(bulk) --wait") }
+    }
+}
+
+/// `herald send --json`.
+struct SendJSON: Encodable {
+    struct Recipient: Encodable {
+        var address: String
+        var messageId: String?
+        var personId: Int64?
+        var status: String
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(address, forKey: .address)
+            try c.encode(messageId, forKey: .messageId)
+            try c.encode(personId, forKey: .personId)
+            try c.encode(status, forKey: .status)
+        }
+        enum CodingKeys: String, CodingKey { case address, messageId, personId, status }
+    }
+
+    struct Skipped: Encodable {
+        var address: String
+        var reason: String
+    }
+
+    var bulkId: String?
+    var bulkIds: [String]
+    var deliveryInfoUrl: String?
+    var recipients: [Recipient]
+    var skipped: [Skipped]
+
+    init(_ r: InviteResult) {
+        bulkId = r.bulkId
+        bulkIds = r.bulkIds
+        deliveryInfoUrl = r.deliveryInfoUrl
+        recipients = r.recipients.map { Recipient(address: $0.address, messageId: $0.messageId, personId: $0.personId, status: $0.status.rawValue) }
+        skipped = r.skipped.map { Skipped(address: $0.address, reason: $0.reason) }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bulkId, forKey: .bulkId)
+        try c.encode(bulkIds, forKey: .bulkIds)
+        try c.encode(deliveryInfoUrl, forKey: .deliveryInfoUrl)
+        try c.encode(recipients, forKey: .recipients)
+        try c.encode(skipped, forKey: .skipped)
+    }
+    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped }
+}

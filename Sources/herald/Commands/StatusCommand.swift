@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldStore
+
+/// `herald status BULK`: the delivery state of every recipient of a bulk.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the delivery state of a bulk of invitations.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The bulk id `herald send` printed.", valueName: "bulk"))
+    var bulk: String
+
+    @Flag(help: "Keep polling until every recipient is final or the passes are spent.")
+    var wait = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        guard try ws.ledger.bulk(id: bulk) != nil else {
+            throw Output.failure("no bulk \(Output.safe(bulk)) in this workspace (\(ws.dataDirectory.path)): check the id, or pass the --data-dir it was sent from")
+        }
+        if wait {
+            let interrupt = SignalTrap(SIGINT)
+            let tracker = ws.tracker
+            let bulkId = bulk
+            let task = Task { await tracker.waitUntilSettled(bulkIds: [bulkId]) }
+            interrupt.onSignal { task.cancel() }
+            await task.value
+            interrupt.cancel()
+        } else {
+            // One fresh look at the platform; the ledger answers when it cannot be reached.
+            if let infos = try? await ws.platform.deliveryInfos(bulkId: bulk) {
+                _ = try? ws.ledger.applyDeliveryInfos(bulkId: bulk, infos.map {
+                    DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus)
+                })
+            }
+        }
+        let rows = try ws.ledger.recipients(ofBulk: bulk)
+        if json {
+            try Output.printJSON(StatusJSON(bulkId: bulk, deliveryInfo: rows.map {
+                StatusJSON.Info(address: $0.msisdn, messageId: $0.messageId, personId: $0.personId, deliveryStatus: $0.status.rawValue)
+            }))
+            return
+        }
+        var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
+        var counts: [DeliveryStatus: Int] = [:]
+        for r in rows {
+            counts[r.status, default: 0] += 1
+            let name = r.personId.flatMap { try? ws.contacts.person(id: $0)?.displayName } ?? ""
+            table.add([r.msisdn, name, r.status.label, r.messageId ?? ""])
+        }
+        print("Bulk \(Output.safe(bulk)): \(rows.count) recipient(s)")
+        print(table.render(), terminator: "")
+        let summary = DeliveryStatus.allCases.compactMap { s in counts[s].map { "\($0) \(s.label)" } }
+        print(summary.joined(separator: ", "))
+    }
+}
+
+/// `herald status --json`.
+struct StatusJSON: Encodable {
+    struct Info: Encodable {
+        var address: String
+        var messageId: String?
+        var personId: Int64?
+        var deliveryStatus: String
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(address, forKey: .address)
+            try c.encode(messageId, forKey: .messageId)
+            try c.encode(personId, forKey: .personId)
+            try c.encode(deliveryStatus, forKey: .deliveryStatus)
+        }
+        enum CodingKeys: String, CodingKey { case address, messageId, personId, deliveryStatus }
+    }
+
+    var bulkId: String
+    var deliveryInfo: [Info]
+}
+
+/// Runs a handler when a signal arrives (instead of the default of killing the process).
+final class SignalTrap: @unchecked Sendable {
+    private let source: DispatchSourceSignal
+    private let number: Int32
+
+    init(_ number: Int32) {
+        self.number = number
+        signal(number, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    }
+
+    func onSignal(_ handler: @escaping @Sendable () -> Void) {
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func cancel() {
+        source.cancel()
+        signal(number, SIG_DFL)
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldServices
+
+/// `herald templates …`: the application's invitation messages.
+struct TemplatesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "templates", abstract: "List, show, create and update invitation messages.",
+        subcommands: [TemplatesList.self, TemplatesShow.self, TemplatesCreate.self, TemplatesUpdate.self])
+}
+
+struct TemplateJSON: Encodable {
+    var key: String
+    var text: String
+    var placeholder: String
+    var isDefault: Bool
+
+    init(_ m: ApplicationMessage, defaultKey: String?) {
+        key = m.key
+        text = m.text
+        placeholder = m.placeholder
+        isDefault = m.key == defaultKey
+    }
+}
+
+private func printTemplate(_ m: ApplicationMessage, defaultKey: String?) {
+    let meter = SMSMeter.measure(m.text)
+    print("\(m.key)\(m.key == defaultKey ? " (default)" : "")")
+    print("  \(Output.safe(m.text))")
+    print("  link placeholder \(m.placeholder); \(meter.characters) characters, \(meter.segments) SMS segment(s) before the link")
+}
+
+struct TemplatesList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the messages this client knows.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        let all = await ws.templates.list()
+        let defaultKey = try? await ws.templates.defaultMessageKey()
+        if json { try Output.printJSON(all.map { TemplateJSON($0, defaultKey: defaultKey) }); return }
+        var table = OutputTable(headers: ["ID", "DEFAULT", "TEXT"], maxWidths: [36, 7, 80])
+        for m in all { table.add([m.key, m.key == defaultKey ? "yes" : "", m.text.replacingOccurrences(of: "\n", with: " ")]) }
+        print(table.render(), terminator: "")
+    }
+}
+
+struct TemplatesShow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one message (default: the application's default).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("Message id.", valueName: "id")) var key: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        do {
+            let m: ApplicationMessage
+            if let key { m = try await ws.templates.message(key: key) } else { m = try await ws.templates.defaultMessage() }
+            let defaultKey = try? await ws.templates.defaultMessageKey()
+            if json { try Output.printJSON(TemplateJSON(m, defaultKey: defaultKey)) } else { printTemplate(m, defaultKey: defaultKey) }
+        } catch {
+            throw Output.failure(for: error)
+        }
+    }
+}
+
+struct TemplatesCreate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a message. Use <> where the link goes.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The text; may use {SENDER_NAME}, {RECEIVER_NAME}, {CUSTOM_TEXT}.") var text: String
+    @Option(help: ArgumentHelp("Id to give it (default: generated).", valueName: "id")) var key: String?
+    @Option(help: "Link placeholder (default <>).") var placeholder: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        do {
+            let m = try await ws.templates.create(text: text, placeholder: placeholder, key: key)
+            if json { try Output.printJSON(TemplateJSON(m, defaultKey: nil)) } else { printTemplate(m, defaultKey: nil) }
+        } catch {
+            throw Output.failure(for: error)
+        }
+    }
+}
+
+struct TemplatesUpdate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a message (when the application allows editing).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("Message id.", valueName: "id")) var key: String
+    @Option(help: "The new text.") var text: String?
+    @Option(help: "The new link placeholder.") var placeholder: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        guard text != nil || placeholder != nil else { throw Output.failure("nothing to change: pass --text or --placeholder") }
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        do {
+            let m = try await ws.templates.update(key: key, text: text, placeholder: placeholder)
+            if json { try Output.printJSON(TemplateJSON(m, defaultKey: nil)) } else { printTemplate(m, defaultKey: nil) }
+        } catch {
+            throw Output.failure(for: error)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldEngine
+import HeraldServices
+
+extension GlobalOptions {
+    /// The workspace configuration from config.toml and the environment
+    /// (`HERALD_SANDBOX_TIME_SCALE`, `HERALD_INBOX_JWT_KEY_ID`, `HERALD_INBOX_JWT_SECRET`).
+    func workspaceConfig(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkspaceConfig {
+        let config = try self.config()
+        var engine = EngineConfig()
+        do {
+            if let scale = try EngineConfig.timeScale(fromEnvironment: environment) ?? config.timeScale { engine.timeScale = scale }
+        } catch {
+            throw Output.failure("\(error)")
+        }
+        let region = config.region ?? PhoneNumberParser.regionFromEnvironment(environment)
+        // The simulated carrier runs `timeScale` times faster; polling keeps pace with it.
+        let tracker = TrackerSettings(interval: max(0.25, 8 / engine.timeScale))
+        let keyId = environment["HERALD_INBOX_JWT_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.inboxJWTKeyId
+        let secret = environment["HERALD_INBOX_JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? config.inboxJWTSecret
+        return WorkspaceConfig(region: region, sender: config.sender ?? "Herald", engine: engine, tracker: tracker,
+                               inboxJWTKeyId: keyId, inboxJWTSecretHex: secret)
+    }
+
+    /// Opens the workspace of the data folder; errors become a message on stderr and exit 1.
+    func openWorkspace() async throws -> Workspace {
+        let config = try workspaceConfig()
+        do {
+            return try await Workspace.open(dataDirectory: paths.dataDirectory, config: config)
+        } catch let error as UserFacingError {
+            throw Output.failure(error.userMessage)
+        } catch {
+            throw Output.failure("cannot open the workspace in \(paths.dataDirectory.path): \(error)")
+        }
+    }
+}
+
+extension Output {
+    /// The failure for any service error: its user-facing message.
+    static func failure(for error: any Error) -> ExitCode {
+        failure(userMessage(for: error))
+    }
+
+    /// A time given as ISO 8601 ("2026-01-31T12:00:00Z", or a date "2026-01-31") or as epoch milliseconds.
+    static func parseTime(_ text: String, option: String) throws -> Date {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if !t.isEmpty, t.allSatisfy(\.isNumber), let ms = Int64(t) { return Date(epochMilliseconds: ms) }
+        let full = ISO8601DateFormatter()
+        if let d = full.date(from: t) { return d }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = fractional.date(from: t) { return d }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        if let d = day.date(from: t) { return d }
+        throw failure("\(option) \"\(safe(text))\" is not a time: use ISO 8601 (2026-01-31T12:00:00Z) or epoch milliseconds")
+    }
+
+    /// ISO 8601 in UTC with milliseconds.
+    static func iso(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+}
