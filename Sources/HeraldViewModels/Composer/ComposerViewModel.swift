@@ -295,7 +295,7 @@ public final class ComposerViewModel {
 
     private func sendSMS() {
         let templates = self.templates, invites = self.invites
-        let people = recipients, sender = self.sender, modified = isModified
+        let people = recipients.filter { !$0.invitableNumbers.isEmpty }, sender = self.sender, modified = isModified
         let text = fullText, placeholder = linkPlaceholder, key = selectedMessage?.key
         let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
         effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in

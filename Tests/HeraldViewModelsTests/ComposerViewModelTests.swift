@@ -1,0 +1,193 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldEngine
+import HeraldServices
+import HeraldStore
+import Testing
+@testable import HeraldViewModels
+
+@Suite struct ComposerViewModelTests {
+    func person(_ ws: PaneWorkspace, _ first: String, _ number: String?, email: String? = nil) throws -> Person {
+        let phones = number.map { [LabeledPhone(label: nil, number: ws.workspace.parser.parse($0))] } ?? []
+        let emails = email.map { [LabeledEmail(label: nil, address: $0)] } ?? []
+        return try ws.workspace.contacts.insert(Person(firstName: first, lastName: "Test", phones: phones, emails: emails))
+    }
+
+    func composer(_ ws: PaneWorkspace, _ pump: EffectPump, signature: String? = nil) -> ComposerViewModel {
+        ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
+                          effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: "Ana",
+                                                                          signature: signature))
+    }
+
+    @Test func loadsTheDefaultMessageAndMarksTheLinkAndFields() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump)
+        vm.load()
+        await pump.settle()
+        #expect(vm.text == PlatformEngine.defaultMessageText)
+        #expect(vm.editingAllowed == true)
+        #expect(!vm.isModified)
+        let marks = vm.marks
+        let link = marks.first { $0.kind == .link }
+        let text = Array(vm.text)
+        #expect(link.map { String(text[$0.range]) } == "<>")
+        #expect(marks.filter { $0.kind == .field(known: true) }.map { String(text[$0.range]) } == ["{RECEIVER_NAME}", "{SENDER_NAME}"])
+    }
+
+    @Test func previewFillsTheRecipientAndLinkAndTheMeterCountsIt() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump)
+        vm.load()
+        await pump.settle()
+        vm.setRecipients([try person(ws, "Marko", "+385912345678"), try person(ws, "Iva", "+385912345679")])
+        #expect(vm.preview.text == "Hi Marko Test, Ana invites you to Herald: https://herald.invalid/r/AbCd2345")
+        vm.nextPreview()
+        #expect(vm.preview.text.hasPrefix("Hi Iva Test,"))
+        let m = vm.measurement
+        #expect(m.encoding == .gsm7)
+        #expect(m.segments == 1)
+        #expect(m.unitsLeftInSegment == 160 - vm.preview.text.count)
+    }
+
+    @Test func charactersThatForceUCS2AreMarkedWhereTheyAre() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump)
+        vm.load()
+        await pump.settle()
+        #expect(vm.setText("Dođi na Herald 🎉 <>"))
+        let ucs2 = vm.marks.filter { $0.kind == .ucs2 }.map(\.range.lowerBound)
+        #expect(ucs2 == [2, 15])
+        #expect(vm.measurement.encoding == .ucs2)
+        #expect(vm.meterSummary.contains("UCS-2 because of \"đ\" \"🎉\""))
+        #expect(vm.isModified)
+    }
+
+    @Test func senderIDIsCheckedAsYouType() async throws {
+        let ws = try await PaneWorkspace()
+        let vm = composer(ws, EffectPump())
+        #expect(vm.senderProblem == nil)
+        vm.setSender("HeraldInvites2")
+        #expect(vm.senderProblem?.contains("at most 11 characters") == true)
+        vm.setSender("Ana Ž")
+        #expect(vm.senderProblem?.contains("\"Ž\" at position 5") == true)
+        vm.setSender("385911234567")
+        #expect(vm.senderProblem == nil)
+    }
+
+    @Test func signatureGoesOnItsOwnLineAndCountsAsAChange() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump, signature: "— Ana")
+        vm.load()
+        await pump.settle()
+        #expect(vm.signatureChoices == ["none", "— Ana"])
+        vm.cycleSignature()
+        #expect(vm.fullText == PlatformEngine.defaultMessageText + "\n— Ana")
+        #expect(vm.isModified)
+        vm.cycleSignature()
+        #expect(!vm.isModified)
+    }
+
+    @Test func aMessageTheApplicationForbidsEditingIsReadOnlyWithTheReason() async throws {
+        let ws = try await PaneWorkspace()
+        try await ws.workspace.engine.setMessageEditingAllowed(false, applicationKey: ws.workspace.credentials.applicationKey)
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = composer(ws, pump, signature: "— Ana")
+        vm.onToast = toasts.sink()
+        vm.load()
+        await pump.settle()
+        #expect(vm.isReadOnly)
+        #expect(vm.readOnlyReason?.contains("does not allow message editing") == true)
+        #expect(!vm.setText("changed"))
+        #expect(vm.text == PlatformEngine.defaultMessageText)
+        vm.cycleSignature()
+        #expect(vm.signature == nil)
+        #expect(toasts.entries.last?.level == .warning)
+    }
+
+    @Test func sendAsksForConfirmationThenSendsAndToastsTheBulk() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = composer(ws, pump)
+        vm.onToast = toasts.sink()
+        var sentBulks: [String] = []
+        vm.onSent = { sentBulks = $0 }
+        vm.load()
+        await pump.settle()
+        #expect(vm.prepareSend() == "nobody selected: pick people in Contacts (space) first")
+        vm.setRecipients([try person(ws, "Marko", "+385912345678"), try person(ws, "Nobody", nil)])
+        #expect(vm.prepareSend() == nil)
+        let confirmation = try #require(vm.confirmation)
+        #expect(confirmation.destinations == 1)
+        #expect(confirmation.totalSegments == 1)
+        #expect(confirmation.unreachable == ["Nobody Test"])
+        #expect(confirmation.title == "Send 1 SMS invitation(s) (1 segment(s))?")
+        #expect(confirmation.lines == ["Marko Test  +385912345678  1 SMS each"])
+        vm.confirmSend()
+        #expect(vm.confirmation == nil)
+        await pump.settle()
+        let bulk = try #require(sentBulks.first)
+        #expect(toasts.texts.last == "sent 1 invitation(s), bulk \(bulk)")
+        #expect(try ws.workspace.ledger.bulk(id: bulk) != nil)
+    }
+
+    @Test func anEditedTextIsSavedAsACustomMessageAndSentWithIt() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump)
+        var sentBulks: [String] = []
+        vm.onSent = { sentBulks = $0 }
+        vm.load()
+        await pump.settle()
+        vm.setText("Come along, {RECEIVER_NAME}: <>")
+        vm.setRecipients([try person(ws, "Marko", "+385912345678")])
+        vm.prepareSend()
+        vm.confirmSend()
+        await pump.settle()
+        let bulk = try #require(sentBulks.first)
+        let record = try #require(try ws.workspace.ledger.bulk(id: bulk))
+        #expect(record.messageText == "Come along, {RECEIVER_NAME}: <>")
+        #expect(vm.messages.count == 2)
+        #expect(vm.selectedMessage?.text == "Come along, {RECEIVER_NAME}: <>")
+        #expect(!vm.isModified)
+    }
+
+    @Test func anUnknownPlaceholderOrBadSenderStopsTheSend() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump)
+        vm.load()
+        await pump.settle()
+        vm.setRecipients([try person(ws, "Marko", "+385912345678")])
+        vm.setText("Hi {NICKNAME} <>")
+        #expect(vm.prepareSend()?.hasPrefix("unknown placeholders {NICKNAME}") == true)
+        #expect(vm.confirmation == nil)
+        vm.setText("Hi <>")
+        vm.setSender("")
+        #expect(vm.prepareSend()?.hasPrefix("sender ID:") == true)
+    }
+
+    @Test func savingAsCustomAddsAndSelectsTheMessage() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = composer(ws, pump)
+        vm.onToast = toasts.sink()
+        vm.load()
+        await pump.settle()
+        vm.setText("Join me: <>")
+        vm.saveAsCustom()
+        await pump.settle()
+        #expect(vm.messages.count == 2)
+        #expect(vm.messageIndex == 1)
+        #expect(toasts.texts.last?.hasPrefix("saved as message ") == true)
+        vm.previousMessage()
+        #expect(vm.text == PlatformEngine.defaultMessageText)
+    }
+}

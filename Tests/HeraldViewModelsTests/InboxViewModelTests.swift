@@ -1,0 +1,186 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldEngine
+import HeraldServices
+import Testing
+@testable import HeraldViewModels
+
+@Suite struct InboxViewModelTests {
+    /// A workspace whose user "ana" has `count` messages, one a minute, the newest unread first.
+    func workspace(messages count: Int, seenFrom: Int = 3, topics: [String] = ["promo", "news"]) async throws -> PaneWorkspace {
+        let ws = try await PaneWorkspace()
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for i in 0..<count {
+            try await ws.workspace.engine.pushInbox(user: "ana", topic: topics[i % topics.count], title: "Message \(i)",
+                                                    body: "Body \(i)", at: start.addingTimeInterval(Double(count - i) * 60),
+                                                    seen: i >= seenFrom)
+        }
+        return ws
+    }
+
+    @Test func loadsTheFirstPageWithCountsAndMarksUnread() async throws {
+        let ws = try await workspace(messages: 8)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        #expect(vm.messages.count == 8)
+        #expect(vm.counts.total == 8)
+        #expect(vm.counts.unread == 3)
+        #expect(vm.messages.prefix(3).allSatisfy { !$0.seen })
+        #expect(vm.countsSummary == "8 messages, 3 unread")
+        #expect(vm.topics == ["news", "promo"])
+        #expect(vm.problem == nil)
+    }
+
+    @Test func openingAMessageDropsTheUnreadCountAtOnceAndTheMarkSticks() async throws {
+        let ws = try await workspace(messages: 5)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        var reported: [Int] = []
+        vm.onUnreadChanged = { reported.append($0) }
+        vm.reload()
+        await pump.settle()
+        vm.openCurrent()
+        // Optimistic: before the platform answered.
+        #expect(vm.counts.unread == 2)
+        #expect(vm.opened?.messageId == vm.messages[0].messageId)
+        #expect(vm.messages[0].seen)
+        await pump.settle()
+        // The service's own event for the same mark must not count twice.
+        vm.handle(.inboxSeenChanged(InboxSeenChange(externalUserId: "ana", messageIds: [vm.messages[0].messageId], seen: true)))
+        #expect(vm.counts.unread == 2)
+        #expect(reported.last == 2)
+        // A fresh load agrees: the platform kept the mark.
+        vm.reload()
+        await pump.settle()
+        #expect(vm.counts.unread == 2)
+        #expect(vm.messages[0].seen)
+    }
+
+    @Test func aFailedMarkIsRolledBackWithAnErrorToast() async throws {
+        let ws = try await workspace(messages: 4)
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.onToast = toasts.sink()
+        vm.reload()
+        await pump.settle()
+        await ws.workspace.engine.injectFaults(.serverError(status: 500), count: 1, pathPrefix: "/mobile/2/messages/seen")
+        vm.markCurrentSeen()
+        #expect(vm.counts.unread == 2)
+        await pump.settle()
+        #expect(vm.counts.unread == 3)
+        #expect(!vm.messages[0].seen)
+        #expect(toasts.entries.last?.level == .error)
+        #expect(toasts.texts.last?.contains("could not mark 1 message(s) seen") == true)
+    }
+
+    @Test func olderMessagesLoadAsTheCursorNearsTheEnd() async throws {
+        let ws = try await workspace(messages: 45)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        #expect(vm.messages.count == 20)
+        #expect(vm.hasMore)
+        vm.moveCursor(to: 10)
+        #expect(vm.queueIdle(pump))                     // far from the end: nothing asked
+        vm.moveCursor(to: 16)
+        await pump.settle()
+        #expect(vm.messages.count == 40)
+        vm.moveCursor(to: 39)
+        await pump.settle()
+        #expect(vm.messages.count == 45)
+        #expect(Set(vm.messages.map(\.messageId)).count == 45)
+        #expect(vm.messages.map(\.title) == (0..<45).map { "Message \($0)" })
+        #expect(vm.cursor == 39)
+    }
+
+    @Test func topicCyclesThroughTheTopicsSeenAndCountsAreFiltered() async throws {
+        let ws = try await workspace(messages: 6)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        vm.cycleTopic()
+        await pump.settle()
+        #expect(vm.filter.topic == "news")
+        #expect(vm.messages.allSatisfy { $0.topic == "news" })
+        #expect(vm.messages.count == 3)
+        #expect(vm.counts.totalFiltered == 3)
+        #expect(vm.countsSummary.contains("filter: 3 shown"))
+        vm.cycleTopic()
+        await pump.settle()
+        #expect(vm.filter.topic == "promo")
+        vm.cycleTopic()
+        await pump.settle()
+        #expect(vm.filter.topic == nil)
+        #expect(vm.messages.count == 6)
+    }
+
+    @Test func dateRangeAcceptsISODatesAndRefusesNonsense() async throws {
+        let ws = try await workspace(messages: 4)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana",
+                                dates: InboxDateParser(timeZone: TimeZone(identifier: "UTC")!))
+        vm.reload()
+        await pump.settle()
+        #expect(vm.setDateRange(from: "2023-13-01", to: "")?.contains("is not a date") == true)
+        #expect(vm.filter.from == nil)
+        #expect(vm.setDateRange(from: "2023-11-16", to: "2023-11-15")?.contains("range is empty") == true)
+        // Messages 3…0 were sent at 22:14:20, 22:15:20, 22:16:20, 22:17:20 (UTC): "to" is exclusive.
+        #expect(vm.setDateRange(from: "", to: "2023-11-14T22:16:00Z") == nil)
+        await pump.settle()
+        #expect(vm.messages.map(\.title) == ["Message 2", "Message 3"])
+        #expect(vm.setDateRange(from: "2023-11-14", to: "2023-11-14") == nil)
+        await pump.settle()
+        #expect(vm.messages.count == 4)
+        #expect(vm.fromText == "2023-11-14")
+        #expect(vm.toText == "2023-11-14")
+    }
+
+    @Test func anApplicationThatRequiresJWTExplainsWhatToSet() async throws {
+        let ws = try await workspace(messages: 2)
+        try await ws.workspace.engine.setInboxAuthMode(.jwt, applicationKey: ws.workspace.credentials.applicationKey)
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.onToast = toasts.sink()
+        vm.reload()
+        await pump.settle()
+        #expect(vm.messages.isEmpty)
+        #expect(vm.problem?.hasPrefix("this application requires JWT: set inbox.jwt_key_id and inbox.jwt_secret") == true)
+        #expect(toasts.entries.last?.level == .error)
+    }
+
+    @Test func aRefusedTokenNamesTheKeysToCheck() async throws {
+        let secret = String(repeating: "ab", count: 32)
+        let ws = try await PaneWorkspace(config: WorkspaceConfig(region: "HR", inboxJWTKeyId: "wrong-key", inboxJWTSecretHex: secret))
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: nil, body: "hi")
+        try await ws.workspace.engine.setInboxAuthMode(.jwt, applicationKey: ws.workspace.credentials.applicationKey)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        #expect(vm.problem == "the inbox refused the token: check inbox.jwt_key_id / inbox.jwt_secret")
+    }
+
+    @Test func anEmptyUserAsksForOne() async throws {
+        let ws = try await workspace(messages: 1)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: " ")
+        vm.reload()
+        #expect(vm.problem?.contains(":user ID") == true)
+        vm.setUser("ana")
+        await pump.settle()
+        #expect(vm.messages.count == 1)
+        #expect(vm.problem == nil)
+    }
+}
+
+extension InboxViewModel {
+    /// True when no effect is waiting (nothing was asked of the service).
+    func queueIdle(_ pump: EffectPump) -> Bool { pump.queue.inFlight == 0 }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import Testing
+@testable import HeraldViewModels
+
+@Suite struct ShareViewModelTests {
+    func share(_ ws: PaneWorkspace, _ pump: EffectPump, sender: String? = "Herald") -> ShareViewModel {
+        ShareViewModel(share: ws.workspace.share, clipboard: Clipboard(method: .osc52, environment: [:]),
+                       emailInviter: ws.workspace.config.emailFrom.flatMap { from in
+                           (try? EmailAddress(from)).map { EmailInviter(sender: $0, command: ws.workspace.config.emailCommand) }
+                       },
+                       effects: pump.queue, settings: ShareSettings(referrer: "Ana", sender: sender))
+    }
+
+    @Test func everyChannelSaysWhetherItCanBeUsedAndWhyNot() async throws {
+        var config = WorkspaceConfig(region: "HR")
+        config.emailFrom = "ana@example.com"
+        config.emailCommand = ExternalCommand(program: "no-such-mailer-here", arguments: ["-t"])
+        let ws = try await PaneWorkspace(config: config)
+        let pump = EffectPump()
+        let vm = share(ws, pump)
+        #expect(vm.availability(of: .sms) == .available)
+        #expect(vm.availability(of: .email) == .unavailable(reason: "no no-such-mailer-here program found; set share.email_command in config.toml"))
+        #expect(vm.availability(of: .link) == .waiting("loading the referral link…"))
+        let noSender = share(ws, pump, sender: nil)
+        #expect(noSender.availability(of: .sms) == .unavailable(reason: "no sender ID: set sender = \"NAME\" in config.toml"))
+    }
+
+    @Test func withoutAnEmailSenderEmailIsOffWithTheFix() async throws {
+        let ws = try await PaneWorkspace()
+        let vm = share(ws, EffectPump())
+        guard case .unavailable(let reason) = vm.availability(of: .email) else {
+            Issue.record("email should be unavailable"); return
+        }
+        #expect(reason.contains("email_from"))
+    }
+
+    @Test func theReferralLinkComesWithItsClicksQRCodeAndShareURLs() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = share(ws, pump)
+        vm.refresh()
+        await pump.settle()
+        let link = try #require(vm.link)
+        #expect(link.url.hasPrefix("https://herald.invalid/r/"))
+        #expect(link.clicks == 0)
+        #expect(vm.availability(of: .qr) == .available)
+        let lines = vm.qrLines()
+        let code = try #require(vm.qrCode)
+        #expect(lines.count == (code.size + 4 + 1) / 2)
+        #expect(lines.allSatisfy { $0.count == code.size + 4 })
+        #expect(lines.joined().contains("▀") && lines.joined().contains("▄"))
+        #expect(vm.qrLines(inverted: true) != lines)
+        let encoded = ShareLinks.percentEncode(link.url)
+        #expect(vm.shareURL(for: .x) == "https://twitter.com/intent/tweet?text=Join%20me%20on%20Herald&url=\(encoded)")
+        #expect(vm.shareURL(for: .facebook) == "https://www.facebook.com/sharer/sharer.php?u=\(encoded)")
+        #expect(vm.shareURL(for: .whatsApp)?.hasPrefix("https://wa.me/?text=Join%20me%20on%20Herald%20") == true)
+        #expect(vm.shareURL(for: .telegram)?.hasPrefix("https://t.me/share/url?url=\(encoded)") == true)
+    }
+
+    @Test func copyingTheLinkHandsOSC52BytesToTheTerminal() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = share(ws, pump)
+        vm.onToast = toasts.sink()
+        var written: [[UInt8]] = []
+        vm.onTerminalBytes = { written.append($0) }
+        vm.refresh()
+        await pump.settle()
+        vm.choose(.link)
+        await pump.settle()
+        let url = try #require(vm.link?.url)
+        #expect(written == [try Clipboard.osc52Bytes(for: url, insideTmux: false)])
+        #expect(toasts.texts.last == "copied the link (through the terminal)")
+    }
+
+    @Test func choosingSMSLeadsToTheComposerAndAnUnavailableChannelExplains() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = share(ws, pump)
+        vm.onToast = toasts.sink()
+        var composed: [ShareChannel] = []
+        vm.onCompose = { composed.append($0) }
+        vm.choose(.sms)
+        vm.choose(.email)
+        #expect(composed == [.sms])
+        #expect(toasts.entries.last?.level == .warning)
+        #expect(toasts.texts.last?.hasPrefix("Email invite is not available: ") == true)
+        #expect(vm.current == .email)
+    }
+}
