@@ -4,15 +4,14 @@ import HeraldViewModels
 /// placeholder by its real pane here and nowhere else.
 public enum AppPanes {
     public static func make(_ env: PaneEnvironment) -> [any Pane] {
-        [
-            ContactsPane(env),
-            PlaceholderPane(title: "Share", context: .share,
-                            message: ["Share is not built yet.", "Invite from Contacts (I) meanwhile."]),
-            PlaceholderPane(title: "Composer", context: .composer,
-                            message: ["The composer is not built yet.", "Invite from Contacts (I) with the default message."]),
-            PlaceholderPane(title: "Inbox", context: .inbox,
-                            message: ["The inbox is not built yet.", "Read it with `herald inbox USER` meanwhile."]),
-            PlaceholderPane(title: "Deliveries", context: .deliveries, message: ["Deliveries — being built."]),
+        let contacts = ContactsPane(env)
+        let composer = ComposerPane(env, contacts: contacts.viewModel)
+        return [
+            contacts,
+            SharePane(env, composer: composer),
+            composer,
+            InboxPane(env),
+            DeliveriesPane(env),
         ]
     }
 }

@@ -56,7 +56,7 @@ public struct PersonDetailView: Sendable, Hashable {
     }
 
     /// "2026-01-05 14:03:07" in the local time zone.
-    static func stamp(_ date: Date) -> String {
+    public static func stamp(_ date: Date) -> String {
         let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
         return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)):\(two(c.second))"

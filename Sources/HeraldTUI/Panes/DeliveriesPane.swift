@@ -1,0 +1,222 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldViewModels
+
+/// Pane 5: bulks of invitations with their counts per status and a segmented progress bar, live;
+/// a bulk opened to its recipients; a status filter; the tracker's schedule; resending what failed.
+public final class DeliveriesPane: LivePane {
+    public let viewModel: DeliveriesViewModel
+    public let title = "Deliveries"
+    private let clock: any HeraldClock
+    private var list = ListState()
+    private var recipientList = ListState()
+    private var tableRect = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public init(viewModel: DeliveriesViewModel, clock: any HeraldClock = SystemClock()) {
+        self.viewModel = viewModel
+        self.clock = clock
+    }
+
+    public var keyContext: KeyContext { .deliveries }
+    public var capturesAllKeys: Bool { viewModel.confirmation != nil }
+
+    public var hints: [(key: String, label: String)] {
+        if viewModel.confirmation != nil { return [("enter", "resend"), ("esc", "cancel")] }
+        if viewModel.openBulkId != nil { return [("f", "filter: \(viewModel.filter.rawValue)"), ("r", "resend failed"), ("esc", "back")] }
+        return [("enter", "recipients"), ("f", "filter: \(viewModel.filter.rawValue)"), ("r", "resend failed")]
+    }
+
+    static let bulkColumns = [
+        TableColumn("Bulk", width: .fixed(10)), TableColumn("Sent", width: .fixed(8)), TableColumn("Message", width: .flex(1)),
+        TableColumn("Rcpt", width: .fixed(4), alignment: .right), TableColumn("Inv", width: .fixed(4), alignment: .right),
+        TableColumn("Pend", width: .fixed(4), alignment: .right), TableColumn("Fail", width: .fixed(4), alignment: .right),
+        TableColumn("Progress", width: .fixed(16)), TableColumn("Passes", width: .fixed(6), alignment: .right),
+    ]
+    static let recipientColumns = [
+        TableColumn("Name", width: .flex(1)), TableColumn("Number", width: .fixed(16)), TableColumn("Status", width: .fixed(12)),
+        TableColumn("Updated", width: .fixed(19)),
+    ]
+
+    // MARK: drawing
+
+    public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
+        let vm = viewModel
+        vm.refreshIfNeeded()
+        let now = clock.now()
+        var title = "Deliveries — \(vm.bulks.count) bulk\(vm.bulks.count == 1 ? "" : "s") · filter: \(vm.filter.rawValue)"
+        if vm.isResending { title += " · resending…" }
+        let inside = canvas.box(rect, style: Style(.borderFocused), title: title)
+        canvas.put(TextFit.truncate(vm.trackerLine(now: now), to: inside.width - 1), x: inside.x + 1, y: inside.y, style: Style(.muted), clip: inside)
+        let body = inside.inset(top: 1)
+        tableRect = body
+        if let error = vm.loadError {
+            canvas.put(TextFit.truncate(error, to: body.width - 2), x: body.x + 1, y: body.y + 1, style: Style(.error), clip: body)
+        } else if let open = vm.openBulk {
+            renderRecipients(of: open, into: &canvas, rect: body, now: now)
+        } else if vm.visibleBulks.isEmpty {
+            let text = vm.bulks.isEmpty ? "No invitations sent yet. Select people in Contacts (1) and press I."
+                                        : "No bulk has \(vm.filter.rawValue) recipients. Press f to change the filter."
+            canvas.put(TextFit.truncate(text, to: body.width - 2), x: body.x + 1, y: body.y + 1, style: Style(.muted), clip: body)
+        } else {
+            renderBulks(into: &canvas, rect: body, now: now)
+        }
+        if let c = vm.confirmation {
+            ModalView.render(into: &canvas, area: rect, title: "Resend", lines: [
+                "Send again to \(c.numbers.count) number\(c.numbers.count == 1 ? "" : "s") that failed in bulk \(c.bulkId.prefix(8))?",
+                "The resend policy skips numbers already invited or on their way.",
+            ], buttons: ["Resend (enter)", "Cancel (esc)"])
+        }
+    }
+
+    private func renderBulks(into canvas: inout Canvas, rect: Rect, now: Date) {
+        let vm = viewModel
+        let bulks = vm.visibleBulks
+        list.count = bulks.count
+        list.select(vm.cursor)
+        TableView.render(into: &canvas, rect: rect, columns: Self.bulkColumns, state: &list, cells: { i in
+            let b = bulks[i]
+            return [String(b.bulkId.prefix(10)), Self.time(b.createdAt, now: now), b.message, "\(b.recipients)", "\(b.invited)",
+                    "\(b.pending)", "\(b.impossible)", "", vm.passesLeft(b.bulkId).map(String.init) ?? "done"]
+        }, cellStyle: { i, column in
+            let b = bulks[i]
+            let key: DeliveryColumn? = [4: .invited, 5: .pending, 6: .impossible][column]
+            if let key, vm.isHighlighted(b.bulkId, key, now: now) { return Style(.changed, .bold) }
+            if column <= 2, vm.isHighlighted(b.bulkId, .row, now: now) { return Style(.changed) }
+            switch column {
+            case 4: return b.invited > 0 ? Style(.statusDelivered) : nil
+            case 5: return b.pending > 0 ? Style(.statusPending) : nil
+            case 6: return b.impossible > 0 ? Style(.statusFailed) : nil
+            default: return nil
+            }
+        })
+        let frames = TableView.columnFrames(Self.bulkColumns, in: rect)
+        let bar = frames[7]
+        let last = min(bulks.count, list.offset + rect.height - 1)
+        guard list.offset < last else { return }
+        for index in list.offset..<last {
+            let b = bulks[index]
+            let y = rect.y + 1 + index - list.offset
+            ProgressBarView.render(into: &canvas, rect: Rect(x: bar.x, y: y, width: bar.width, height: 1), segments: [
+                ProgressSegment(Double(b.invited), role: .statusDelivered), ProgressSegment(Double(b.other), role: .accent),
+                ProgressSegment(Double(b.pending), role: .statusPending), ProgressSegment(Double(b.impossible), role: .statusFailed),
+            ], total: Double(max(1, b.recipients)))
+        }
+    }
+
+    private func renderRecipients(of bulk: BulkSummary, into canvas: inout Canvas, rect: Rect, now: Date) {
+        let vm = viewModel
+        let head = "Bulk \(bulk.bulkId) · \(Self.time(bulk.createdAt, now: now)) · \(bulk.recipients) recipients: "
+            + "\(bulk.invited) invited, \(bulk.pending) pending, \(bulk.impossible) failed"
+        canvas.put(TextFit.truncate(head, to: rect.width - 2), x: rect.x + 1, y: rect.y, style: Style(.title), clip: rect)
+        if !bulk.message.isEmpty {
+            canvas.put(TextFit.truncate("“\(bulk.message)”", to: rect.width - 2), x: rect.x + 1, y: rect.y + 1, style: Style(.muted), clip: rect)
+        }
+        ProgressBarView.render(into: &canvas, rect: Rect(x: rect.x + 1, y: rect.y + 2, width: max(0, rect.width - 2), height: 1), segments: [
+            ProgressSegment(Double(bulk.invited), role: .statusDelivered), ProgressSegment(Double(bulk.other), role: .accent),
+            ProgressSegment(Double(bulk.pending), role: .statusPending), ProgressSegment(Double(bulk.impossible), role: .statusFailed),
+        ], total: Double(max(1, bulk.recipients)))
+        let table = rect.inset(top: 4)
+        let rows = vm.visibleRecipients
+        recipientList.count = rows.count
+        recipientList.select(vm.recipientCursor)
+        if rows.isEmpty {
+            canvas.put("No \(vm.filter.rawValue) recipients in this bulk (f changes the filter).", x: table.x + 1, y: table.y + 1,
+                       style: Style(.muted), clip: table)
+            return
+        }
+        TableView.render(into: &canvas, rect: table, columns: Self.recipientColumns, state: &recipientList, cells: { i in
+            let r = rows[i]
+            return [r.name, r.number, r.status.label + (r.error.map { " (\($0))" } ?? ""), PersonDetailView.stamp(r.updatedAt)]
+        }, cellStyle: { i, column in
+            let r = rows[i]
+            guard column == 2 else { return nil }
+            if let id = r.invitationId, vm.isHighlighted(String(id), .status, now: now) { return Style(.changed, .bold) }
+            if r.status.isInvited { return Style(.statusDelivered) }
+            if r.status.isImpossible { return Style(.statusFailed) }
+            return Style(.statusPending)
+        })
+    }
+
+    /// "14:03:07" for today, else "01-05 14:03".
+    static func time(_ date: Date, now: Date) -> String {
+        let stamp = PersonDetailView.stamp(date)
+        let today = PersonDetailView.stamp(now).prefix(10)
+        return stamp.hasPrefix(today) ? String(stamp.suffix(8)) : String(stamp.dropFirst(5).prefix(11))
+    }
+
+    // MARK: keys
+
+    public func handle(action: Action) -> Bool {
+        let vm = viewModel
+        if vm.confirmation != nil {
+            switch action {
+            case .open, .resend: vm.confirmResend()
+            case .back, .quit: vm.cancelResend()
+            default: break
+            }
+            return true
+        }
+        let page = max(1, tableRect.height - 2)
+        switch action {
+        case .moveDown: vm.moveCursor(by: 1)
+        case .moveUp: vm.moveCursor(by: -1)
+        case .pageDown: vm.moveCursor(by: page)
+        case .pageUp: vm.moveCursor(by: -page)
+        case .halfPageDown: vm.moveCursor(by: page / 2)
+        case .halfPageUp: vm.moveCursor(by: -page / 2)
+        case .first: vm.moveCursor(to: 0)
+        case .last: vm.moveCursor(to: Int.max / 2)
+        case .open: vm.open()
+        case .filter: vm.cycleFilter()
+        case .resend: vm.requestResend()
+        case .back: return vm.close()
+        default: return false
+        }
+        return true
+    }
+
+    public func handle(unboundKey key: Key) -> Bool {
+        guard viewModel.confirmation != nil else { return false }
+        if key == .char("y") { viewModel.confirmResend() }
+        if key == .char("n") { viewModel.cancelResend() }
+        return true
+    }
+
+    public func handle(mouse: MouseEvent) -> Bool {
+        let vm = viewModel
+        switch mouse.kind {
+        case .wheelDown: vm.moveCursor(by: 3)
+        case .wheelUp: vm.moveCursor(by: -3)
+        case .click, .rightClick:
+            let tableTop = vm.openBulkId == nil ? tableRect.y + 1 : tableRect.y + 5
+            let offset = vm.openBulkId == nil ? list.offset : recipientList.offset
+            guard mouse.y >= tableTop, tableRect.contains(x: mouse.x, y: mouse.y) else { return false }
+            vm.moveCursor(to: offset + mouse.y - tableTop)
+        }
+        return true
+    }
+
+    public func handle(command: PaletteCommand) -> Bool {
+        switch command {
+        case .resend: viewModel.requestResend()
+        case .filter(let name): viewModel.setFilter(DeliveryFilter(rawValue: name) ?? .all)
+        default: return false
+        }
+        return true
+    }
+
+    public func handle(serviceEvent: HeraldEvent) -> Bool { viewModel.handle(event: serviceEvent) }
+    public func nextDeadline() -> Date? { viewModel.nextDeadline(now: clock.now()) }
+    public func tick(now: Date) -> Bool { viewModel.tick(now: now) }
+}
+
+extension DeliveriesPane {
+    /// The pane on a workspace (what the registry builds).
+    public convenience init(_ env: PaneEnvironment) {
+        let ws = env.workspace
+        self.init(viewModel: DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                                 effects: env.effects, toasts: env.app.toasts, clock: env.clock),
+                  clock: env.clock)
+    }
+}
