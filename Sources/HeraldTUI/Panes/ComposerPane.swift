@@ -268,7 +268,7 @@ public final class ComposerPane: LivePane {
 
     private func editExternally() {
         guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
-        guard let suspendTerminal else {
+        guard let suspendTerminal = suspendTerminal ?? PaneTerminalHooks.suspend else {
             model.onToast(.warning, "no terminal to hand to $EDITOR here")
             return
         }

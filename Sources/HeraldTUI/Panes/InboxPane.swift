@@ -104,6 +104,8 @@ public final class InboxPane: LivePane {
 
     private func renderList(into canvas: inout Canvas, rect: Rect) {
         listRect = rect
+        // A short first page on a tall window: ask for more now rather than on the first key.
+        if model.hasMore && model.messages.count < rect.height { model.loadMore() }
         list.count = model.messages.count
         list.select(model.cursor)
         let messages = model.messages
@@ -241,7 +243,19 @@ public final class InboxPane: LivePane {
         model.reload()
     }
 
-    public func handle(serviceEvent: HeraldEvent) -> Bool { model.handle(serviceEvent) }
+    public func handle(serviceEvent: HeraldEvent) -> Bool {
+        let changed = model.handle(serviceEvent)
+        // The shell folds inbox events into its own unread count first; this pane knows the real one
+        // (its optimistic marks already counted), so it has the last word for its user.
+        switch serviceEvent {
+        case .inboxSeenChanged(let change) where change.externalUserId == model.user && started:
+            model.onUnreadChanged(model.counts.unread)
+        case .inboxLoaded(let loaded) where loaded.externalUserId == model.user && started:
+            model.onUnreadChanged(model.counts.unread)
+        default: break
+        }
+        return changed
+    }
 
     public func handle(command: PaletteCommand) -> Bool {
         guard case .user(let id) = command else { return false }

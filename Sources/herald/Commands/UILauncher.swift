@@ -101,6 +101,9 @@ struct UILauncher {
         let terminal: NcursesTerminal
         do { terminal = try NcursesTerminal(theme: theme) } catch { return .failed("\(error)") }
         defer { terminal.stop() }
+        PaneTerminalHooks.writeBytes = { terminal.writeRaw($0) }      // OSC 52 copies (Share pane)
+        PaneTerminalHooks.suspend = { terminal.suspend($0) }          // $EDITOR (Composer pane)
+        defer { PaneTerminalHooks.writeBytes = nil; PaneTerminalHooks.suspend = nil }
         let clock = SystemClock()
         let effects = EffectQueue { mailbox.post(.effect($0)) }
         let subscription = workspace.bus.subscribe { mailbox.post(.service($0)) }

@@ -1,0 +1,72 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldViewModels
+
+/// Hooks into the terminal that only the launcher has (it owns the `NcursesTerminal`): set once
+/// before the loop starts; nil in tests and when there is no terminal.
+public enum PaneTerminalHooks {
+    /// Writes bytes to the terminal between frames (`NcursesTerminal.writeRaw`), for OSC 52 copies.
+    nonisolated(unsafe) public static var writeBytes: (([UInt8]) -> Void)?
+    /// Hands the terminal to an outside program (`NcursesTerminal.suspend`), for `$EDITOR`.
+    nonisolated(unsafe) public static var suspend: ((() -> Void) -> Void)?
+}
+
+extension SharePane {
+    /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
+    public convenience init(_ env: PaneEnvironment, composer: ComposerPane, composerIndex: Int = 2) {
+        let ws = env.workspace
+        var inviter: EmailInviter?
+        if let from = ws.config.emailFrom, let address = try? EmailAddress(from, field: "email_from") {
+            inviter = EmailInviter(sender: address, command: ws.config.emailCommand, clock: ws.clock)
+        }
+        let model = ShareViewModel(share: ws.share, clipboard: Clipboard(method: .osc52), emailInviter: inviter,
+                                   effects: env.effects,
+                                   settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
+                                                           sender: ws.config.sender))
+        let app = env.app
+        model.onToast = { app.toasts.post($1, level: $0) }
+        model.onTerminalBytes = { bytes in
+            if let write = PaneTerminalHooks.writeBytes { write(bytes) } else {
+                app.toasts.post("no terminal to copy through; configure clipboard.command", level: .warning)
+            }
+        }
+        model.onCompose = { [weak composer] channel in
+            guard let composer else { return }
+            composer.model.setChannel(channel)
+            app.select(pane: composerIndex)
+            composer.didAppear()
+        }
+        self.init(model: model)
+    }
+}
+
+extension ComposerPane {
+    /// The pane on a workspace; the recipients are the people selected in `contacts`.
+    public convenience init(_ env: PaneEnvironment, contacts: ContactsViewModel) {
+        let ws = env.workspace
+        let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, share: ws.share, effects: env.effects,
+                                      settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: ws.config.senderName,
+                                                                 referrer: ws.config.senderName ?? ws.config.sender ?? "Herald"))
+        let app = env.app
+        model.onToast = { app.toasts.post($1, level: $0) }
+        self.init(model: model)
+        let store = ws.contacts
+        recipients = { [weak contacts] in
+            guard let ids = contacts?.selection, !ids.isEmpty else { return [] }
+            return (try? store.people(ids: ids.sorted())) ?? []
+        }
+    }
+}
+
+extension InboxPane {
+    /// The pane on a workspace, reading `env.inboxUser`'s inbox; its unread count feeds the status bar.
+    public convenience init(_ env: PaneEnvironment) {
+        let model = InboxViewModel(service: env.workspace.inbox, effects: env.effects, user: env.inboxUser ?? "")
+        let app = env.app
+        model.onToast = { app.toasts.post($1, level: $0) }
+        model.onUnreadChanged = { app.setUnreadInbox($0) }
+        self.init(model: model)
+        if env.inboxUser != nil { start() }      // the status bar shows the unread count from the start
+    }
+}
