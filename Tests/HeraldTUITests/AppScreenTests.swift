@@ -1,0 +1,140 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import Testing
+@testable import HeraldTUI
+@testable import HeraldViewModels
+
+/// The shell with placeholder panes: tabs, keys, overlays, toasts, themes, sizes.
+struct AppScreenTests {
+    final class Harness {
+        let clock = ManualClock()
+        let app: AppViewModel
+        let screen: AppScreen
+        var applied: [String] = []
+
+        init() throws {
+            app = AppViewModel(workspaceName: "work", toasts: ToastBoard(clock: clock), clock: clock)
+            let panes: [any Pane] = [
+                PlaceholderPane(title: "Contacts", context: .contacts, message: ["contacts here"]),
+                PlaceholderPane(title: "Share", context: .share, message: ["share here"]),
+                PlaceholderPane(title: "Composer", context: .composer, message: ["composer here"]),
+                PlaceholderPane(title: "Inbox", context: .inbox, message: ["inbox here"]),
+                PlaceholderPane(title: "Deliveries", context: .deliveries, message: ["deliveries here"]),
+            ]
+            let effects = EffectQueue { _ in }
+            var box: Harness?
+            screen = AppScreen(app: app, panes: panes, effects: effects, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"),
+                               themeLoader: ThemeLoader(userDirectory: nil, builtinDirectory: nil), clock: clock,
+                               applyTheme: { box?.applied.append($0.name) })
+            box = self
+        }
+
+        func draw(_ width: Int = 100, _ height: Int = 30) -> Canvas {
+            var canvas = Canvas(size: Size(width: width, height: height))
+            screen.render(into: &canvas, size: canvas.size)
+            return canvas
+        }
+
+        func type(_ keys: Key...) { for key in keys { _ = screen.handle(key: key) } }
+        func type(text: String) { for c in text { _ = screen.handle(key: .char(c)) } }
+    }
+
+    @Test func numberKeysTabAndClicksSwitchPanes() throws {
+        let h = try Harness()
+        #expect(h.draw().snapshot().contains("contacts here"))
+        h.type(.char("5"))
+        #expect(h.draw().snapshot().contains("deliveries here"))
+        h.type(.tab)
+        #expect(h.app.selectedPane == 0)
+        h.type(.backTab, .backTab)
+        #expect(h.app.selectedPane == 3)
+        let canvas = h.draw()
+        let lines = canvas.snapshot().components(separatedBy: "\n")
+        let x = try #require(lines[0].range(of: "2 Share")).lowerBound.utf16Offset(in: lines[0])
+        h.type(.mouse(MouseEvent(.click, x: x + 1, y: 0)))
+        #expect(h.app.selectedPane == 1)
+        #expect(h.draw().snapshot().contains("share here"))
+    }
+
+    @Test func helpIsGeneratedFromTheKeyTableAndEscClosesIt() throws {
+        let h = try Harness()
+        h.type(.char("?"))
+        let text = h.draw().snapshot()
+        #expect(text.contains("Keys — 1 Contacts"))
+        #expect(text.contains("Invite the selected people"))
+        h.type(.char("j"))                    // scrolls, does not close
+        #expect(h.screen.help?.scroll == 1)
+        h.type(.escape)
+        #expect(h.screen.help == nil)
+        #expect(!h.draw().snapshot().contains("Keys —"))
+        #expect(!h.app.wantsToQuit)
+    }
+
+    @Test func paletteCompletesThemesAndSwitchesLive() throws {
+        let h = try Harness()
+        h.type(.char(":"))
+        h.type(text: "theme l")
+        h.type(.tab)
+        #expect(h.screen.palette?.text == "theme light")
+        h.type(.enter)
+        #expect(h.applied == ["light"])
+        #expect(h.screen.theme.name == "light")
+        #expect(h.draw().snapshot().contains("light"))
+    }
+
+    @Test func unknownCommandGivesAnErrorToastThatExpires() throws {
+        let h = try Harness()
+        h.type(.char(":"))
+        h.type(text: "frobnicate")
+        h.type(.enter)
+        #expect(h.draw().snapshot().contains("unknown command \"frobnicate\""))
+        #expect(h.app.toasts.notes.last?.level == .error)
+        let deadline = try #require(h.screen.nextDeadline())
+        h.clock.set(deadline)
+        #expect(h.screen.tick(now: h.clock.now()))
+        #expect(!h.draw().snapshot().contains("frobnicate"))
+    }
+
+    @Test func paneCommandAndQuitCommand() throws {
+        let h = try Harness()
+        h.screen.run(commandLine: "pane inbox")
+        #expect(h.app.selectedPane == 3)
+        h.screen.run(commandLine: "sort sideways")
+        #expect(h.app.toasts.notes.last?.text == ":sort takes first or last")
+        h.screen.run(commandLine: "quit")
+        #expect(h.screen.wantsToQuit)
+    }
+
+    @Test func escapeNeverQuitsButQDoes() throws {
+        let h = try Harness()
+        h.type(.escape, .escape)
+        #expect(!h.screen.wantsToQuit)
+        h.type(.char("q"))
+        #expect(h.screen.wantsToQuit)
+    }
+
+    @Test func statusBarShowsWorkspacePlatformAndCounts() throws {
+        let h = try Harness()
+        _ = h.screen.handle(event: .service(.trackerState(TrackerState(nextPassAt: nil, bulks: [
+            .init(bulkId: "b1", passesLeft: 3, pendingRecipients: 4), .init(bulkId: "b2", passesLeft: 1, pendingRecipients: 2),
+        ]))))
+        _ = h.screen.handle(event: .service(.inboxLoaded(InboxLoaded(externalUserId: "demo", countTotal: 9, countUnread: 5,
+                                                                     messageCount: 9, isNextPage: false))))
+        let status = h.draw().snapshot().components(separatedBy: "\n")[29]
+        #expect(status.contains("work"))
+        #expect(status.contains("embedded"))
+        #expect(status.contains("6 pending"))
+        #expect(status.contains("5 unread"))
+        #expect(status.contains("inbox of demo"))
+    }
+
+    @Test func belowEightyByTwentyFourSaysTooSmallAndDoesNotCrash() throws {
+        let h = try Harness()
+        let small = h.draw(79, 24).snapshot()
+        #expect(small.contains("Terminal too small: 79×24"))
+        #expect(h.draw(80, 24).snapshot().contains("contacts here"))
+        _ = h.draw(3, 2)
+        _ = h.draw(0, 0)
+    }
+}

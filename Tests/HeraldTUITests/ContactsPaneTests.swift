@@ -1,0 +1,118 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import Testing
+@testable import HeraldTUI
+@testable import HeraldViewModels
+
+/// The Contacts pane drawn on the in-memory canvas.
+struct ContactsPaneTests {
+    final class Fixture {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-contacts-pane-\(UUID().uuidString)")
+        let workspace: Workspace
+        let effects = PaneEffects()
+        let toasts = ToastBoard()
+        private(set) var pane: ContactsPane!
+
+        init() async throws {
+            workspace = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"))
+        }
+
+        deinit {
+            workspace.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        func add(_ first: String, _ last: String, _ numbers: String...) throws {
+            let phones = numbers.map { LabeledPhone(label: "mobile", number: workspace.parser.parse($0)) }
+            try workspace.contacts.insert(Person(firstName: first, lastName: last, phones: phones))
+        }
+
+        func start() -> ContactsPane {
+            let vm = ContactsViewModel(book: ContactBook(contacts: workspace.contacts, ledger: workspace.ledger),
+                                       invites: workspace.invites, suggestions: nil, effects: effects.queue, toasts: toasts)
+            pane = ContactsPane(viewModel: vm)
+            return pane
+        }
+
+        func draw(width: Int = 80, height: Int = 12) throws -> Canvas {
+            var canvas = Canvas(size: Size(width: width, height: height))
+            pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
+            return canvas
+        }
+    }
+
+    @Test func wideAndHostileNamesKeepTheBordersAndNoEscapeReachesTheScreen() async throws {
+        let f = try await Fixture()
+        try f.add("王", "小明", "091 111 1111")
+        try f.add("Zoë 👩‍👩‍👧", "Ünal", "091 222 2222")
+        try f.add("Evil\u{1B}[2J\u{1B}]0;pwned\u{07}", "Person", "091 333 3333")
+        try f.add("Ana", "Horvat", "091 444 4444", "098 555 5555")
+        _ = f.start()
+        let canvas = try f.draw()
+        let text = canvas.snapshot()
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"))
+        #expect(text.contains("Evil Person"))        // the whole escape sequences are dropped, not just ESC
+        #expect(text.contains("王 小明"))
+        #expect(text.contains("Zoë 👩‍👩‍👧 Ünal"))
+        #expect(text.contains("+385 91 111 1111") || text.contains("+385911111111"))
+        // every row keeps its right border in the last column, whatever the widths inside
+        for y in 1..<(canvas.height - 1) {
+            #expect(canvas.cell(x: canvas.width - 1, y: y)?.character == "│", "row \(y) lost its border")
+        }
+        let expected = """
+        ┌ Contacts — 4 people · by first name ─────────────────────────────────────────┐
+        │A · Ana Horvat                              +385914444444     not invited     │
+        │E · Evil Person                             +385913333333     not invited     │
+        │Z · Zoë 👩‍👩‍👧 Ünal                             +385912222222     not invited     │
+        │# · 王 小明                                 +385911111111     not invited     │
+        """
+        #expect(text.components(separatedBy: "\n").prefix(5).joined(separator: "\n") == expected)
+    }
+
+    @Test func searchHighlightsTheMatchedLetters() async throws {
+        let f = try await Fixture()
+        try f.add("Ana", "Horvat", "091 111 1111")
+        try f.add("Ivo", "Babić", "091 222 2222")
+        let pane = f.start()
+        #expect(pane.handle(action: .search))
+        #expect(pane.keyContext == .editor)
+        for c in "hor" { #expect(pane.handle(unboundKey: .char(c))) }
+        let canvas = try f.draw()
+        let text = canvas.snapshot()
+        #expect(text.contains("/ hor"))
+        #expect(text.contains("1 found"))
+        #expect(!text.contains("Babić"))
+        let at = try #require(canvas.find("Ana Horvat"))
+        let styles = (0..<10).compactMap { canvas.cell(x: at.x + $0, y: at.y)?.style.role }
+        #expect(styles[4...6].allSatisfy { $0 == .highlight })
+        #expect(styles[0] != .highlight)
+        #expect(pane.handle(action: .back))           // leaves the field, results stay
+        #expect(pane.keyContext == .contacts)
+        #expect(pane.handle(action: .back))           // clears the search
+        #expect(try f.draw().snapshot().contains("Babić"))
+    }
+
+    @Test func emptyAddressBookShowsHowToImport() async throws {
+        let f = try await Fixture()
+        _ = f.start()
+        let text = try f.draw(height: 14).snapshot()
+        #expect(text.contains("Your address book is empty."))
+        #expect(text.contains("herald contacts import FILE"))
+    }
+
+    @Test func inviteAsksWithTheRecipientCountAndEnterSends() async throws {
+        let f = try await Fixture()
+        try f.add("Ana", "Horvat", "091 111 1111", "098 555 5555")
+        let pane = f.start()
+        #expect(pane.handle(action: .select))
+        #expect(pane.handle(action: .invite))
+        #expect(pane.capturesAllKeys)
+        let text = try f.draw(height: 16).snapshot()
+        #expect(text.contains("Send an SMS invitation to 1 person (2 numbers)?"))
+        #expect(pane.handle(action: .open))
+        await f.effects.settle()
+        #expect(f.toasts.notes.last?.text.hasPrefix("invited 2 numbers") == true)
+        #expect(!(try f.draw().snapshot().contains("not invited")))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldStore
+import Testing
+@testable import HeraldTUI
+@testable import HeraldViewModels
+
+/// The Deliveries pane drawn on the in-memory canvas.
+struct DeliveriesPaneTests {
+    @Test func bulksShowCountsAProgressBarAndLitChanges() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-pane-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock(Date())
+        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
+        defer { ws.close() }
+        let numbers = ["+385911111111", "+385912222222", "+385913333333", "+385914444444"]
+        let bulk = try #require(try await ws.invites.invite(numbers: numbers).bulkId)
+        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                     effects: EffectQueue { _ in }, toasts: ToastBoard(clock: clock), clock: clock)
+        let pane = DeliveriesPane(viewModel: vm, clock: clock)
+        let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
+        func draw(height: Int = 10) -> Canvas {
+            var canvas = Canvas(size: Size(width: 80, height: height))
+            pane.render(into: &canvas, in: canvas.bounds, theme: theme)
+            return canvas
+        }
+        _ = try ws.ledger.applyDeliveryInfos(bulkId: bulk, [
+            DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveredToTerminal),
+            DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveredToTerminal),
+            DeliveryUpdate(address: "385913333333", messageId: nil, status: .deliveryImpossible),
+            DeliveryUpdate(address: "385914444444", messageId: nil, status: .messageWaiting),
+        ])
+        #expect(pane.handle(serviceEvent: .deliveryChanged(DeliveryChange(bulkId: bulk, address: "385911111111", messageId: nil,
+                                                                         personId: nil, from: nil, to: .deliveredToTerminal, at: clock.now()))))
+        let canvas = draw()
+        let lines = canvas.snapshot().components(separatedBy: "\n")
+        #expect(lines[0].contains("Deliveries — 1 bulk · filter: all"))
+        #expect(lines[2].contains("Bulk") && lines[2].contains("Progress"))
+        let row = lines[3]
+        #expect(row.hasPrefix("│" + String(bulk.prefix(10))))
+        #expect(row.contains("   4    2    1    1 "))
+        // the bar: half delivered, a quarter pending, a quarter failed (16 cells)
+        let barAt = try #require(canvas.find("████████"))
+        let roles = (0..<16).compactMap { canvas.cell(x: barAt.x + $0, y: barAt.y)?.style.role }
+        #expect(roles.prefix(8).allSatisfy { $0 == .statusDelivered })
+        #expect(roles[8..<12].allSatisfy { $0 == .statusPending })
+        #expect(roles[12..<16].allSatisfy { $0 == .statusFailed })
+        // the changed counts are lit, then go out after 1.5 s
+        let invitedAt = try #require(canvas.find("   2 ")).x + 3
+        #expect(canvas.cell(x: invitedAt, y: 3)?.style.role == .changed)
+        clock.advance(by: 1.6)
+        #expect(pane.tick(now: clock.now()))
+        #expect(draw().cell(x: invitedAt, y: 3)?.style.role == .statusDelivered)
+        // enter opens the bulk: recipients with their status
+        #expect(pane.handle(action: .open))
+        let opened = draw(height: 14).snapshot()
+        #expect(opened.contains("+385913333333"))
+        #expect(opened.contains("impossible"))
+        #expect(pane.handle(action: .filter))        // all → pending
+        #expect(draw(height: 14).snapshot().contains("+385914444444"))
+        #expect(!draw(height: 14).snapshot().contains("+385913333333"))
+    }
+}
