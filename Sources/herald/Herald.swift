@@ -16,11 +16,11 @@ struct Herald: AsyncParsableCommand {
     @Option(name: .customLong("theme"), help: ArgumentHelp("Colour theme (default, light, …).", valueName: "name"))
     var theme: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Folder for Herald's data (default: $HERALD_DATA_DIR, else $XDG_DATA_HOME/herald).", valueName: "dir"))
-    var dataDir: String?
+    /// The same option group as the subcommands': ArgumentParser hands a parent's parsed group to its
+    /// subcommands, so `herald status X --data-dir D` reaches `status` (a plain `@Option` here would take it).
+    @OptionGroup var global: GlobalOptions
 
     mutating func run() async throws {
-        try await UILauncher(demo: demo, dataDir: dataDir, themeName: theme).run()
+        try await UILauncher(demo: demo, dataDir: global.dataDir, themeName: theme).run()
     }
 }
