@@ -1,5 +1,5 @@
 import Foundation
-@testable import HeraldTUI
+import HeraldTUI
 import Testing
 
 @Suite struct PerformanceTests {
