@@ -93,4 +93,7 @@ final class CountingPlatform: MessagingPlatform, @unchecked Sendable {
     }
     func referralLink(_ subject: GetReferralLink.Subject) async throws(APIError) -> ReferralLink { try await inner.referralLink(subject) }
     func applicationSettings() async throws(APIError) -> ApplicationSettings { try await inner.applicationSettings() }
+    func updateApplicationSettings(_ body: ApplicationSettingsBody) async throws(APIError) -> ApplicationSettings {
+        try await inner.updateApplicationSettings(body)
+    }
 }

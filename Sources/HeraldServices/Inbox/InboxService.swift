@@ -4,7 +4,7 @@ import HeraldCore
 import HeraldStore
 
 /// Reads users' inboxes: pages with filters, counters, a local cache, seen marks (optimistic,
-/// rolled back on failure and retried), and the two ways to authenticate (application code or
+/// rolled back on failure and retried, also after a restart: the queue is kept in the database), and the two ways to authenticate (application code or
 /// short-lived JWTs, minted again once when the platform refuses one).
 public actor InboxService {
     private let platform: any MessagingPlatform
@@ -13,8 +13,11 @@ public actor InboxService {
     private let clock: any HeraldClock
     public nonisolated let auth: InboxAuthConfig
     private var minter: TokenMinter?
-    /// Seen marks that failed, by user: retried on the next call.
-    private var pendingSeen: [String: [SeenBody.SeenMessage]] = [:]
+    /// Seen marks that failed, by user: retried on the next call. Kept in `pendingStore` as well.
+    private var pendingSeen: [String: [SeenBody.SeenMessage]]
+    private let pendingStore: SettingsStore
+    /// The setting that holds the queue of failed seen marks (JSON: user → marks).
+    public static let pendingSeenSetting = "inbox.pendingSeen"
     /// Tokens minted since start (for tests and diagnostics).
     public private(set) var tokensMinted = 0
 
@@ -25,6 +28,8 @@ public actor InboxService {
         self.bus = bus
         self.auth = auth
         self.clock = clock
+        pendingStore = SettingsStore(database: cache.database)
+        pendingSeen = Self.loadPending(pendingStore)
     }
 
     // MARK: reading
@@ -100,6 +105,7 @@ public actor InboxService {
     @discardableResult
     public func markSeen(user: String, messageIds: [String]) async throws(InboxError) -> SeenResult {
         guard !user.isEmpty else { throw .emptyUser }
+        await retryPendingSeen(user: user)
         let known = Dictionary(cached(user: user).map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
         var toMark: [String] = []
         var already: [String] = []
@@ -122,8 +128,12 @@ public actor InboxService {
             var queue = pendingSeen[user] ?? []
             let queued = Set(queue.map(\.messageId))
             queue += marks.filter { !queued.contains($0.messageId) }
-            pendingSeen[user] = queue
+            setPending(queue, user: user)
             throw .seenNotSaved(error.description, pending: toMark.count)
+        }
+        if let queue = pendingSeen[user] {
+            let done = Set(toMark)
+            setPending(queue.filter { !done.contains($0.messageId) }, user: user)
         }
         return SeenResult(marked: toMark, alreadySeen: already)
     }
@@ -131,20 +141,42 @@ public actor InboxService {
     /// Seen marks waiting to be retried, by user.
     public func pendingSeenCount(user: String) -> Int { pendingSeen[user]?.count ?? 0 }
 
-    /// Sends the marks that failed earlier; returns how many went through.
+    /// Sends the marks that failed earlier; returns how many went through. Marks the platform
+    /// refuses as malformed are dropped (sending them again cannot succeed); on other failures they wait.
     @discardableResult
     public func retryPendingSeen(user: String) async -> Int {
         guard let queue = pendingSeen[user], !queue.isEmpty else { return 0 }
         do {
             try await platform.markSeen(externalUserId: user, messages: queue)
         } catch {
+            switch error {
+            case .badRequest, .notFound: setPending([], user: user)
+            default: break
+            }
             return 0
         }
-        pendingSeen[user] = nil
+        setPending([], user: user)
         let ids = queue.map(\.messageId)
         try? cache.setSeen(true, messageIds: ids, userId: user)
         bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: ids, seen: true)))
         return ids.count
+    }
+
+    /// Replaces a user's queue of failed seen marks, in memory and in the database.
+    private func setPending(_ queue: [SeenBody.SeenMessage], user: String) {
+        pendingSeen[user] = queue.isEmpty ? nil : queue
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = pendingSeen.isEmpty ? nil : (try? encoder.encode(pendingSeen)).map { String(decoding: $0, as: UTF8.self) }
+        try? pendingStore.set(Self.pendingSeenSetting, text)
+    }
+
+    /// The queue left by an earlier run (empty when there is none or it cannot be read).
+    private static func loadPending(_ store: SettingsStore) -> [String: [SeenBody.SeenMessage]] {
+        guard let text = try? store.string(pendingSeenSetting),
+              let queue = try? JSONDecoder().decode([String: [SeenBody.SeenMessage]].self, from: Data(text.utf8))
+        else { return [:] }
+        return queue.filter { !$0.value.isEmpty }
     }
 
     // MARK: auth

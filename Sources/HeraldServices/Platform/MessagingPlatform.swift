@@ -20,6 +20,8 @@ public protocol MessagingPlatform: Sendable {
     /// The short link of a sent message, or a person's referral link.
     func referralLink(_ subject: GetReferralLink.Subject) async throws(APIError) -> ReferralLink
     func applicationSettings() async throws(APIError) -> ApplicationSettings
+    /// Changes the application's settings (nil fields stay as they are); answers with all of them.
+    func updateApplicationSettings(_ body: ApplicationSettingsBody) async throws(APIError) -> ApplicationSettings
 }
 
 /// How an inbox read authenticates.

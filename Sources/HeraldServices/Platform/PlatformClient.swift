@@ -83,4 +83,9 @@ public struct PlatformClient: MessagingPlatform {
         try await call(GetApplicationSettings(secret: credentials.applicationSecret,
                                               applicationKey: credentials.applicationKey))
     }
+
+    public func updateApplicationSettings(_ body: ApplicationSettingsBody) async throws(APIError) -> ApplicationSettings {
+        try await call(UpdateApplicationSettings(secret: credentials.applicationSecret,
+                                                 applicationKey: credentials.applicationKey, body: body))
+    }
 }

@@ -21,7 +21,7 @@ public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
             return "unknown placeholders \(keys.map { "{\($0)}" }.joined(separator: " ")): messages may use \(known)"
         case .editingDisabled(let key):
             return "message \"\(key)\" cannot be changed: this application does not allow message editing "
-                + "(turn it on in the application settings, or create a new message with `herald templates create`)"
+                + "(turn it on with `herald templates editing on`, or create a new message with `herald templates create`)"
         case .notFound(let key):
             return "no message \"\(key)\": list messages with `herald templates list`"
         case .noDefault:
@@ -66,6 +66,18 @@ public actor TemplateService {
         try await applicationSettings(refresh: true).messageEditingAllowed
     }
 
+    /// Turns message editing on or off for the application; answers with the settings as changed.
+    @discardableResult
+    public func setEditingAllowed(_ allowed: Bool) async throws(TemplateError) -> ApplicationSettings {
+        do {
+            let s = try await platform.updateApplicationSettings(ApplicationSettingsBody(messageEditingAllowed: allowed))
+            settingsCache = s
+            return s
+        } catch {
+            throw .platform(error)
+        }
+    }
+
     /// The key of the application's default message.
     public func defaultMessageKey() async throws(TemplateError) -> String {
         guard let key = try await applicationSettings().defaultMessageKey else { throw .noDefault }
@@ -79,6 +91,7 @@ public actor TemplateService {
 
     /// One message, fresh from the platform; from the cache when the platform cannot be reached.
     public func message(key: String) async throws(TemplateError) -> ApplicationMessage {
+        guard !key.trimmingCharacters(in: .whitespaces).isEmpty else { throw .notFound(key: key) }
         do {
             let m = try await platform.getMessage(key: key)
             save(m)

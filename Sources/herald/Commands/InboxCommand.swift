@@ -60,6 +60,8 @@ struct InboxList: AsyncParsableCommand {
         }
         messages = Array(messages.prefix(limit))
         if fromCache { Output.warn("the platform could not be reached: showing the local copy") }
+        let pending = await ws.inbox.pendingSeenCount(user: user)
+        if pending > 0 { Output.warn("\(pending) seen mark(s) could not be sent yet; they are retried on the next inbox command") }
         if json {
             try Output.printJSON(InboxJSON(countTotal: counts.total, countUnread: counts.unread, messages: messages.map {
                 InboxJSON.Message(messageId: $0.messageId, title: $0.title, text: $0.body, topic: $0.topic, seen: $0.seen,
@@ -95,13 +97,39 @@ struct InboxSeen: AsyncParsableCommand {
         let ws = try await global.openWorkspace()
         defer { ws.close() }
         do {
-            let result = try await ws.inbox.markSeen(user: user, messageIds: ids)
-            var parts = ["\(result.marked.count) marked seen"]
-            if !result.alreadySeen.isEmpty { parts.append("\(result.alreadySeen.count) already seen") }
-            print(parts.joined(separator: ", "))
+            let unknown = try await unknownIds(ws)
+            let known = ids.filter { !unknown.contains($0) }
+            if !known.isEmpty {
+                let result = try await ws.inbox.markSeen(user: user, messageIds: known)
+                var parts = ["\(result.marked.count) marked seen"]
+                if !result.alreadySeen.isEmpty { parts.append("\(result.alreadySeen.count) already seen") }
+                print(parts.joined(separator: ", "))
+            }
+            if !unknown.isEmpty {
+                throw Output.failure("not in \(Output.safe(user))'s inbox: \(unknown.map(Output.safe).joined(separator: ", ")); "
+                    + "list the message ids with `herald inbox list --user \(Output.safe(user))` (user ids are case-sensitive)")
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             throw Output.failure(for: error)
         }
+    }
+
+    /// Ids that are not in the user's inbox: looked up in the local copy, then in the platform's pages.
+    /// Empty when the platform cannot be reached (the marks are then queued as they are).
+    private func unknownIds(_ ws: Workspace) async throws -> Set<String> {
+        var missing = Set(ids).subtracting(await ws.inbox.cached(user: user).map(\.messageId))
+        guard !missing.isEmpty else { return [] }
+        var page = try await ws.inbox.fetch(user: user, filter: InboxFilter(limit: 1000))
+        while true {
+            if page.fromCache { return [] }
+            missing.subtract(page.messages.map(\.messageId))
+            guard !missing.isEmpty, page.hasMore else { break }
+            page = try await ws.inbox.nextPage(after: page)
+            if page.messages.isEmpty { break }
+        }
+        return missing
     }
 }
 

@@ -20,6 +20,10 @@ struct SandboxPushInbox: AsyncParsableCommand {
     struct Pushed: Encodable { var messageId: String; var sendDateTime: Int64 }
 
     func run() async throws {
+        guard !user.isEmpty else { throw Output.failure("no inbox user: pass --user with the external user id (it is case-sensitive)") }
+        guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw Output.failure("the message has no text: pass --body with what the user should read")
+        }
         let ws = try await global.openWorkspace()
         defer { ws.close() }
         do {

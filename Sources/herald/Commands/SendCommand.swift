@@ -32,6 +32,9 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard !targets.isEmpty else { throw Output.failure(InviteError.noTargets.userMessage) }
+        if let message, message.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw Output.failure("--message is empty: pass a message id (see `herald templates list`), or leave --message out to send the application's default")
+        }
         var values: [String: String] = [:]
         for f in fields {
             guard let eq = f.firstIndex(of: "="), eq != f.startIndex else {
@@ -45,7 +48,10 @@ struct SendCommand: AsyncParsableCommand {
         for t in targets {
             let trimmed = t.trimmingCharacters(in: .whitespaces)
             if !trimmed.hasPrefix("+"), !trimmed.hasPrefix("0"), let id = Int64(trimmed), trimmed.count < 7 {
-                guard let person = try ws.contacts.person(id: id) else { throw Output.failure(InviteError.unknownPerson(id).userMessage) }
+                guard let person = try ws.contacts.person(id: id) else {
+                    throw Output.failure(InviteError.unknownPerson(id).userMessage
+                        + "; a phone number is written with its country code, e.g. +385 91 123 4567")
+                }
                 resolved.append(.person(person))
             } else {
                 resolved.append(.number(trimmed))

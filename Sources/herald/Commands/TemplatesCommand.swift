@@ -7,8 +7,8 @@ import HeraldServices
 /// `herald templates …`: the application's invitation messages.
 struct TemplatesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "templates", abstract: "List, show, create and update invitation messages.",
-        subcommands: [TemplatesList.self, TemplatesShow.self, TemplatesCreate.self, TemplatesUpdate.self])
+        commandName: "templates", abstract: "List, show, create and update invitation messages; allow or forbid editing them.",
+        subcommands: [TemplatesList.self, TemplatesShow.self, TemplatesCreate.self, TemplatesUpdate.self, TemplatesEditing.self])
 }
 
 struct TemplateJSON: Encodable {
@@ -33,19 +33,80 @@ private func printTemplate(_ m: ApplicationMessage, defaultKey: String?) {
 }
 
 struct TemplatesList: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the messages this client knows.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the messages this client knows, and whether editing is allowed.")
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
+
+    /// `herald templates list --json`.
+    struct ListJSON: Encodable {
+        /// Whether `herald templates update` may change messages; nil when the platform could not be asked.
+        var messageEditingAllowed: Bool?
+        var messages: [TemplateJSON]
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(messageEditingAllowed, forKey: .messageEditingAllowed)
+            try c.encode(messages, forKey: .messages)
+        }
+        enum CodingKeys: String, CodingKey { case messageEditingAllowed, messages }
+    }
 
     func run() async throws {
         let ws = try await global.openWorkspace()
         defer { ws.close() }
         let all = await ws.templates.list()
         let defaultKey = try? await ws.templates.defaultMessageKey()
-        if json { try Output.printJSON(all.map { TemplateJSON($0, defaultKey: defaultKey) }); return }
+        let editing = try? await ws.templates.isEditingAllowed()
+        if json {
+            try Output.printJSON(ListJSON(messageEditingAllowed: editing, messages: all.map { TemplateJSON($0, defaultKey: defaultKey) }))
+            return
+        }
+        print("Message editing: \(editingLabel(editing))")
         var table = OutputTable(headers: ["ID", "DEFAULT", "TEXT"], maxWidths: [36, 7, 80])
         for m in all { table.add([m.key, m.key == defaultKey ? "yes" : "", m.text.replacingOccurrences(of: "\n", with: " ")]) }
         print(table.render(), terminator: "")
+    }
+}
+
+/// "on", "off", or why it is not known.
+private func editingLabel(_ allowed: Bool?) -> String {
+    switch allowed {
+    case true?: return "on (`herald templates update` may change messages)"
+    case false?: return "off (turn it on with `herald templates editing on`)"
+    case nil: return "unknown (the platform could not be reached)"
+    }
+}
+
+/// `on` / `off` on the command line.
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+struct TemplatesEditing: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "editing", abstract: "Show, or turn on or off, whether the application's messages may be changed.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("on or off (omit to show the current setting).", valueName: "on|off")) var state: Switch?
+    @Flag(help: "Print JSON.") var json = false
+
+    struct EditingJSON: Encodable { var messageEditingAllowed: Bool }
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        let allowed: Bool
+        do {
+            if let state {
+                allowed = try await ws.templates.setEditingAllowed(state == .on).messageEditingAllowed
+            } else {
+                allowed = try await ws.templates.isEditingAllowed()
+            }
+        } catch {
+            throw Output.failure(for: error)
+        }
+        if json { try Output.printJSON(EditingJSON(messageEditingAllowed: allowed)) } else {
+            print("Message editing: \(editingLabel(allowed))")
+        }
     }
 }
 

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct CLIPlatformTemplatesTests {
+    @Test func createUpdateAndTheEditingToggle() throws {
+        let cli = try PlatformCLI()
+        let listed = try cli.ok(["templates", "list", "--json"]).object()
+        #expect(listed["messageEditingAllowed"] as? Bool == true)
+        let defaults = try #require(listed["messages"] as? [[String: Any]])
+        #expect(defaults.count == 1)
+        #expect(defaults.first?["isDefault"] as? Bool == true)
+
+        let created = try cli.ok(["templates", "create", "--key", "party", "--text", "Party at {SENDER_NAME}'s: <>", "--json"]).object()
+        #expect(created["key"] as? String == "party")
+        try cli.ok(["templates", "update", "party", "--text", "Party moved, {RECEIVER_NAME}: <>"])
+        #expect(try cli.ok(["templates", "show", "party", "--json"]).object()["text"] as? String == "Party moved, {RECEIVER_NAME}: <>")
+
+        // Off: shown by list and by `editing`, and an update is refused with what to do.
+        let off = try cli.ok(["templates", "editing", "off"])
+        #expect(off.stdout.contains("Message editing: off"))
+        #expect(try cli.ok(["templates", "list"]).stdout.contains("Message editing: off"))
+        #expect(try cli.ok(["templates", "editing", "--json"]).object()["messageEditingAllowed"] as? Bool == false)
+        let refused = try cli.run(["templates", "update", "party", "--text", "Changed: <>"])
+        #expect(refused.status != 0)
+        #expect(!refused.crashed, "\(refused)")
+        #expect(refused.stderr.contains("does not allow message editing"))
+        #expect(refused.stderr.contains("herald templates editing on"))
+        #expect(try cli.ok(["templates", "show", "party", "--json"]).object()["text"] as? String == "Party moved, {RECEIVER_NAME}: <>")
+        // Creating new messages is still allowed.
+        try cli.ok(["templates", "create", "--text", "Another one <>"])
+
+        // On again: the update goes through.
+        #expect(try cli.ok(["templates", "editing", "on", "--json"]).object()["messageEditingAllowed"] as? Bool == true)
+        try cli.ok(["templates", "update", "party", "--text", "Changed: <>"])
+        #expect(try cli.ok(["templates", "show", "party", "--json"]).object()["text"] as? String == "Changed: <>")
+        let all = try cli.ok(["templates", "list", "--json"]).object()
+        #expect((all["messages"] as? [Any])?.count == 3)
+    }
+
+    @Test func sendUsesAChosenMessage() throws {
+        let cli = try PlatformCLI()
+        try cli.ok(["templates", "create", "--key", "short", "--text", "Hi {RECEIVER_NAME}, join: <>"])
+        let o = try cli.ok(["send", "--to", mobile(21), "--message", "short", "--json"]).object()
+        #expect((o["recipients"] as? [Any])?.count == 1)
+    }
+
+    @Test func badTemplateInputIsRefusedWithWhatToDo() throws {
+        let cli = try PlatformCLI()
+        let cases: [(args: [String], says: String)] = [
+            (["templates", "editing", "maybe"], "on"),
+            (["templates", "create", "--text", "  "], "empty"),
+            (["templates", "create", "--text", "Hi {NICKNAME} <>"], "{NICKNAME}"),
+            (["templates", "show", "nosuch"], "herald templates list"),
+            (["templates", "update", "nosuch", "--text", "x <>"], "no message"),
+            (["templates", "update", "nosuch"], "--text"),
+        ]
+        for c in cases {
+            let r = try cli.run(c.args)
+            #expect(r.status != 0, "\(c.args): \(r)")
+            #expect(!r.crashed, "\(c.args): \(r)")
+            #expect(r.stderr.contains(c.says), "\(c.args) should say \(c.says): \(r)")
+        }
+    }
+}
