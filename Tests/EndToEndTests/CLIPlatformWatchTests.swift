@@ -29,6 +29,18 @@ import Testing
             #expect(o["to"] as? String != o["from"] as? String)
             #expect(ISO8601DateFormatter.withMilliseconds.date(from: o["at"] as? String ?? "") != nil)
         }
+
+        // A bulk that another process follows to its end (`status --wait` polls before the watch does)
+        // is reported as well, up to the status that process saw.
+        let next = try cli.ok(["send", "--to", mobile(13), "--json"]).object()
+        let nextBulk = try #require(next["bulkId"] as? String)
+        let waited = try cli.ok(["status", nextBulk, "--wait", "--json"]).object()
+        let info = try #require((waited["deliveryInfo"] as? [[String: Any]])?.first)
+        let messageId = try #require(info["messageId"] as? String)
+        let final = try #require(info["deliveryStatus"] as? String)
+        try watch.waitForLines(timeout: 30, "\(messageId) to reach \(final)") { lines in
+            lines.contains { Self.decode($0)?["messageId"] as? String == messageId && Self.decode($0)?["to"] as? String == final }
+        }
         #expect(try watch.interrupt() == 0)
     }
 

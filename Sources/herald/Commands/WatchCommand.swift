@@ -16,31 +16,39 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let ws = try await global.openWorkspace()
-        let events = ws.bus.stream()
-        let interrupt = SignalTrap(SIGINT)
-        let bus = ws.bus
-        interrupt.onSignal { bus.close() }  // ends the event stream: the loop below returns
+        defer { ws.close() }
+        // The ledger as it is before tracking starts: only what changes from now on is printed.
+        let follower = WatchLedgerFollower(ledger: ws.ledger)
         ws.startTracking()
-        let names = NameCache(ws: ws)
+        let json = json
+        // Reads the ledger at least every second (as often as the tracker polls when it is faster).
+        let every = min(1, await ws.tracker.settings.interval)
         if !json { FileHandle.standardError.write(Data("herald: watching deliveries in \(ws.dataDirectory.path) (Ctrl-C to stop)\n".utf8)) }
-        for await event in events {
-            guard case .deliveryChanged(let change) = event else { continue }
-            let address = change.address.hasPrefix("+") ? change.address : "+" + change.address
-            if json {
-                emit(try Output.json(WatchJSON(bulkId: change.bulkId, address: address, messageId: change.messageId,
-                                               personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
-                                               at: Output.iso(change.at))))
-            } else {
-                let name = names.name(change.personId)
-                emit("\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label ?? "-") → \(change.to.label)")
+        let loop = Task {
+            let names = NameCache(ws: ws)
+            while !Task.isCancelled {
+                for change in follower.poll() { Self.emit(Self.line(change, json: json, names: names)) }
+                try? await Task.sleep(nanoseconds: UInt64(every * 1_000_000_000))
             }
         }
+        let interrupt = SignalTrap(SIGINT)
+        interrupt.onSignal { loop.cancel() }
+        await loop.value
         interrupt.cancel()
-        ws.close()
+    }
+
+    private static func line(_ change: WatchLedgerFollower.Change, json: Bool, names: NameCache) -> String {
+        if json {
+            return (try? Output.json(WatchJSON(bulkId: change.bulkId, address: change.address, messageId: change.messageId,
+                                               personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
+                                               at: Output.iso(change.at)))) ?? ""
+        }
+        let name = names.name(change.personId)
+        return "\(Output.iso(change.at))  \(change.bulkId)  \(change.address)  \(Output.safe(name))  \(change.from?.label ?? "new") → \(change.to.label)"
     }
 
     /// Writes one line at once, so a reader on a pipe sees it immediately.
-    private func emit(_ line: String) {
+    private static func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
