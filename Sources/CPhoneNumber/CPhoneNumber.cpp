@@ -35,19 +35,30 @@ extern "C" void hpn_parse(const char *text, const char *region, hpn_result *out)
     util->Format(number, PhoneNumberUtil::E164, &formatted);
     copy_out(out->e164, sizeof(out->e164), formatted);
     out->countryCode = number.country_code();
-    out->valid = util->IsValidNumber(number) ? 1 : 0;
-    out->type = static_cast<int>(util->GetNumberType(number));
+    // IsValidNumber(n) is exactly "GetNumberType(n) != UNKNOWN" (both look the region up and run
+    // the same type patterns): ask once instead of twice.
+    const PhoneNumberUtil::PhoneNumberType type = util->GetNumberType(number);
+    out->valid = type != PhoneNumberUtil::UNKNOWN ? 1 : 0;
+    out->type = static_cast<int>(type);
     if (out->type > HPN_TYPE_UNKNOWN || out->type < 0) out->type = HPN_TYPE_UNKNOWN;
     std::string numberRegion;
     util->GetRegionCodeForNumber(number, &numberRegion);
     if (!numberRegion.empty()) copy_out(out->region, sizeof(out->region), numberRegion);
 }
 
+// Built once (thread-safe static initialisation); libphonenumber's region list never changes.
+static const std::set<std::string> &supported_regions() {
+    static const std::set<std::string> regions = [] {
+        std::set<std::string> r;
+        PhoneNumberUtil::GetInstance()->GetSupportedRegions(&r);
+        return r;
+    }();
+    return regions;
+}
+
 extern "C" int hpn_is_supported_region(const char *region) {
     if (!region) return 0;
-    std::set<std::string> regions;
-    PhoneNumberUtil::GetInstance()->GetSupportedRegions(&regions);
-    return regions.count(region) ? 1 : 0;
+    return supported_regions().count(region) ? 1 : 0;
 }
 
 extern "C" int hpn_country_code_for_region(const char *region) {

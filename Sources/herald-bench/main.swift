@@ -48,6 +48,18 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// CPU seconds (user + system) this process has used so far.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return s(usage.ru_utime) + s(usage.ru_stime)
+}
+
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
 }
@@ -63,12 +75,22 @@ func importBench(_ o: BenchOptions, dir: URL) throws -> HeraldDatabase {
     let db = try HeraldDatabase.open(inDirectory: dir.appendingPathComponent("data"))
     let importer = ContactImporter(database: db, parser: try PhoneNumberParser(defaultRegion: "HR"))
     var report = ImportReport()
+    let cpuBefore = cpuSeconds()
     let t = try seconds { report = try importer.importContacts(from: file) }
+    let cpu = cpuSeconds() - cpuBefore
     print("import:   \(report.imported) imported, \(report.updated) updated, \(report.skipped) skipped, \(report.errors.count) errors in \(fmt(t)) s")
-    print("          \(fmt(Double(o.count) / t, 0)) people/s, \(fmt(size / 1e6 / t)) MB/s")
+    print("          \(fmt(Double(o.count) / t, 0)) people/s, \(fmt(size / 1e6 / t)) MB/s (wall)")
+    print("          CPU \(fmt(cpu)) s: \(fmt(Double(o.count) / cpu, 0)) people/s of CPU, \(fmt(cpu / Double(o.count) * 1e6, 1)) µs per person")
     let dbSize = Double((try FileManager.default.attributesOfItem(atPath: db.path)[.size] as? Int) ?? 0)
     print("          database \(fmt(dbSize / 1e6)) MB (plus WAL)")
     return db
+}
+
+/// Median, p95 and max of `times` (ms), formatted.
+func summary(_ times: [Double]) -> String {
+    let t = times.sorted()
+    guard !t.isEmpty else { return "no samples" }
+    return "median \(fmt(percentile(t, 0.5))) ms, p95 \(fmt(percentile(t, 0.95))) ms, max \(fmt(t.last ?? 0)) ms"
 }
 
 func searchBench(_ o: BenchOptions, db: HeraldDatabase) throws {
@@ -78,9 +100,10 @@ func searchBench(_ o: BenchOptions, db: HeraldDatabase) throws {
     print("search:   index over \(total) people built in \(fmt(build * 1000, 1)) ms")
     let queries = ["a", "an", "ana", "ana h", "horvat", "kovac", "kovač", "ivan", "иван", "petrov", "ελ", "müller",
                    "mueller", "gmail", "infobip", "zagrebacka", "j", "jo sm", "smith", "0981", "385", "+385 98",
-                   "4567", "1", "zz-nothing", "wang", "cohen", "sharma", "durdevic", "o'connor"]
+                   "4567", "1", "zz-nothing", "wang", "cohen", "sharma", "durdevic", "o'connor", "e", "m", "s", "9"]
     var perQuery: [Double] = []
     var report: [(String, Int, Double)] = []
+    var byLength: [Int: [Double]] = [:]
     for q in queries {
         var times: [Double] = []
         var matched = 0
@@ -89,18 +112,40 @@ func searchBench(_ o: BenchOptions, db: HeraldDatabase) throws {
         }
         times.sort()
         perQuery += times
+        byLength[min(q.count, 5), default: []] += times
         report.append((q, matched, percentile(times, 0.5)))
     }
-    perQuery.sort()
-    print("          \(queries.count) queries × \(o.rounds) rounds, limit 50 (search + loading the 50 people):")
-    print("          median \(fmt(percentile(perQuery, 0.5))) ms, p95 \(fmt(percentile(perQuery, 0.95))) ms, max \(fmt(perQuery.last ?? 0)) ms")
+    print("          \(queries.count) queries × \(o.rounds) rounds, limit 50 (search + loading the 50 people), each query on its own:")
+    print("          all: " + summary(perQuery))
+    for len in byLength.keys.sorted() {
+        print("          \(len == 5 ? "5+" : String(len)) character\(len == 1 ? "" : "s"): " + summary(byLength[len] ?? []))
+    }
     let slowest = report.sorted { $0.2 > $1.2 }.prefix(5).map { "\"\($0.0)\" \(fmt($0.2)) ms (\($0.1) hits)" }
     print("          slowest medians: " + slowest.joined(separator: ", "))
-    // Hits only (what a keystroke in the TUI costs before drawing).
-    var hitTimes: [Double] = []
-    for q in queries { for _ in 0..<o.rounds { hitTimes.append(try seconds { _ = try store.searchHits(q, limit: 50) } * 1000) } }
-    hitTimes.sort()
-    print("          index only: median \(fmt(percentile(hitTimes, 0.5))) ms, p95 \(fmt(percentile(hitTimes, 0.95))) ms")
+    // What a keystroke in the TUI costs: the whole ranked id list (no limit) plus the first screen of people.
+    let words = ["horvat", "ana h", "kovač", "ivan", "иван", "+385 98", "smith", "müller", "jo sm", "gmail.com", "zz-nothing"]
+    var typing: [Int: [Double]] = [:]
+    var allTyping: [Double] = []
+    for _ in 0..<max(1, o.rounds / 3) {
+        for w in words {
+            var typed = ""
+            for ch in w {
+                typed.append(ch)
+                let t = try seconds {
+                    if let hits = try store.searchHits(typed) {
+                        _ = try store.people(ids: hits.hits.prefix(50).map(\.personId))
+                    }
+                } * 1000
+                typing[min(typed.count, 5), default: []].append(t)
+                allTyping.append(t)
+            }
+        }
+    }
+    print("          typing \(words.count) words a letter at a time (full ranked list + first 50 people per keystroke):")
+    print("          all keystrokes: " + summary(allTyping))
+    for len in typing.keys.sorted() {
+        print("          \(len == 5 ? "5+" : String(len)) character\(len == 1 ? "" : "s"): " + summary(typing[len] ?? []))
+    }
     // For comparison: a plain SQL LIKE scan over the stored search keys.
     var likeTimes: [Double] = []
     for q in ["ana", "horvat", "gmail", "zz-nothing"] {

@@ -8,36 +8,69 @@ enum PersonRows {
         "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms"
 
     /// The derived keys stored beside a person for sorting and searching.
-    struct Keys {
+    struct Keys: Sendable {
         var sortFirst: String
         var sortLast: String
         var searchKey: String
         var phoneKey: String
     }
 
-    static func keys(for p: Person) -> Keys {
+    static func keys(for p: Person, cache: FoldingCache = FoldingCache(limit: 64)) -> Keys {
         // Control characters and escape sequences never take part in sorting.
-        func clean(_ s: String) -> String { TerminalSafeText.sanitize(s).trimmingCharacters(in: .whitespaces) }
-        let first = TextFolding.fold(clean(p.firstName))
-        let last = TextFolding.fold(clean(p.lastName))
-        let display = TextFolding.fold(clean(p.displayName))
-        let sortFirst = first.isEmpty ? (last.isEmpty ? display : last) : first + " " + last
-        let sortLast = last.isEmpty ? (first.isEmpty ? display : first) : last + " " + first
-        let otherName = p.formattedName == "\(p.firstName) \(p.lastName)" ? "" : p.formattedName
-        let fields = [
-            TextFolding.searchForm(p.firstName), TextFolding.searchForm(p.lastName),
-            TextFolding.searchForm(otherName), TextFolding.searchForm(p.organization ?? ""),
-            p.emails.map { $0.address.lowercased() }.joined(separator: " "),
-        ].map(SearchIndex.clean)
-        let searchKey = fields.joined(separator: "\u{1F}")
-        let phoneKey = p.phones.map(phoneDigits).joined(separator: " ")
+        func clean(_ s: String) -> String { FastText.trimSpaces(TerminalSafeText.sanitize(s)) }
+        let first = cache.fold(clean(p.firstName))
+        let last = cache.fold(clean(p.lastName))
+        let sortFirst: String, sortLast: String
+        if first.isEmpty && last.isEmpty {
+            let display = cache.fold(clean(displayName(p)))
+            sortFirst = display
+            sortLast = display
+        } else {
+            sortFirst = first.isEmpty ? last : first + " " + last
+            sortLast = last.isEmpty ? first : last + " " + first
+        }
+        let otherName = isPlainName(p) ? "" : p.formattedName
+        var searchKey = SearchIndex.clean(cache.searchForm(p.firstName))
+        for field in [p.lastName, otherName, p.organization ?? ""] {
+            searchKey += "\u{1F}"
+            searchKey += SearchIndex.clean(cache.searchForm(field))
+        }
+        searchKey += "\u{1F}"
+        for (i, e) in p.emails.enumerated() {
+            if i > 0 { searchKey += " " }
+            searchKey += SearchIndex.clean(FastText.isASCII(e.address) ? FastText.asciiLowercased(e.address) : e.address.lowercased())
+        }
+        var phoneKey = ""
+        for (i, ph) in p.phones.enumerated() {
+            if i > 0 { phoneKey += " " }
+            phoneKey += phoneDigits(ph)
+        }
         return Keys(sortFirst: sortFirst, sortLast: sortLast, searchKey: searchKey, phoneKey: phoneKey)
+    }
+
+    /// Whether the formatted name is just "first last" (then it adds nothing to search).
+    private static func isPlainName(_ p: Person) -> Bool {
+        let f = p.formattedName.utf8, a = p.firstName.utf8, b = p.lastName.utf8
+        guard f.count == a.count + 1 + b.count else { return false }
+        return f.starts(with: a) && f.dropFirst(a.count).first == 0x20 && f.dropFirst(a.count + 1).elementsEqual(b)
+    }
+
+    /// `Person.displayName` without Foundation trimming on the common path.
+    static func displayName(_ p: Person) -> String {
+        let fn = FastText.trimSpaces(p.formattedName)
+        if !fn.isEmpty { return fn }
+        let first = FastText.trimSpaces(p.firstName), last = FastText.trimSpaces(p.lastName)
+        if !first.isEmpty || !last.isEmpty { return first.isEmpty ? last : (last.isEmpty ? first : first + " " + last) }
+        if let org = p.organization.map(FastText.trimSpaces), !org.isEmpty { return org }
+        if let email = p.emails.first?.address { return email }
+        if let phone = p.phones.first?.number.raw { return phone }
+        return ""
     }
 
     /// Digits a number can be found by: E.164, national form with a leading 0, and as written.
     static func phoneDigits(_ phone: LabeledPhone) -> String {
         var forms: [String] = []
-        let raw = phone.number.raw.filter { $0.isASCII && $0.isNumber }
+        let raw = String(decoding: phone.number.raw.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
         if let e164 = phone.number.e164 {
             let digits = String(e164.dropFirst())
             forms.append(digits)
@@ -51,13 +84,19 @@ enum PersonRows {
     }
 
     static func normalisedEmail(_ address: String) -> String {
-        address.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = FastText.trimSpaces(address)
+        return FastText.isASCII(trimmed) ? FastText.asciiLowercased(trimmed) : trimmed.lowercased()
     }
 
     /// Inserts a person with its phones and emails; returns the new id.
     @discardableResult
-    static func insert(_ p: Person, db: Database, now: Date) throws -> Int64 {
-        let k = keys(for: p)
+    static func insert(_ p: Person, db: Database, now: Date, folding: FoldingCache? = nil) throws -> Int64 {
+        try insert(p, keys: folding.map { keys(for: p, cache: $0) } ?? keys(for: p), db: db, now: now)
+    }
+
+    /// Inserts a person whose keys were computed already (the importer does that on its reading thread).
+    @discardableResult
+    static func insert(_ p: Person, keys k: Keys, db: Database, now: Date) throws -> Int64 {
         let ms = now.epochMilliseconds
         let stmt = try db.cachedStatement(sql: """
             INSERT INTO person (uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms,
@@ -73,8 +112,8 @@ enum PersonRows {
     }
 
     /// Replaces a stored person (matched by `p.id`) with `p`.
-    static func update(_ p: Person, id: Int64, db: Database, now: Date) throws {
-        let k = keys(for: p)
+    static func update(_ p: Person, id: Int64, db: Database, now: Date, folding: FoldingCache? = nil) throws {
+        let k = folding.map { keys(for: p, cache: $0) } ?? keys(for: p)
         try db.cachedStatement(sql: """
             UPDATE person SET uid = ?, first_name = ?, last_name = ?, formatted_name = ?, organization = ?,
                 has_photo = ?, revision_ms = ?, updated_ms = ?, sort_first = ?, sort_last = ?, search_key = ?,
@@ -113,31 +152,45 @@ enum PersonRows {
         try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'contacts_generation'") ?? 0
     }
 
+    /// Placeholder counts the fetch statements are prepared for; a chunk is padded with NULLs
+    /// (which match nothing) up to the next one, so a handful of cached statements serve every size.
+    private static let chunkSizes = [8, 64, 500]
+
     /// People with these ids, in the order of `ids` (missing ids are left out).
     static func fetch(ids: [Int64], db: Database) throws -> [Person] {
         var byId: [Int64: Person] = [:]
         byId.reserveCapacity(ids.count)
         var start = 0
         while start < ids.count {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            start += 500
-            let list = chunk.map(String.init).joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: "SELECT \(personColumns) FROM person WHERE id IN (\(list))") {
+            let end = min(start + 500, ids.count)
+            let size = chunkSizes.first { $0 >= end - start } ?? 500
+            var values: [DatabaseValue] = ids[start..<end].map { $0.databaseValue }
+            values.append(contentsOf: repeatElement(DatabaseValue.null, count: size - values.count))
+            let arguments = StatementArguments(values)
+            start = end
+            let marks = Array(repeating: "?", count: size).joined(separator: ",")
+            let people = try db.cachedStatement(sql: "SELECT \(personColumns) FROM person WHERE id IN (\(marks))")
+            let rows = try Row.fetchCursor(people, arguments: arguments)
+            while let row = try rows.next() {
                 let p = person(from: row)
                 if let id = p.id { byId[id] = p }
             }
-            for row in try Row.fetchAll(db, sql: """
+            let phones = try db.cachedStatement(sql: """
                 SELECT person_id, label, raw, e164, kind, region, invalid_reason FROM phone
-                WHERE person_id IN (\(list)) ORDER BY person_id, position
-                """) {
+                WHERE person_id IN (\(marks)) ORDER BY person_id, position
+                """)
+            let phoneRows = try Row.fetchCursor(phones, arguments: arguments)
+            while let row = try phoneRows.next() {
                 let pid: Int64 = row[0]
                 let number = PhoneNumber(raw: row[2], e164: row[3], kind: PhoneNumberKind(rawValue: row[4]) ?? .unknown,
                                          region: row[5], invalidReason: row[6])
                 byId[pid]?.phones.append(LabeledPhone(label: row[1], number: number))
             }
-            for row in try Row.fetchAll(db, sql: """
-                SELECT person_id, label, address FROM email WHERE person_id IN (\(list)) ORDER BY person_id, position
-                """) {
+            let emails = try db.cachedStatement(sql: """
+                SELECT person_id, label, address FROM email WHERE person_id IN (\(marks)) ORDER BY person_id, position
+                """)
+            let emailRows = try Row.fetchCursor(emails, arguments: arguments)
+            while let row = try emailRows.next() {
                 let pid: Int64 = row[0]
                 byId[pid]?.emails.append(LabeledEmail(label: row[1], address: row[2]))
             }
@@ -146,12 +199,13 @@ enum PersonRows {
     }
 
     static func person(from row: Row) -> Person {
-        let revision: Int64? = row["revision_ms"]
-        let created: Int64 = row["created_ms"]
-        let updated: Int64 = row["updated_ms"]
-        return Person(id: row["id"], uid: row["uid"], firstName: row["first_name"], lastName: row["last_name"],
-                      formattedName: row["formatted_name"], organization: row["organization"],
-                      hasPhoto: row["has_photo"], revision: revision.map { Date(epochMilliseconds: $0) },
+        // Columns by position, in the order of `personColumns`.
+        let revision: Int64? = row[7]
+        let created: Int64 = row[8]
+        let updated: Int64 = row[9]
+        return Person(id: row[0], uid: row[1], firstName: row[2], lastName: row[3],
+                      formattedName: row[4], organization: row[5],
+                      hasPhoto: row[6], revision: revision.map { Date(epochMilliseconds: $0) },
                       createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated))
     }
 }

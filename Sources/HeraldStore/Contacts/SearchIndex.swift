@@ -27,6 +27,8 @@ final class SearchIndex: Sendable {
     private let digitStart: [Int32]
     /// Position of each entry when sorted by last name.
     private let lastRank: [Int32]
+    /// Entries in last-name order (the inverse of `lastRank`).
+    private let lastOrder: [Int32]
 
     var count: Int { ids.count }
 
@@ -80,6 +82,9 @@ final class SearchIndex: Sendable {
         self.digits = digits
         self.digitStart = digitStart
         self.lastRank = lastRank
+        var order = [Int32](repeating: 0, count: lastRank.count)
+        for (entry, rank) in lastRank.enumerated() where Int(rank) < order.count { order[Int(rank)] = Int32(entry) }
+        self.lastOrder = order
     }
 
     /// A parsed query: folded words, and the digits to look for among phone numbers.
@@ -87,6 +92,9 @@ final class SearchIndex: Sendable {
         var terms: [[UInt8]]
         /// Per term, the digits it contributes to phone matching (nil when the term is not a number).
         var digitTerms: [[UInt8]?]
+        /// Identifies the query for narrowing: a query whose key starts with this one's key can
+        /// only match people this one matched.
+        var key: String
 
         init(_ raw: String) {
             let cleaned = SearchIndex.clean(raw)
@@ -96,64 +104,122 @@ final class SearchIndex: Sendable {
                 let d = Array(cleaned.filter { $0.isASCII && $0.isNumber }.utf8)
                 terms = [d]
                 digitTerms = [d]
+                key = "#" + String(decoding: d, as: UTF8.self)
                 return
             }
             let folded = TextFolding.fold(cleaned)
+            key = " " + folded.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+                + (folded.last.map { $0 == " " || $0 == "\t" } == true ? " " : "")
             terms = folded.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Array($0.utf8) }
             terms.sort { $0.count > $1.count }
             digitTerms = terms.map { t in t.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? t : nil }
         }
     }
 
-    /// Matches `query`; returns how many people match and the best `limit` of them.
+    /// The last query's matches, so that a query typed on from it only re-checks those.
+    private let memo = SearchMemo()
+
+    /// Matches `query`; returns how many people match and the best `limit` of them (all when nil),
+    /// best score first, then name order.
+    ///
+    /// When the query extends the previous one (the next keystroke), only the previous matches are
+    /// checked again, provided they are few enough for that to beat one pass over everything.
     func search(_ raw: String, byLastName: Bool, limit: Int?) -> (total: Int, hits: [SearchHit]) {
         let query = Query(raw)
         guard let first = query.terms.first, !first.isEmpty else { return (0, []) }
         var scores = [Int32](repeating: 0, count: ids.count)
         var touched: [Int32] = []
-        // First (longest) term: scan everything.
-        scan(needle: first, in: text, starts: textStart, isText: true) { entry, score in
-            if scores[entry] == 0 { touched.append(Int32(entry)) }
-            if score > scores[entry] { scores[entry] = Int32(score) }
-        }
-        if let d = query.digitTerms[0] {
-            scan(needle: d, in: digits, starts: digitStart, isText: false) { entry, score in
-                if scores[entry] == 0 { touched.append(Int32(entry)) }
-                if score > scores[entry] { scores[entry] = Int32(score) }
-            }
-            touched.sort()
-        }
-        // Other terms: must match the same person.
-        for t in 1..<query.terms.count {
-            let term = query.terms[t]
-            var kept: [Int32] = []
-            for e in touched {
+        if let previous = memo.candidates(for: query.key), previous.count <= ids.count / 4 {
+            touched.reserveCapacity(previous.count)
+            for e in previous {
                 let entry = Int(e)
-                var best = bestScore(term, entry: entry, buffer: text, starts: textStart, isText: true)
-                if let d = query.digitTerms[t] {
-                    best = max(best, bestScore(d, entry: entry, buffer: digits, starts: digitStart, isText: false))
+                var sum: Int32 = 0
+                for t in query.terms.indices {
+                    var best = bestScore(query.terms[t], entry: entry, buffer: text, starts: textStart, isText: true)
+                    if let d = query.digitTerms[t] {
+                        best = max(best, bestScore(d, entry: entry, buffer: digits, starts: digitStart, isText: false))
+                    }
+                    if best == 0 { sum = 0; break }
+                    sum += Int32(best)
                 }
-                if best > 0 {
-                    scores[entry] += Int32(best)
-                    kept.append(e)
+                if sum > 0 {
+                    scores[entry] = sum
+                    touched.append(e)
                 }
             }
-            touched = kept
+        } else {
+            // First (longest) term: one pass over everything.
+            scan(needle: first, in: text, starts: textStart, isText: true, scores: &scores, touched: &touched)
+            if let d = query.digitTerms[0] {
+                let before = touched.count
+                scan(needle: d, in: digits, starts: digitStart, isText: false, scores: &scores, touched: &touched)
+                if touched.count > before { touched.sort() }
+            }
+            // Other terms: must match the same person.
+            for t in 1..<query.terms.count {
+                let term = query.terms[t]
+                var kept: [Int32] = []
+                kept.reserveCapacity(touched.count)
+                for e in touched {
+                    let entry = Int(e)
+                    var best = bestScore(term, entry: entry, buffer: text, starts: textStart, isText: true)
+                    if let d = query.digitTerms[t] {
+                        best = max(best, bestScore(d, entry: entry, buffer: digits, starts: digitStart, isText: false))
+                    }
+                    if best > 0 {
+                        scores[entry] += Int32(best)
+                        kept.append(e)
+                    } else {
+                        scores[entry] = 0
+                    }
+                }
+                touched = kept
+            }
         }
+        memo.remember(query.key, touched)
+        return rank(touched, scores: scores, byLastName: byLastName, limit: limit)
+    }
+
+    /// Orders matches by score (highest first), then by name, with a counting sort over the few
+    /// score levels; only the levels needed for `limit` are placed.
+    private func rank(_ touched: [Int32], scores: [Int32], byLastName: Bool, limit: Int?) -> (total: Int, hits: [SearchHit]) {
         let total = touched.count
         let wanted = min(limit ?? total, total)
-        var levels = Array(Set(touched.map { scores[Int($0)] })).sorted(by: >)
-        var result: [SearchHit] = []
-        result.reserveCapacity(wanted)
-        while result.count < wanted, !levels.isEmpty {
-            let level = levels.removeFirst()
-            var atLevel = touched.filter { scores[Int($0)] == level }
-            if byLastName { atLevel.sort { lastRank[Int($0)] < lastRank[Int($1)] } }
-            for e in atLevel.prefix(wanted - result.count) {
-                result.append(SearchHit(personId: ids[Int(e)], score: Int(level)))
-            }
+        guard wanted > 0 else { return (total, []) }
+        var maxScore: Int32 = 0
+        for e in touched where scores[Int(e)] > maxScore { maxScore = scores[Int(e)] }
+        var counts = [Int](repeating: 0, count: Int(maxScore) + 1)
+        for e in touched { counts[Int(scores[Int(e)])] += 1 }
+        // Lowest level still needed to fill `wanted`, and where each level starts in the output.
+        var next = [Int](repeating: 0, count: Int(maxScore) + 1)
+        var placed = 0
+        var threshold = Int(maxScore)
+        while true {
+            next[threshold] = placed
+            placed += counts[threshold]
+            if placed >= wanted || threshold == 0 { break }
+            threshold -= 1
         }
-        return (total, result)
+        var out = [Int32](repeating: 0, count: placed)
+        func place(_ e: Int32) {
+            let level = Int(scores[Int(e)])
+            guard level >= threshold else { return }
+            out[next[level]] = e
+            next[level] += 1
+        }
+        if byLastName {
+            if touched.count * 8 < ids.count {
+                for e in touched.sorted(by: { lastRank[Int($0)] < lastRank[Int($1)] }) { place(e) }
+            } else {
+                for e in lastOrder where scores[Int(e)] > 0 { place(e) }
+            }
+        } else {
+            for e in touched { place(e) }
+        }
+        var hits: [SearchHit] = []
+        hits.reserveCapacity(wanted)
+        for e in out.prefix(wanted) { hits.append(SearchHit(personId: ids[Int(e)], score: Int(scores[Int(e)]))) }
+        return (total, hits)
     }
 
     private static func isBoundary(_ b: UInt8) -> Bool {
@@ -187,26 +253,34 @@ final class SearchIndex: Sendable {
         return nil
     }
 
+    /// Every occurrence of `needle` in `buffer`: each entry gets its best score, and entries seen
+    /// for the first time are appended to `touched` (in entry order).
     private func scan(needle: [UInt8], in buffer: [UInt8], starts: [Int32], isText: Bool,
-                      _ found: (Int, Int) -> Void) {
+                      scores: inout [Int32], touched: inout [Int32]) {
         buffer.withUnsafeBufferPointer { buf in
             needle.withUnsafeBufferPointer { nd in
-                guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
-                var offset = 0
-                var entry = 0
-                // The field of the last hit, counted incrementally: hits come in ascending order.
-                var fieldEntry = -1, fieldPos = 0, field = 0
-                while offset < buf.count {
-                    guard let hit = Self.find(base + offset, buf.count - offset, nbase, nd.count) else { break }
-                    let pos = hit - base
-                    while Int(starts[entry + 1]) <= pos { entry += 1 }
-                    let start = Int(starts[entry])
-                    if isText {
-                        if fieldEntry != entry { fieldEntry = entry; fieldPos = start; field = 0 }
-                        while fieldPos < pos { if buf[fieldPos] == Self.fieldSep { field += 1 }; fieldPos += 1 }
+                starts.withUnsafeBufferPointer { st in
+                    scores.withUnsafeMutableBufferPointer { sc in
+                        guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
+                        var offset = 0
+                        var entry = 0
+                        // The field of the last hit, counted incrementally: hits come in ascending order.
+                        var fieldEntry = -1, fieldPos = 0, field = 0
+                        while offset < buf.count {
+                            guard let hit = Self.find(base + offset, buf.count - offset, nbase, nd.count) else { break }
+                            let pos = hit - base
+                            while Int(st[entry + 1]) <= pos { entry += 1 }
+                            let start = Int(st[entry])
+                            if isText {
+                                if fieldEntry != entry { fieldEntry = entry; fieldPos = start; field = 0 }
+                                while fieldPos < pos { if buf[fieldPos] == Self.fieldSep { field += 1 }; fieldPos += 1 }
+                            }
+                            let score = Int32(Self.score(buf, pos: pos, len: nd.count, start: start, field: isText ? field : nil))
+                            if sc[entry] == 0 { touched.append(Int32(entry)) }
+                            if score > sc[entry] { sc[entry] = score }
+                            offset = pos + 1
+                        }
                     }
-                    found(entry, Self.score(buf, pos: pos, len: nd.count, start: start, field: isText ? field : nil))
-                    offset = pos + 1
                 }
             }
         }
@@ -231,6 +305,25 @@ final class SearchIndex: Sendable {
             }
         }
         return best
+    }
+}
+
+/// The matches of the last query an index answered (under a lock: searches may come from any thread).
+final class SearchMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var key = ""
+    private var matches: [Int32] = []
+
+    /// The previous matches when `key` narrows the previous query; nil otherwise.
+    func candidates(for key: String) -> [Int32]? {
+        lock.withLock { !self.key.isEmpty && key.hasPrefix(self.key) ? matches : nil }
+    }
+
+    func remember(_ key: String, _ matches: [Int32]) {
+        lock.withLock {
+            self.key = key
+            self.matches = matches
+        }
     }
 }
 

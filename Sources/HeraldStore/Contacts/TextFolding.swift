@@ -3,6 +3,8 @@ import Foundation
 /// Folds text for searching and sorting: lowercase, no diacritics, a few letters that folding
 /// leaves alone mapped by hand (đ, ł, ø, æ, ß…), and a Latin transliteration appended for
 /// other scripts so that "ivan" finds "Иван".
+///
+/// ASCII text takes a byte-level path; only other text goes through Foundation and ICU.
 public enum TextFolding {
     private static let manual: [Character: String] = [
         "đ": "d", "ð": "d", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t",
@@ -10,6 +12,7 @@ public enum TextFolding {
 
     /// Case- and diacritic-insensitive form of `text`, without transliteration.
     public static func fold(_ text: String) -> String {
+        if FastText.isASCII(text) { return FastText.asciiLowercased(text) }
         var folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         if !folded.utf8.allSatisfy({ $0 < 0x80 }) && folded.contains(where: { manual[$0] != nil }) {
             var out = ""
@@ -24,6 +27,7 @@ public enum TextFolding {
 
     /// Whether `text` holds letters outside Latin script (Cyrillic, Greek, CJK…).
     public static func hasNonLatinLetters(_ text: String) -> Bool {
+        if FastText.isASCII(text) { return false }
         for scalar in text.unicodeScalars where scalar.value >= 0x250 {
             if scalar.properties.isAlphabetic && !(0x1E00...0x1EFF).contains(scalar.value) { return true }
         }
@@ -37,5 +41,34 @@ public enum TextFolding {
               let latin = text.applyingTransform(.toLatin, reverse: false) else { return folded }
         let latinFolded = fold(latin)
         return latinFolded == folded ? folded : folded + " " + latinFolded
+    }
+}
+
+/// Remembers folded and transliterated forms of the names seen during one import, so each
+/// distinct non-ASCII name goes through Foundation and ICU once. Not shared between threads.
+final class FoldingCache {
+    private var folded: [String: String] = [:]
+    private var searchForms: [String: String] = [:]
+    /// Entries kept per table before it is emptied (an import of unique names stays bounded).
+    private let limit: Int
+
+    init(limit: Int = 200_000) { self.limit = limit }
+
+    func fold(_ text: String) -> String {
+        if FastText.isASCII(text) { return FastText.asciiLowercased(text) }
+        if let hit = folded[text] { return hit }
+        let value = TextFolding.fold(text)
+        if folded.count >= limit { folded.removeAll(keepingCapacity: true) }
+        folded[text] = value
+        return value
+    }
+
+    func searchForm(_ text: String) -> String {
+        if FastText.isASCII(text) { return FastText.asciiLowercased(text) }
+        if let hit = searchForms[text] { return hit }
+        let value = TextFolding.searchForm(text)
+        if searchForms.count >= limit { searchForms.removeAll(keepingCapacity: true) }
+        searchForms[text] = value
+        return value
     }
 }

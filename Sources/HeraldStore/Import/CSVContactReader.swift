@@ -6,10 +6,10 @@ import HeraldCore
 /// name/first/last/phone/email/organization headers (any case).
 struct CSVContactReader {
     private var records: CSVRecordReader
-    private let parser: PhoneNumberParser
+    private let parser: PhoneParseCache
     private var columns: [Column]?
 
-    init(records: CSVRecordReader, parser: PhoneNumberParser) {
+    init(records: CSVRecordReader, parser: PhoneParseCache) {
         self.records = records
         self.parser = parser
     }
@@ -103,7 +103,7 @@ struct CSVContactReader {
         let values: [String] = record.fields.map { bytes in
             let (t, l) = TextDecoding.decode(bytes)
             lossy = lossy || l
-            return t.trimmingCharacters(in: .whitespaces)
+            return t.trimmedSpaces
         }
         if lossy { issues.append((record.line, "row is not valid UTF-8: unreadable bytes replaced with �")) }
         if values.count > columns.count, values[columns.count...].contains(where: { !$0.isEmpty }) {
@@ -129,15 +129,14 @@ struct CSVContactReader {
             case .nickname, .ignored: break
             case .phone(let label, let labelColumn):
                 let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
-                for part in v.components(separatedBy: " ::: ") where !part.trimmingCharacters(in: .whitespaces).isEmpty {
-                    let raw = clamp(part.trimmingCharacters(in: .whitespaces), FieldLimits.phone, "phone")
+                for part in Self.multiValues(v) {
+                    let raw = clamp(part, FieldLimits.phone, "phone")
                     p.phones.append(LabeledPhone(label: l, number: parser.parse(raw)))
                 }
             case .email(let label, let labelColumn):
                 let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
-                for part in v.components(separatedBy: " ::: ") where !part.trimmingCharacters(in: .whitespaces).isEmpty {
-                    p.emails.append(LabeledEmail(label: l, address: clamp(part.trimmingCharacters(in: .whitespaces),
-                                                                          FieldLimits.email, "email")))
+                for part in Self.multiValues(v) {
+                    p.emails.append(LabeledEmail(label: l, address: clamp(part, FieldLimits.email, "email")))
                 }
             }
         }
@@ -158,6 +157,12 @@ struct CSVContactReader {
             return .failure(line: record.line, message: "row has no name, organisation, phone number or email: skipped")
         }
         return .person(p, line: record.line, issues: issues)
+    }
+
+    /// Google's " ::: "-separated values, trimmed, without empty ones.
+    static func multiValues(_ v: String) -> [String] {
+        let parts = v.utf8.contains(0x3A) ? v.components(separatedBy: " ::: ") : [v]
+        return parts.map(FastText.trimSpaces).filter { !$0.isEmpty }
     }
 
     /// "* Mobile" → "mobile"; empty → nil.

@@ -12,7 +12,7 @@ public struct ContactImporter: Sendable {
     public var batchSize: Int
     private let clock: any HeraldClock
 
-    public init(database: HeraldDatabase, parser: PhoneNumberParser, batchSize: Int = 1000,
+    public init(database: HeraldDatabase, parser: PhoneNumberParser, batchSize: Int = 5000,
                 clock: any HeraldClock = SystemClock()) {
         self.database = database
         self.parser = parser
@@ -45,52 +45,56 @@ public struct ContactImporter: Sendable {
     }
 
     /// Imports `url` in `format` (`.auto` detects it).
+    ///
+    /// Reading, number parsing and name folding run on a second thread while this one writes,
+    /// `batchSize` people per transaction.
     public func importContacts(from url: URL, format: ImportFormat = .auto) throws -> ImportReport {
         let resolved = format == .auto ? try Self.detectFormat(of: url) : format
-        var report = ImportReport()
-        var batch = Batch(importer: self)
-        switch resolved {
-        case .vdir:
+        if resolved == .vdir {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ImportError.notADirectory(url.path)
             }
-            for file in Self.vcfFiles(in: url) {
-                try readVCards(file, name: file.path, report: &report, batch: &batch)
-            }
-        case .vcard, .auto:
-            try readVCards(url, name: url.path, report: &report, batch: &batch)
-        case .csv:
-            let stream = try Self.open(url)
-            var reader = CSVContactReader(records: CSVRecordReader(stream), parser: parser)
-            while let record = try reader.next() {
-                try batch.take(record, file: url.path, report: &report)
-            }
-            report.bytesRead += reader.bytesRead
         }
-        try batch.flush(report: &report)
+        let channel = ImportChannel()
+        let parser = self.parser
+        let reader = Thread {
+            var producer = ImportProducer(parser: parser, channel: channel)
+            producer.run(url, format: resolved)
+        }
+        reader.name = "herald-import-reader"
+        reader.start()
+        var report = ImportReport()
+        var batch = Batch(importer: self)
+        do {
+            try withImportTuning {
+                while let chunk = try channel.receive() {
+                    for item in chunk { try batch.take(item, report: &report) }
+                }
+                try batch.flush(report: &report)
+            }
+        } catch {
+            channel.cancel()
+            throw error
+        }
         report.finish()
         return report
     }
 
-    private func readVCards(_ url: URL, name: String, report: inout ImportReport, batch: inout Batch) throws {
-        let stream: ByteStream
-        do { stream = try Self.open(url) } catch {
-            report.add(ImportIssue(file: name, line: 0, message: "cannot read this file: \(error.localizedDescription)"))
-            return
+    /// Runs `body` with a larger page cache on the writing connection (index pages of a big
+    /// book stay in memory between batches), restoring the previous size afterwards.
+    private func withImportTuning(_ body: () throws -> Void) throws {
+        let previous = try database.pool.writeWithoutTransaction { db -> Int? in
+            let size = try Int.fetchOne(db, sql: "PRAGMA cache_size")
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            return size
         }
-        var reader = VCardReader(lines: LineReader(stream), parser: parser)
-        while let record = try reader.next() {
-            try batch.take(record, file: name, report: &report)
+        defer {
+            if let previous {
+                try? database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = \(previous)") }
+            }
         }
-        report.bytesRead += reader.bytesRead
-    }
-
-    private static func open(_ url: URL) throws -> ByteStream {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw ImportError.notFound(url.path) }
-        do { return try ByteStream(fileAt: url) } catch {
-            throw ImportError.unreadable(url.path, error.localizedDescription)
-        }
+        try body()
     }
 
     /// Every .vcf file under `dir`, in path order.
@@ -107,8 +111,9 @@ public struct ContactImporter: Sendable {
     public func importPeople(_ people: [Person], source: String = "memory") throws -> ImportReport {
         var report = ImportReport()
         var batch = Batch(importer: self)
-        for (i, p) in people.enumerated() {
-            try batch.take(.person(p, line: i + 1, issues: []), file: source, report: &report)
+        let folding = FoldingCache()
+        for p in people {
+            try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, issues: []), report: &report)
         }
         try batch.flush(report: &report)
         report.finish()
@@ -118,18 +123,26 @@ public struct ContactImporter: Sendable {
     /// Collects people and writes them `batchSize` at a time.
     private struct Batch {
         let importer: ContactImporter
-        var people: [Person] = []
+        var people: [(Person, PersonRows.Keys)] = []
+        /// Stored UIDs, numbers and emails, so cards match without a query each.
+        let matches = MatchIndex()
+        /// Folded names for people merged into stored ones (new people arrive with their keys).
+        let folding = FoldingCache()
 
         init(importer: ContactImporter) { self.importer = importer }
 
-        mutating func take(_ record: SourceRecord, file: String, report: inout ImportReport) throws {
-            switch record {
-            case .failure(let line, let message):
+        mutating func take(_ item: ImportItem, report: inout ImportReport) throws {
+            switch item {
+            case .skipped(let issue):
                 report.skipped += 1
-                report.add(ImportIssue(file: file, line: line, message: message))
-            case .person(let p, _, let issues):
-                for i in issues { report.add(ImportIssue(file: file, line: i.line, message: i.message)) }
-                people.append(p)
+                report.add(issue)
+            case .issue(let issue):
+                report.add(issue)
+            case .bytesRead(let n):
+                report.bytesRead += n
+            case .person(let p, let keys, _, let issues):
+                for i in issues { report.add(i) }
+                people.append((p, keys))
                 if people.count >= importer.batchSize { try flush(report: &report) }
             }
         }
@@ -139,16 +152,19 @@ public struct ContactImporter: Sendable {
             let now = importer.clock.now()
             let incoming = people
             people.removeAll(keepingCapacity: true)
+            let matches = self.matches, folding = self.folding
             let counts = try importer.database.pool.write { db -> (Int, Int, Int) in
+                try matches.refresh(db)
                 var imported = 0, updated = 0, skipped = 0
-                for p in incoming {
-                    switch try Merger.store(p, db: db, now: now) {
+                for (p, keys) in incoming {
+                    switch try Merger.store(p, keys: keys, db: db, now: now, matches: matches, folding: folding) {
                     case .inserted: imported += 1
                     case .updated: updated += 1
                     case .unchanged: skipped += 1
                     }
                 }
                 try PersonRows.bumpGeneration(db)
+                try matches.wrote(db)
                 return (imported, updated, skipped)
             }
             report.imported += counts.0
@@ -162,38 +178,17 @@ public struct ContactImporter: Sendable {
 enum Merger {
     enum Outcome { case inserted, updated, unchanged }
 
-    static func match(_ p: Person, db: Database) throws -> Int64? {
-        if let uid = p.uid, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM person WHERE uid = ? LIMIT 1"),
-                                                        arguments: [uid]) {
-            return id
-        }
-        func acceptable(_ id: Int64) throws -> Bool {
-            // Two cards with different UIDs are different people even when they share a number.
-            guard let uid = p.uid else { return true }
-            let other = try String.fetchOne(db.cachedStatement(sql: "SELECT uid FROM person WHERE id = ?"), arguments: [id])
-            return other == nil || other == uid
-        }
-        let byPhone = try db.cachedStatement(sql: "SELECT person_id FROM phone WHERE e164 = ? LIMIT 1")
-        for e164 in p.distinctNumbers {
-            if let id = try Int64.fetchOne(byPhone, arguments: [e164]), try acceptable(id) { return id }
-        }
-        let byEmail = try db.cachedStatement(sql: "SELECT person_id FROM email WHERE address_norm = ? LIMIT 1")
-        for e in p.emails {
-            if let id = try Int64.fetchOne(byEmail, arguments: [PersonRows.normalisedEmail(e.address)]), try acceptable(id) {
-                return id
-            }
-        }
-        return nil
-    }
-
-    static func store(_ p: Person, db: Database, now: Date) throws -> Outcome {
-        guard let id = try match(p, db: db), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
-            try PersonRows.insert(p, db: db, now: now)
+    static func store(_ p: Person, keys: PersonRows.Keys, db: Database, now: Date, matches: MatchIndex,
+                      folding: FoldingCache) throws -> Outcome {
+        guard let id = matches.match(p), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
+            let id = try PersonRows.insert(p, keys: keys, db: db, now: now)
+            matches.record(p, id: id)
             return .inserted
         }
         let merged = merge(existing, p)
         if same(merged, existing) { return .unchanged }
-        try PersonRows.update(merged, id: id, db: db, now: now)
+        try PersonRows.update(merged, id: id, db: db, now: now, folding: folding)
+        matches.record(merged, id: id)
         return .updated
     }
 

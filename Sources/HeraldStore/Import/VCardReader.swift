@@ -5,10 +5,10 @@ import HeraldCore
 /// charsets and soft line breaks, grouped properties, bare 2.1 parameters, `tel:` URIs.
 struct VCardReader {
     private var lines: LineReader
-    private let parser: PhoneNumberParser
+    private let parser: PhoneParseCache
     private var pending: [(bytes: [UInt8], line: Int, truncated: Bool)] = []
 
-    init(lines: LineReader, parser: PhoneNumberParser) {
+    init(lines: LineReader, parser: PhoneParseCache) {
         self.lines = lines
         self.parser = parser
     }
@@ -57,9 +57,41 @@ struct VCardReader {
         return current
     }
 
+    private static let quotedPrintableName = Array("QUOTED-PRINTABLE".utf8)
+
+    /// Whether the parameters (before the first ":") mention QUOTED-PRINTABLE, in any case.
     private static func isQuotedPrintable(_ bytes: [UInt8]) -> Bool {
-        guard let colon = bytes.firstIndex(of: 0x3A) else { return false }
-        return String(decoding: bytes[..<colon], as: UTF8.self).uppercased().contains("QUOTED-PRINTABLE")
+        guard let colon = bytes.firstIndex(of: 0x3A), colon >= quotedPrintableName.count,
+              bytes[..<colon].contains(0x3B) else { return false }
+        let needle = quotedPrintableName
+        var i = 0
+        while i + needle.count <= colon {
+            var j = 0
+            while j < needle.count {
+                let b = bytes[i + j]
+                if (b >= 0x61 && b <= 0x7A ? b - 0x20 : b) != needle[j] { break }
+                j += 1
+            }
+            if j == needle.count { return true }
+            i += 1
+        }
+        return false
+    }
+
+    private static let beginVCard = Array("BEGIN:VCARD".utf8)
+
+    /// `BEGIN:VCARD` in any case, with spaces around or a byte-order mark before it.
+    private static func isBegin(_ bytes: [UInt8]) -> Bool {
+        var s = 0, e = bytes.count
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { s = 3 }
+        while s < e, FastText.isASCIISpace(bytes[s]) { s += 1 }
+        while e > s, FastText.isASCIISpace(bytes[e - 1]) { e -= 1 }
+        guard e - s == beginVCard.count else { return false }
+        for k in 0..<beginVCard.count {
+            let b = bytes[s + k]
+            if (b >= 0x61 && b <= 0x7A ? b - 0x20 : b) != beginVCard[k] { return false }
+        }
+        return true
     }
 
     /// The next card, or nil at the end of the stream.
@@ -68,11 +100,11 @@ struct VCardReader {
         var beginLine = 0
         while true {
             guard let l = try logical() else { return nil }
-            let text = String(decoding: l.bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            if text.uppercased() == "BEGIN:VCARD" || text.uppercased().hasSuffix("BEGIN:VCARD") && text.unicodeScalars.first == "\u{FEFF}" {
+            if Self.isBegin(l.bytes) {
                 beginLine = l.line
                 break
             }
+            let text = FastText.trimSpaces(String(decoding: l.bytes, as: UTF8.self))
             return .failure(line: l.line, message: "expected BEGIN:VCARD, found \"\(Self.preview(text))\"")
         }
         var card = CardBuilder(parser: parser)
@@ -136,24 +168,48 @@ struct VCardProperty {
             nameBytes = nameBytes[(dot + 1)...]
         }
         name = String(decoding: nameBytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
-        guard semi < colon else {
-            params = []
-            return
-        }
-        let parts = String(decoding: bytes[(semi + 1)..<colon], as: UTF8.self)
-            .split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        params = parts.map { p in
-            if let eq = p.firstIndex(of: "=") {
-                let n = p[..<eq].trimmingCharacters(in: .whitespaces).uppercased()
-                let v = p[p.index(after: eq)...].replacingOccurrences(of: "\"", with: "")
-                return (n, v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        params = semi < colon ? Self.parameters(bytes[(semi + 1)..<colon]) : []
+    }
+
+    private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT", "B"]
+
+    /// `TYPE=cell,voice;CHARSET="x"` split into names and values, straight from the bytes.
+    private static func parameters(_ bytes: ArraySlice<UInt8>) -> [(name: String, values: [String])] {
+        var result: [(name: String, values: [String])] = []
+        var start = bytes.startIndex
+        var inQuotes = false
+        var i = bytes.startIndex
+        while i <= bytes.endIndex {
+            let atEnd = i == bytes.endIndex
+            if !atEnd && bytes[i] == 0x22 { inQuotes.toggle() }
+            if atEnd || (bytes[i] == 0x3B && !inQuotes) {
+                result.append(parameter(bytes[start..<i]))
+                start = i + 1
             }
-            // vCard 2.1 bare parameter: TEL;CELL: or EMAIL;INTERNET:
-            let bare = p.trimmingCharacters(in: .whitespaces)
-            let upper = bare.uppercased()
-            if ["QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT", "B"].contains(upper) { return ("ENCODING", [bare]) }
-            return ("TYPE", [bare])
+            i += 1
         }
+        return result
+    }
+
+    private static func trimmedString(_ bytes: ArraySlice<UInt8>) -> String {
+        var s = bytes.startIndex, e = bytes.endIndex
+        while s < e, FastText.isASCIISpace(bytes[s]) { s += 1 }
+        while e > s, FastText.isASCIISpace(bytes[e - 1]) { e -= 1 }
+        let text = String(decoding: bytes[s..<e], as: UTF8.self)
+        if let f = text.utf8.first, let l = text.utf8.last, f >= 0x80 || l >= 0x80 { return FastText.trimSpaces(text) }
+        return text
+    }
+
+    private static func parameter(_ p: ArraySlice<UInt8>) -> (name: String, values: [String]) {
+        if let eq = p.firstIndex(of: 0x3D) {
+            let n = trimmedString(p[..<eq].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }[...])
+            let v = p[(eq + 1)...].filter { $0 != 0x22 }
+            return (n, v.split(separator: 0x2C, omittingEmptySubsequences: true).map { trimmedString($0) })
+        }
+        // vCard 2.1 bare parameter: TEL;CELL: or EMAIL;INTERNET:
+        let bare = trimmedString(p)
+        if bareEncodings.contains(bare.uppercased()) { return ("ENCODING", [bare]) }
+        return ("TYPE", [bare])
     }
 
     func param(_ name: String) -> [String] {
@@ -165,14 +221,14 @@ struct VCardProperty {
 
 /// Gathers one card's properties into a Person.
 private struct CardBuilder {
-    let parser: PhoneNumberParser
+    let parser: PhoneParseCache
     var person = Person()
     var issues: [(line: Int, message: String)] = []
     var phoneGroups: [(index: Int, group: String)] = []
     var groupLabels: [String: String] = [:]
     var sawN = false
 
-    init(parser: PhoneNumberParser) { self.parser = parser }
+    init(parser: PhoneParseCache) { self.parser = parser }
 
     mutating func text(_ p: VCardProperty, line: Int) -> String {
         let encoding = p.param("ENCODING").first?.uppercased()
@@ -194,43 +250,43 @@ private struct CardBuilder {
     }
 
     static func unescape(_ s: Substring) -> String {
-        guard s.contains("\\") else { return String(s) }
-        var out = ""
+        guard s.utf8.contains(0x5C) else { return String(s) }
+        return unescape(bytes: s.utf8[...])
+    }
+
+    /// Undoes vCard escaping (`\n`, `\,`, `\;`, `\\`) on UTF-8 bytes; every escape is ASCII.
+    static func unescape<C: Collection<UInt8>>(bytes: C) -> String {
+        guard bytes.contains(0x5C) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
         var escaping = false
-        for ch in s {
+        for b in bytes {
             if escaping {
-                switch ch {
-                case "n", "N": out.append("\n")
-                default: out.append(ch)
-                }
+                out.append(b == 0x6E || b == 0x4E ? 0x0A : b)
                 escaping = false
-            } else if ch == "\\" {
+            } else if b == 0x5C {
                 escaping = true
             } else {
-                out.append(ch)
+                out.append(b)
             }
         }
-        if escaping { out.append("\\") }
-        return out
+        if escaping { out.append(0x5C) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Splits a structured value on unescaped separators, then unescapes each component.
-    static func components(_ s: String, separator: Character = ";") -> [String] {
+    static func components(_ s: String, separator: UInt8 = 0x3B) -> [String] {
+        let utf8 = Array(s.utf8)
         var parts: [String] = []
-        var current = Substring()
-        var start = s.startIndex
-        var i = s.startIndex
+        var start = 0
         var escaping = false
-        while i < s.endIndex {
-            let ch = s[i]
-            if escaping { escaping = false } else if ch == "\\" { escaping = true } else if ch == separator {
-                current = s[start..<i]
-                parts.append(unescape(current))
-                start = s.index(after: i)
+        for (i, b) in utf8.enumerated() {
+            if escaping { escaping = false } else if b == 0x5C { escaping = true } else if b == separator {
+                parts.append(unescape(bytes: utf8[start..<i]))
+                start = i + 1
             }
-            i = s.index(after: i)
         }
-        parts.append(unescape(s[start...]))
+        parts.append(unescape(bytes: utf8[start...]))
         return parts
     }
 
@@ -239,8 +295,10 @@ private struct CardBuilder {
         "main": "main", "pager": "pager", "other": "other", "car": "car", "video": "video", "text": "text",
     ]
 
+    static let ignoredTypes: Set<String> = ["voice", "pref", "internet", "x400", "msg", "bbs", "modem", "isdn", "pcs"]
+
     static func label(_ types: [String]) -> String? {
-        let ignored: Set<String> = ["voice", "pref", "internet", "x400", "msg", "bbs", "modem", "isdn", "pcs"]
+        let ignored = ignoredTypes
         let meaningful = types.filter { !ignored.contains($0) }
         if meaningful.contains("cell") || meaningful.contains("mobile") {
             return meaningful.contains("work") ? "work mobile" : "mobile"
@@ -254,31 +312,31 @@ private struct CardBuilder {
         switch p.name {
         case "FN":
             person.formattedName = clamp(Self.unescape(Substring(text(p, line: line))), FieldLimits.text, "FN", line: line)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmedSpacesAndNewlines
         case "N":
             sawN = true
             let parts = Self.components(text(p, line: line))
-            person.lastName = clamp(parts[0], FieldLimits.text, "N (family name)", line: line).trimmingCharacters(in: .whitespaces)
+            person.lastName = clamp(parts[0], FieldLimits.text, "N (family name)", line: line).trimmedSpaces
             if parts.count > 1 {
-                person.firstName = clamp(parts[1], FieldLimits.text, "N (given name)", line: line).trimmingCharacters(in: .whitespaces)
+                person.firstName = clamp(parts[1], FieldLimits.text, "N (given name)", line: line).trimmedSpaces
             }
         case "ORG":
-            let parts = Self.components(text(p, line: line)).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let parts = Self.components(text(p, line: line)).map { $0.trimmedSpaces }.filter { !$0.isEmpty }
             let org = clamp(parts.joined(separator: ", "), FieldLimits.text, "ORG", line: line)
             person.organization = org.isEmpty ? nil : org
         case "TEL":
-            var raw = Self.unescape(Substring(text(p, line: line))).trimmingCharacters(in: .whitespaces)
+            var raw = Self.unescape(Substring(text(p, line: line))).trimmedSpaces
             if raw.isEmpty { return }
             raw = clamp(raw, FieldLimits.phone, "TEL", line: line)
             person.phones.append(LabeledPhone(label: Self.label(p.types), number: parser.parse(raw)))
             if let g = p.group { phoneGroups.append((person.phones.count - 1, g)) }
         case "EMAIL":
-            let address = clamp(Self.unescape(Substring(text(p, line: line))).trimmingCharacters(in: .whitespaces),
+            let address = clamp(Self.unescape(Substring(text(p, line: line))).trimmedSpaces,
                                 FieldLimits.email, "EMAIL", line: line)
             if address.isEmpty { return }
             person.emails.append(LabeledEmail(label: Self.label(p.types), address: address))
         case "UID":
-            let uid = clamp(text(p, line: line).trimmingCharacters(in: .whitespaces), FieldLimits.text, "UID", line: line)
+            let uid = clamp(text(p, line: line).trimmedSpaces, FieldLimits.text, "UID", line: line)
             person.uid = uid.isEmpty ? nil : uid
         case "REV":
             person.revision = Self.date(text(p, line: line))
@@ -296,7 +354,7 @@ private struct CardBuilder {
     }
 
     static func date(_ s: String) -> Date? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = s.trimmedSpaces
         let f = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
                                                        [.withYear, .withMonth, .withDay, .withTime, .withTimeZone],
@@ -327,7 +385,9 @@ private struct CardBuilder {
                 person.firstName = person.formattedName
             }
         }
-        if !person.hasName && person.organization == nil && person.phones.isEmpty && person.emails.isEmpty {
+        let hasName = !(FastText.isBlank(person.formattedName) && FastText.isBlank(person.firstName)
+                         && FastText.isBlank(person.lastName))
+        if !hasName && person.organization == nil && person.phones.isEmpty && person.emails.isEmpty {
             return .failure(line: line, message: "card has no name, organisation, phone number or email: skipped")
         }
         return .person(person, line: line, issues: issues)

@@ -1,0 +1,73 @@
+import Foundation
+
+/// String helpers for the import and search hot paths: they work on UTF-8 bytes and only fall
+/// back to Foundation when the text is not plain ASCII at the place that matters.
+enum FastText {
+    @inline(__always)
+    static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+
+    @inline(__always)
+    static func isASCIIWhitespaceOrNewline(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
+    /// `s` without leading and trailing whitespace (as `trimmingCharacters(in: .whitespaces)`).
+    static func trimSpaces(_ s: String) -> String {
+        trim(s, newlines: false)
+    }
+
+    /// `s` without leading and trailing whitespace and line breaks.
+    static func trimSpacesAndNewlines(_ s: String) -> String {
+        trim(s, newlines: true)
+    }
+
+    private static func trim(_ s: String, newlines: Bool) -> String {
+        let utf8 = s.utf8
+        guard let first = utf8.first, let last = utf8.last else { return s }
+        func space(_ b: UInt8) -> Bool { newlines ? isASCIIWhitespaceOrNewline(b) : isASCIISpace(b) }
+        // Non-ASCII at either end may be Unicode whitespace (U+00A0, U+3000…): let Foundation decide.
+        if first >= 0x80 || last >= 0x80 {
+            return s.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+        }
+        if !space(first) && !space(last) { return s }
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end, space(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, space(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        let trimmed = String(decoding: utf8[start..<end], as: UTF8.self)
+        if let f = trimmed.utf8.first, let l = trimmed.utf8.last, f >= 0x80 || l >= 0x80 {
+            return trimmed.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+        }
+        return trimmed
+    }
+
+    /// Whether `s` is empty or only whitespace (line breaks are not whitespace here).
+    static func isBlank(_ s: String) -> Bool {
+        for b in s.utf8 {
+            if isASCIISpace(b) { continue }
+            if b < 0x80 { return false }
+            return s.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        return true
+    }
+
+    /// True when every byte of `s` is ASCII.
+    @inline(__always)
+    static func isASCII(_ s: String) -> Bool {
+        for b in s.utf8 where b >= 0x80 { return false }
+        return true
+    }
+
+    /// ASCII `s` lower-cased byte by byte.
+    static func asciiLowercased(_ s: String) -> String {
+        var needs = false
+        for b in s.utf8 where b >= 0x41 && b <= 0x5A { needs = true; break }
+        guard needs else { return s }
+        return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace (`.whitespaces`), fast for ASCII ends.
+    var trimmedSpaces: String { FastText.trimSpaces(self) }
+    /// Without leading and trailing whitespace and line breaks, fast for ASCII ends.
+    var trimmedSpacesAndNewlines: String { FastText.trimSpacesAndNewlines(self) }
+}
