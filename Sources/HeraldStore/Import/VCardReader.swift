@@ -326,6 +326,11 @@ private struct CardBuilder {
             person.organization = org.isEmpty ? nil : org
         case "TEL":
             var raw = Self.unescape(Substring(text(p, line: line))).trimmedSpaces
+            // A `tel:` URI (vCard 4.0) keeps only the number: "tel:+385-98-765-4321;ext=2" → "+385-98-765-4321".
+            if raw.utf8.count > 4, raw.utf8.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
+                let number = raw.dropFirst(4)
+                raw = String(number[..<(number.firstIndex(of: ";") ?? number.endIndex)]).trimmedSpaces
+            }
             if raw.isEmpty { return }
             raw = clamp(raw, FieldLimits.phone, "TEL", line: line)
             person.phones.append(LabeledPhone(label: Self.label(p.types), number: parser.parse(raw)))
