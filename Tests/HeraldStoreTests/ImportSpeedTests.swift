@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import HeraldCore
+@testable import HeraldStore
+
+/// The fast import (reading thread, numbers parsed once and in parallel, matching in memory)
+/// must keep every promise of the plain one.
+@Suite struct ImportSpeedTests {
+    @Test func problemsComeInFileOrderWithTheirLinesAcrossManyChunks() throws {
+        let s = try TempStore()
+        var lines: [String] = []
+        var badLines: [Int] = []
+        for i in 0..<1500 {
+            if i % 250 == 100 {
+                badLines.append(lines.count + 1)
+                lines += ["BEGIN:VCARD", "VERSION:3.0", "NOTE:nothing to import", "END:VCARD"]
+            } else {
+                lines += ["BEGIN:VCARD", "VERSION:3.0", "N:Person\(i);Test;;;", "TEL:+385 98 \(1_000_000 + i)", "END:VCARD"]
+            }
+        }
+        let report = try s.importText("many.vcf", lines.joined(separator: "\r\n") + "\r\n")
+        #expect(report.imported == 1500 - badLines.count)
+        #expect(report.skipped == badLines.count)
+        #expect(report.errors.map(\.line) == badLines)
+        #expect(try s.contacts.count() == 1500 - badLines.count)
+        let p = try #require(try s.contacts.search("person1234").people.first)
+        #expect(p.phones.first?.number.e164 == "+385981001234")
+    }
+
+    @Test func cardsOfOneFileMergeWithEachOtherAcrossBatches() throws {
+        let s = try TempStore()
+        let text = """
+        BEGIN:VCARD
+        VERSION:3.0
+        UID:u-1
+        FN:Ana Horvat
+        TEL:098 111 1111
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Filler One
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Filler Two
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Filler Three
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Ana H.
+        TEL:+385 98 111 1111
+        EMAIL:ana@example.com
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        UID:u-2
+        FN:Other Ana
+        TEL:+385981111111
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Ana By Mail
+        EMAIL:ANA@example.com
+        END:VCARD
+
+        """
+        let report = try s.importText("dups.vcf", text)   // batches of 3: the duplicates land in later batches
+        #expect(report.imported == 5)
+        #expect(report.updated == 2)
+        let people = try s.all()
+        #expect(people.count == 5)
+        let ana = try #require(people.first { $0.uid == "u-1" })
+        #expect(ana.formattedName == "Ana By Mail")
+        #expect(ana.emails.map(\.address) == ["ana@example.com"])
+        // A different UID sharing the number is a different person.
+        #expect(people.contains { $0.uid == "u-2" })
+    }
+
+    @Test func matchingSeesPeopleAddedBetweenTwoImports() throws {
+        let s = try TempStore()
+        _ = try s.importText("one.vcf", "BEGIN:VCARD\nFN:Ivo Ivić\nTEL:+385 91 222 3333\nEND:VCARD\n")
+        try s.contacts.insert(person("Maja", "Marić", phones: ["+385 92 444 5555"]))
+        let report = try s.importText("two.vcf", """
+            BEGIN:VCARD
+            FN:Maja M.
+            TEL:092 444 5555
+            EMAIL:maja@example.com
+            END:VCARD
+            BEGIN:VCARD
+            FN:Ivo I.
+            TEL:091 222 3333
+            END:VCARD
+
+            """)
+        #expect(report.imported == 0)
+        #expect(report.updated == 2)
+        #expect(try s.contacts.count() == 2)
+    }
+
+    @Test func numbersParsedInParallelEqualNumbersParsedOneByOne() throws {
+        let raws = (0..<400).map { i -> String in
+            switch i % 5 {
+            case 0: return "+385 98 \(1_000_000 + i)"
+            case 1: return "091 \(2_000_000 + i)"
+            case 2: return "+1 415 555 \(String(1000 + i).suffix(4))"
+            case 3: return "not a number \(i)"
+            default: return "00 44 20 7946 \(String(1000 + i).suffix(4))"
+            }
+        }
+        let parallel = PhoneParseCache.parseAll(raws, parser: parserHR)
+        #expect(parallel == raws.map(parserHR.parse))
+        // Deferred parsing fills in the same numbers, repeated texts included.
+        let cache = PhoneParseCache(parser: parserHR, deferred: true)
+        var people = raws.map { raw in
+            Person(firstName: "X", phones: [LabeledPhone(label: nil, number: cache.parse(raw)),
+                                            LabeledPhone(label: "again", number: cache.parse(raw))])
+        }
+        cache.resolve(&people)
+        #expect(people.map { $0.phones[0].number } == parallel)
+        #expect(people.map { $0.phones[1].number } == parallel)
+    }
+
+    @Test func fastTrimmingAgreesWithFoundation() {
+        let samples = ["", " ", "  a b  ", "\tAna\t", "\u{00A0}Ana\u{00A0}", "Ana\u{3000}", " Đurđa ", "Šimić", "a\n", "\n a \r\n",
+                       " \u{2003}x", "李小龍 ", " \u{1F44D}"]
+        for s in samples {
+            #expect(FastText.trimSpaces(s) == s.trimmingCharacters(in: .whitespaces), "\(s.debugDescription)")
+            #expect(FastText.trimSpacesAndNewlines(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.debugDescription)")
+            #expect(FastText.isBlank(s) == s.trimmingCharacters(in: .whitespaces).isEmpty, "\(s.debugDescription)")
+        }
+        for s in ["Ana", "ANA-maria", "o'Connor", "Ümit", "ΕΛΕΝΗ", "Đurđa", "straße"] {
+            #expect(TextFolding.fold(s) == s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                        .replacingOccurrences(of: "đ", with: "d"), "\(s)")
+        }
+    }
+}
