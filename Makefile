@@ -30,8 +30,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 
-bench: release
-	$$($(SWIFT) build -c release --show-bin-path)/herald bench
+# Import and search figures on 100,000 generated people (release build of herald-bench only).
+bench: deps
+	$(SWIFT) build -c release --product herald-bench
+	$$($(SWIFT) build -c release --show-bin-path)/herald-bench all --count 100000 --rounds 10
 
 screenshots: build
 	scripts/screenshots.sh
