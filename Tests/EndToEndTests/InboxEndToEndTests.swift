@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: end-to-end tests need it (apt-get install tmux)"))
+struct InboxEndToEndTests {
+    /// "30 messages, 9 unread" on the inbox's counts line → 9.
+    static func unread(in screen: String) -> Int? {
+        guard let range = screen.range(of: #"\d+ messages, \d+ unread"#, options: .regularExpression) else { return nil }
+        let words = screen[range].split(separator: " ")
+        return words.count >= 3 ? Int(words[2]) : nil
+    }
+
+    @Test func readingAMessageLowersTheUnreadCountOnScreen() throws {
+        let herald = try HeraldBinary.url()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-inbox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let session = try TmuxSession(command: [herald.path, "--demo"], width: 100, height: 30, environment: [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+        ])
+        defer { session.kill() }
+        try session.waitFor(text: "Contacts", timeout: 30)
+        try session.sendKeys("4")
+        let before = try session.waitUntil(timeout: 20, "the inbox counts") { Self.unread(in: $0) != nil }
+        let unread = try #require(Self.unread(in: before))
+        #expect(unread > 0)
+        // The newest message is unread (●); opening it marks it seen.
+        #expect(before.contains(" ● "))
+        try session.sendKeys("Enter")
+        let after = try session.waitUntil(timeout: 10, "the unread count to drop") { Self.unread(in: $0) == unread - 1 }
+        #expect(after.contains("esc closes"))
+        #expect(after.contains("│ \(unread - 1) unread"))          // the status bar agrees
+        try session.sendKeys("q")
+        try session.waitUntil(timeout: 10, "herald to exit") { _ in (try? session.hasExited()) == true }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HeraldCore
+import HeraldEngine
+import HeraldServices
+import HeraldTUI
+import HeraldViewModels
+import Testing
+
+@Suite struct InboxPaneTests {
+    let utc = TimeZone(identifier: "UTC")!
+
+    func pane(_ ws: PaneTestWorkspace, _ effects: PaneEffects) -> InboxPane {
+        InboxPane(model: InboxViewModel(service: ws.workspace.inbox, effects: effects.queue, user: "ana",
+                                        dates: InboxDateParser(timeZone: utc)), timeZone: utc)
+    }
+
+    @Test func listMarksUnreadAndHostileTextNeverReachesTheScreen() async throws {
+        let ws = try await PaneTestWorkspace()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)       // 2023-11-14 22:13:20 UTC
+        let engine = ws.workspace.engine
+        try await engine.pushInbox(user: "ana", topic: "news", title: "Old news", body: "Already read", at: t0, seen: true)
+        try await engine.pushInbox(user: "ana", topic: "promo", title: "\u{1B}]0;pwned\u{07}Deal",
+                                   body: "\u{1B}[31mRED\u{1B}[0m text\u{1B}[2J\u{9B}1;1H end", at: t0.addingTimeInterval(60))
+        try await engine.pushInbox(user: "ana", topic: nil, title: "日本語 ok", body: "wide 🎉 body", at: t0.addingTimeInterval(120))
+        let effects = PaneEffects()
+        let pane = pane(ws, effects)
+        pane.didAppear()
+        await effects.settle()
+        var canvas = Canvas(size: Size(width: 80, height: 12))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        let expected = """
+        ┌ Inbox — ana ─────────────────────────────────────────────────────────────────┐
+        │Topic: all   Dates: any time                                                  │
+        │3 messages, 2 unread                                                          │
+        │ ● 2023-11-14 22:15  日本語 ok — wide 🎉 body                                 │
+        │ ● 2023-11-14 22:14  [promo]    Deal — RED text end                           │
+        │   2023-11-14 22:13  [news]     Old news — Already read                       │
+        │                                                                              │
+        """
+        #expect(canvas.rows.prefix(7).joined(separator: "\n") == expected)
+        let all = canvas.cells.map { String($0.character) }.joined()
+        for forbidden in ["\u{1B}", "\u{07}", "\u{9B}", "[31m", "]0;", "pwned", "[2J"] {
+            #expect(!all.contains(forbidden), "\(forbidden.debugDescription) reached the canvas")
+        }
+        // The unread mark is drawn in the accent style; read rows have none.
+        let mark = try #require(canvas.find("●"))
+        #expect(canvas.cell(x: mark.x, y: mark.y)?.style.role == .accent)
+    }
+
+    @Test func openingAMessageShowsItAndTheUnreadCountDrops() async throws {
+        let ws = try await PaneTestWorkspace()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Hello", body: "Line one\nline two", at: t0)
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Older", body: "x", at: t0.addingTimeInterval(-60))
+        let effects = PaneEffects()
+        let pane = pane(ws, effects)
+        pane.didAppear()
+        await effects.settle()
+        #expect(pane.handle(action: .open))
+        var canvas = Canvas(size: Size(width: 80, height: 20))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        #expect(canvas.rows[2].contains("2 messages, 1 unread"))
+        #expect(canvas.find("Line one") != nil)
+        #expect(canvas.find("line two") != nil)
+        #expect(canvas.find("seen · esc closes") != nil)
+        await effects.settle()
+        #expect(pane.handle(action: .back))
+        #expect(pane.model.opened == nil)
+    }
+
+    @Test func theDateFieldsTakeTypedDatesAndShowWhatIsWrong() async throws {
+        let ws = try await PaneTestWorkspace()
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "A", body: "a", at: Date(timeIntervalSince1970: 1_700_000_000))
+        let effects = PaneEffects()
+        let pane = pane(ws, effects)
+        pane.didAppear()
+        await effects.settle()
+        #expect(pane.handle(action: .dateRange))
+        #expect(pane.keyContext == .editor)
+        for c in "2023-99-01" { _ = pane.handle(unboundKey: .char(c)) }
+        _ = pane.handle(unboundKey: .enter)
+        var canvas = Canvas(size: Size(width: 80, height: 10))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        #expect(canvas.rows[1].contains("From: 2023-99-01"))
+        #expect(canvas.find("is not a date") != nil)
+        for _ in 0..<5 { _ = pane.handle(unboundKey: .backspace) }
+        for c in "11-15" { _ = pane.handle(unboundKey: .char(c)) }
+        _ = pane.handle(unboundKey: .enter)
+        #expect(pane.keyContext == .inbox)
+        await effects.settle()
+        canvas = Canvas(size: Size(width: 80, height: 10))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        #expect(canvas.rows[1].contains("Dates: 2023-11-15 → now"))
+        #expect(canvas.find("No message matches the filter") != nil)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldTUI
+import HeraldViewModels
+import Testing
+
+@Suite struct SharePaneTests {
+    func pane(_ ws: PaneTestWorkspace, _ effects: PaneEffects) async -> SharePane {
+        let model = ShareViewModel(share: ws.workspace.share, clipboard: Clipboard(method: .osc52, environment: [:]),
+                                   emailInviter: nil, effects: effects.queue,
+                                   settings: ShareSettings(referrer: "Ana", sender: "Herald"))
+        let pane = SharePane(model: model)
+        pane.didAppear()
+        await effects.settle()
+        return pane
+    }
+
+    @Test func channelsShowAvailabilityAndTheLinkWithItsClicks() async throws {
+        let ws = try await PaneTestWorkspace()
+        let effects = PaneEffects()
+        let pane = await pane(ws, effects)
+        let url = try #require(pane.model.link?.url)
+        #expect(pane.handle(action: .moveDown))                   // onto "Email invite"
+        var canvas = Canvas(size: Size(width: 80, height: 21))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        let rows = canvas.rows
+        #expect(rows[1].hasPrefix("│ ✓ SMS invite"))
+        #expect(rows[2].hasPrefix("│ ✗ Email invite"))
+        #expect(rows[3].hasPrefix("│ ✓ Referral link"))
+        #expect(rows[8].hasPrefix("│ ✓ Share on Telegram"))
+        #expect(canvas.find("no email sender: set") != nil)
+        #expect(canvas.find(url) != nil)
+        #expect(canvas.find("0 clicks") != nil)
+        #expect(canvas.find("X         https://twitter.com/intent/tweet?") != nil)
+    }
+
+    @Test func theQRCodeIsDrawnWithHalfBlocks() async throws {
+        let ws = try await PaneTestWorkspace()
+        let effects = PaneEffects()
+        let pane = await pane(ws, effects)
+        #expect(pane.handle(action: .shareQR))
+        var canvas = Canvas(size: Size(width: 80, height: 24))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        let qr = pane.model.qrLines()
+        #expect(qr.count >= 15)
+        // Every line of the code is on screen, one under the other, in the same column.
+        let first = try #require(canvas.find(qr[1]))
+        for (i, line) in qr.enumerated() where line.contains(where: { $0 != " " }) {
+            let row = canvas.rows[first.y - 1 + i]
+            #expect(row.contains(line.trimmingCharacters(in: .whitespaces)), "QR line \(i) missing")
+        }
+        #expect(canvas.snapshot().contains("▀"))
+        #expect(canvas.snapshot().contains("▄"))
+        #expect(pane.handle(action: .back))
+        #expect(!pane.model.showsQR)
+    }
+
+    @Test func copyWritesTheOSC52EscapeThroughTheTerminalHook() async throws {
+        let ws = try await PaneTestWorkspace()
+        let effects = PaneEffects()
+        let pane = await pane(ws, effects)
+        var written: [UInt8] = []
+        pane.model.onTerminalBytes = { written += $0 }
+        #expect(pane.handle(action: .copy))
+        await effects.settle()
+        let url = try #require(pane.model.link?.url)
+        #expect(written == (try Clipboard.osc52Bytes(for: url, insideTmux: false)))
+    }
+}
