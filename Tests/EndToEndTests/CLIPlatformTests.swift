@@ -155,31 +155,28 @@ final class PlatformCLI: @unchecked Sendable {
     }
 }
 
-/// A `herald` process that keeps running (watch); its stdout lines are collected as they come.
+/// A `herald` process that keeps running (watch); its stdout and stderr are collected as they come.
 final class RunningHerald: @unchecked Sendable {
     let process = Process()
     private let condition = NSCondition()
-    private var buffer = Data()
+    private var out = Data()
+    private var err = Data()
     private var finished = false
-    private let errFile: URL
 
     init(binary: URL, arguments: [String], environment: [String: String]) throws {
         process.executableURL = binary
         process.arguments = arguments
         process.environment = environment
-        errFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-watch-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errFile)
         process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.condition.lock()
-            if data.isEmpty { self.finished = true; handle.readabilityHandler = nil } else { self.buffer.append(data) }
-            self.condition.broadcast()
-            self.condition.unlock()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.collect(handle.availableData, handle: handle, isOut: true)
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.collect(handle.availableData, handle: handle, isOut: false)
         }
         process.terminationHandler = { [weak self] _ in
             guard let self else { return }
@@ -191,19 +188,22 @@ final class RunningHerald: @unchecked Sendable {
         try process.run()
     }
 
+    private func collect(_ data: Data, handle: FileHandle, isOut: Bool) {
+        condition.lock()
+        if data.isEmpty { handle.readabilityHandler = nil } else if isOut { out.append(data) } else { err.append(data) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
     deinit {
         if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: errFile)
     }
 
-    /// Complete lines printed so far.
-    var lines: [String] {
+    var stderr: String {
         condition.lock()
         defer { condition.unlock() }
-        return Self.completeLines(buffer)
+        return String(decoding: err, as: UTF8.self)
     }
-
-    var stderr: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
 
     private static func completeLines(_ data: Data) -> [String] {
         let text = String(decoding: data, as: UTF8.self)
@@ -211,18 +211,31 @@ final class RunningHerald: @unchecked Sendable {
         return text[..<lastNewline].split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
-    /// Waits (at most `timeout` seconds) until the lines printed so far satisfy `done`; returns them.
+    /// Waits (at most `timeout` seconds) until the stdout lines printed so far satisfy `done`; returns them.
     @discardableResult
     func waitForLines(timeout: TimeInterval, _ what: String, until done: ([String]) -> Bool) throws -> [String] {
+        try wait(timeout: timeout, what) { out, _ in
+            let lines = Self.completeLines(out)
+            return done(lines) ? lines : nil
+        }
+    }
+
+    /// Waits (at most `timeout` seconds) until stderr contains `text`.
+    func waitForStderr(_ text: String, timeout: TimeInterval) throws {
+        _ = try wait(timeout: timeout, "stderr to say \(text)") { _, err in String(decoding: err, as: UTF8.self).contains(text) ? true : nil }
+    }
+
+    private func wait<T>(timeout: TimeInterval, _ what: String, _ check: (Data, Data) -> T?) throws -> T {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            let current = Self.completeLines(buffer)
-            if done(current) { return current }
-            if finished { throw CLIError("herald exited (\(process.terminationStatus)) before \(what); lines: \(current); stderr: \(stderr)") }
+            if let value = check(out, err) { return value }
+            let lines = Self.completeLines(out)
+            let errText = String(decoding: err, as: UTF8.self)
+            if finished { throw CLIError("herald exited (\(process.terminationStatus)) before \(what); stdout: \(lines); stderr: \(errText)") }
             if !condition.wait(until: deadline) {
-                throw CLIError("timed out waiting for \(what); lines so far: \(current); stderr: \(stderr)")
+                throw CLIError("timed out waiting for \(what); stdout so far: \(lines); stderr: \(errText)")
             }
         }
     }
@@ -232,11 +245,10 @@ final class RunningHerald: @unchecked Sendable {
         kill(process.processIdentifier, SIGINT)
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
-        while process.isRunning || !finished {
-            if !condition.wait(until: deadline) { break }
-        }
+        while !finished, condition.wait(until: deadline) {}
+        let done = finished
         condition.unlock()
-        guard !process.isRunning else {
+        guard done else {
             process.terminate()
             throw CLIError("herald did not stop on SIGINT within \(Int(timeout)) s")
         }

@@ -23,7 +23,8 @@ struct WatchCommand: AsyncParsableCommand {
         let json = json
         // Reads the ledger at least every second (as often as the tracker polls when it is faster).
         let every = min(1, await ws.tracker.settings.interval)
-        if !json { FileHandle.standardError.write(Data("herald: watching deliveries in \(ws.dataDirectory.path) (Ctrl-C to stop)\n".utf8)) }
+        // Also with --json (stdout stays JSON only): a script may wait for this line before sending.
+        FileHandle.standardError.write(Data("herald: watching deliveries in \(ws.dataDirectory.path) (Ctrl-C to stop)\n".utf8))
         let loop = Task {
             let names = NameCache(ws: ws)
             while !Task.isCancelled {

@@ -27,15 +27,24 @@ final class WatchLedgerFollower {
     /// How many of the newest bulks each read looks at for new ones.
     static let newestWindow = 50
 
-    /// Takes the ledger as it is now; nothing already there is reported.
+    /// Takes the ledger as it is now; nothing already there is reported. A bulk whose rows cannot be
+    /// read now is left for the next read (it then counts as new).
     init(ledger: LedgerStore) {
         self.ledger = ledger
-        knownBulks = Set(((try? ledger.bulks()) ?? []).map(\.bulkId))
-        for bulk in (try? ledger.bulksWithPendingRecipients()) ?? [] {
-            open.insert(bulk.bulkId)
-            for row in (try? ledger.recipients(ofBulk: bulk.bulkId)) ?? [] {
-                if let id = row.id { statuses[id] = row.status }
-            }
+        let all = ((try? ledger.bulks()) ?? []).map(\.bulkId)
+        let toRead: [String]
+        if let pending = try? ledger.bulksWithPendingRecipients().map(\.bulkId) {
+            // Bulks already final cannot change: known without reading their rows.
+            knownBulks = Set(all).subtracting(pending)
+            toRead = pending
+        } else {
+            toRead = all
+        }
+        for bulkId in toRead {
+            guard let rows = try? ledger.recipients(ofBulk: bulkId) else { continue }
+            knownBulks.insert(bulkId)
+            if rows.contains(where: { !$0.status.isFinal }) { open.insert(bulkId) }
+            for row in rows { if let id = row.id { statuses[id] = row.status } }
         }
     }
 
@@ -43,16 +52,15 @@ final class WatchLedgerFollower {
     func poll() -> [Change] {
         var toRead = open
         for bulk in (try? ledger.bulks(limit: Self.newestWindow)) ?? [] where !knownBulks.contains(bulk.bulkId) {
-            knownBulks.insert(bulk.bulkId)
             toRead.insert(bulk.bulkId)
         }
         for bulk in (try? ledger.bulksWithPendingRecipients()) ?? [] where !knownBulks.contains(bulk.bulkId) {
-            knownBulks.insert(bulk.bulkId)
             toRead.insert(bulk.bulkId)
         }
         var changes: [Change] = []
         for bulkId in toRead.sorted() {
-            guard let rows = try? ledger.recipients(ofBulk: bulkId) else { continue }
+            guard let rows = try? ledger.recipients(ofBulk: bulkId) else { continue }  // read again next time
+            knownBulks.insert(bulkId)
             var stillOpen = false
             for row in rows {
                 guard let id = row.id else { continue }
