@@ -79,6 +79,19 @@ import HeraldCore
         #expect(people.contains { $0.uid == "u-2" })
     }
 
+    @Test func aSearchIndexBuiltBeforeAnImportSeesTheImportedPeople() throws {
+        let s = try TempStore()
+        let store = s.contacts
+        try store.insert(person("Ana", "Horvat"))
+        #expect(try store.search("horvat").total == 1)   // index built now
+        _ = try s.importText("more.vcf", (0..<10).map { "BEGIN:VCARD\nFN:Ivo Horvat\($0)\nEND:VCARD\n" }.joined())
+        #expect(try store.search("horvat").total == 11)
+        // And so is the next one.
+        let broken = try s.write("broken.csv", "name,phone\nMarko Horvat,+385 91 111 1111\n")
+        _ = try s.importer().importContacts(from: broken, format: .csv)
+        #expect(try store.search("horvat").total == 12)
+    }
+
     @Test func matchingSeesPeopleAddedBetweenTwoImports() throws {
         let s = try TempStore()
         _ = try s.importText("one.vcf", "BEGIN:VCARD\nFN:Ivo Ivić\nTEL:+385 91 222 3333\nEND:VCARD\n")
@@ -121,6 +134,22 @@ import HeraldCore
         cache.resolve(&people)
         #expect(people.map { $0.phones[0].number } == parallel)
         #expect(people.map { $0.phones[1].number } == parallel)
+    }
+
+    @Test func numbersWithoutPunctuationParseLikeTheWrittenOnes() throws {
+        let noRegion = try PhoneNumberParser(defaultRegion: nil)
+        let written = ["+385 98 123 4567", "098 123 4567", "098-123-4567", "(098) 123.4567", "+1 (415) 555-0132", " +44 (0)20 7946 0000",
+                       "+ 385 98 123 4567", "00 385 98 123 4567", "0 0385 98 123 4567", "(+385) 98 123 4567", "98", "12",
+                       "+385 98 123 4567 ext. 12", "+385 98 123 4567 / +385 91 765 4321", "1-800-FLOWERS", "tel:+385981234567",
+                       "+385 (0) 98 123 4567", "+38598123456789012345", "+999 123 456", "- 98 123", "() ", "+", "+-+"]
+        for parser in [parserHR, noRegion] {
+            for raw in written {
+                #expect(PhoneParseCache.parse(raw, with: parser) == parser.parse(raw), "\(raw.debugDescription) \(parser.defaultRegion ?? "-")")
+            }
+        }
+        #expect(PhoneParseCache.compactForm("+1 (415) 555-0132") == "+14155550132")
+        #expect(PhoneParseCache.compactForm("00 385 1") == nil)
+        #expect(PhoneParseCache.compactForm("(+385) 1") == nil)
     }
 
     @Test func fastTrimmingAgreesWithFoundation() {

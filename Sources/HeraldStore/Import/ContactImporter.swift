@@ -75,8 +75,10 @@ public struct ContactImporter: Sendable {
             }
         } catch {
             channel.cancel()
+            try? batch.announce()
             throw error
         }
+        try batch.announce()
         report.finish()
         return report
     }
@@ -116,6 +118,7 @@ public struct ContactImporter: Sendable {
             try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, issues: []), report: &report)
         }
         try batch.flush(report: &report)
+        try batch.announce()
         report.finish()
         return report
     }
@@ -128,6 +131,8 @@ public struct ContactImporter: Sendable {
         let matches = MatchIndex()
         /// Folded names for people merged into stored ones (new people arrive with their keys).
         let folding = FoldingCache()
+        /// Whether a batch was written since the contacts generation was last bumped.
+        var unannounced = false
 
         init(importer: ContactImporter) { self.importer = importer }
 
@@ -163,13 +168,21 @@ public struct ContactImporter: Sendable {
                     case .unchanged: skipped += 1
                     }
                 }
-                try PersonRows.bumpGeneration(db)
                 try matches.wrote(db)
                 return (imported, updated, skipped)
             }
+            unannounced = true
             report.imported += counts.0
             report.updated += counts.1
             report.skipped += counts.2
+        }
+
+        /// Marks the contacts as changed, once per import rather than per batch: search indexes
+        /// (this process's and others') rebuild once, not every few thousand people.
+        mutating func announce() throws {
+            guard unannounced else { return }
+            try importer.database.pool.write { db in try PersonRows.bumpGeneration(db) }
+            unannounced = false
         }
     }
 }
