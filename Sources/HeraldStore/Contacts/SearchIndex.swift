@@ -40,21 +40,46 @@ final class SearchIndex: Sendable {
 
     static func build(_ db: Database) throws -> SearchIndex {
         let generation = try PersonRows.generation(db)
-        var ids: [Int64] = []
-        var text: [UInt8] = []
-        var textStart: [Int32] = []
-        var digits: [UInt8] = []
-        var digitStart: [Int32] = []
-        let cursor = try Row.fetchCursor(db, sql: "SELECT id, search_key, phone_key FROM person ORDER BY sort_first, id")
+        // Keys in table order (a sequential read), then placed in first-name order, which comes
+        // from the sort index alone: far cheaper than walking the table in index order.
+        let expected = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
+        var rowText: [UInt8] = [], rowDigits: [UInt8] = []
+        var rowTextStart: [Int32] = [], rowDigitStart: [Int32] = []
+        var rowOf: [Int64: Int32] = [:]
+        rowText.reserveCapacity(expected * 64)
+        rowDigits.reserveCapacity(expected * 24)
+        rowTextStart.reserveCapacity(expected + 1)
+        rowDigitStart.reserveCapacity(expected + 1)
+        rowOf.reserveCapacity(expected)
+        let cursor = try Row.fetchCursor(db, sql: "SELECT id, search_key, phone_key FROM person")
         while let row = try cursor.next() {
-            ids.append(row[0])
+            rowOf[row[0]] = Int32(rowTextStart.count)
+            rowTextStart.append(Int32(rowText.count))
+            // The key's bytes straight from SQLite, without a String in between.
+            try row.withUnsafeData(atIndex: 1) { data in if let data { rowText.append(contentsOf: data) } }
+            rowDigitStart.append(Int32(rowDigits.count))
+            try row.withUnsafeData(atIndex: 2) { data in if let data { rowDigits.append(contentsOf: data) } }
+        }
+        rowTextStart.append(Int32(rowText.count))
+        rowDigitStart.append(Int32(rowDigits.count))
+
+        var ids: [Int64] = []
+        var text: [UInt8] = [], digits: [UInt8] = []
+        var textStart: [Int32] = [], digitStart: [Int32] = []
+        ids.reserveCapacity(rowOf.count)
+        textStart.reserveCapacity(rowOf.count + 1)
+        digitStart.reserveCapacity(rowOf.count + 1)
+        text.reserveCapacity(rowText.count + rowOf.count)
+        digits.reserveCapacity(rowDigits.count + rowOf.count)
+        let byFirst = try Int64.fetchCursor(db, sql: "SELECT id FROM person ORDER BY sort_first, id")
+        while let id = try byFirst.next() {
+            guard let r = rowOf[id].map(Int.init) else { continue }
+            ids.append(id)
             textStart.append(Int32(text.count))
-            let key: String = row[1]
-            text.append(contentsOf: key.utf8)
+            text.append(contentsOf: rowText[Int(rowTextStart[r])..<Int(rowTextStart[r + 1])])
             text.append(entryEnd)
             digitStart.append(Int32(digits.count))
-            let phones: String = row[2]
-            digits.append(contentsOf: phones.utf8)
+            digits.append(contentsOf: rowDigits[Int(rowDigitStart[r])..<Int(rowDigitStart[r + 1])])
             digits.append(entryEnd)
         }
         textStart.append(Int32(text.count))
