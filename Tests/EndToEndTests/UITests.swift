@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// The terminal UI driven like a person would, in tmux, with the real binary.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: end-to-end tests need it (apt-get install tmux)"))
+struct UITests {
+    @Test func startsOnTheDemoShowsHelpAndQuitsRestoringTheTerminal() async throws {
+        let ui = try await HeraldUISession.start()
+        let firstFrame = try await ui.waitForFirstFrame()
+        print("figure: time to first frame (launch → full frame in tmux): \(Int(firstFrame * 1000)) ms")
+        var screen = try await ui.screen()
+        #expect(screen.contains("Contacts —"))
+        #expect(screen.contains("demo"))
+        try await ui.keys("?")
+        screen = try await ui.waitFor("Keys — 1 Contacts")
+        #expect(screen.contains("Invite the selected people"))
+        try await ui.keys("Escape")
+        try await ui.waitUntil("help to close") { !$0.contains("Keys — 1 Contacts") }
+        try await ui.keys("q")
+        // the process exits with 0 and the terminal is back to the shell's screen (no Herald frame left)
+        let after = try await ui.waitFor("herald-exit=0")
+        #expect(!after.contains("1 Contacts │ 2 Share"))
+        #expect(!FileManager.default.fileExists(atPath: ui.dataDir.path) || ui.log.contains("ui closed"))
+    }
+
+    @Test func searchSelectAndInviteShowsTheResult() async throws {
+        let ui = try await HeraldUISession.start()
+        try await ui.waitForFirstFrame()
+        try await ui.keys("/")
+        try await ui.type("ana")
+        let found = try await ui.waitUntil("search results") { $0.contains("found") && $0.contains("/ ana") }
+        #expect(found.contains("Ana"))
+        try await ui.keys("Enter")                     // leave the field, results stay
+        try await ui.keys("Space")
+        try await ui.waitFor("1 selected")
+        try await ui.keys("I")
+        try await ui.waitFor("Send an SMS invitation to 1 person")
+        try await ui.keys("Enter")
+        let after = try await ui.waitUntil("the invitation result", timeout: 15) { $0.contains("invited ") && $0.contains("bulk ") || $0.contains("skipped") }
+        #expect(!after.contains("invitation failed"))
+    }
+
+    @Test func deliveryStatusesChangeOnScreenWithNoKeyPressed() async throws {
+        let ui = try await HeraldUISession.start(timeScale: 100)
+        try await ui.waitForFirstFrame()
+        try await ui.keys("5")
+        let first = try await ui.waitUntil("a bulk in the Deliveries pane", timeout: 20) { $0.contains("Deliveries —") && $0.contains("Progress") }
+        // no key from here on: the rows must change by themselves as delivery reports arrive
+        let changed = try await ui.waitUntil("a status count to change", timeout: 30) { screen in
+            Self.tableRows(screen) != Self.tableRows(first)
+        }
+        #expect(changed.contains("Progress"))
+    }
+
+    @Test func aBulkSentFromAnotherProcessAppearsInDeliveries() async throws {
+        let ui = try await HeraldUISession.start()
+        try await ui.waitForFirstFrame()
+        try await ui.keys("5")
+        let before = try await ui.waitFor("Deliveries —")
+        let count = Self.bulkCount(before)
+        let sent = try await ui.runHerald(["send", "--data-dir", ui.dataDir.path, "--to", "+385911234567", "--json"])
+        #expect(sent.status == 0, "herald send failed: \(sent.output)")
+        let start = Date()
+        try await ui.waitUntil("the new bulk", timeout: 5) { Self.bulkCount($0) == count + 1 }
+        print("figure: bulk from a second process visible after \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+    }
+
+    @Test func resizesDownToEightyByTwentyFourAndBelow() async throws {
+        let ui = try await HeraldUISession.start()
+        try await ui.waitForFirstFrame()
+        try await ui.resize(width: 80, height: 24)
+        let small = try await ui.waitUntil("an 80×24 frame") { screen in
+            let lines = screen.components(separatedBy: "\n")
+            return lines.count >= 24 && lines[0].contains("1 Contacts") && lines[23].contains("embedded")
+        }
+        #expect(small.contains("Contacts —"))
+        try await ui.resize(width: 60, height: 20)
+        try await ui.waitFor("Terminal too small: 60×20")
+        try await ui.resize(width: 100, height: 30)
+        try await ui.waitFor("Contacts —")
+        #expect(try await ui.hasExited() == false)
+    }
+
+    @Test func themeSwitchesLiveFromThePalette() async throws {
+        let ui = try await HeraldUISession.start()
+        try await ui.waitForFirstFrame()
+        let before = try await ui.screenWithColours()
+        try await ui.keys(":")
+        try await ui.type("theme light")
+        try await ui.keys("Enter")
+        let status = try await ui.waitUntil("the light theme") { $0.components(separatedBy: "\n").last { !$0.isEmpty }?.contains("light") == true }
+        #expect(status.contains("light"))
+        let after = try await ui.screenWithColours()
+        #expect(after != before)              // colours changed
+        try await ui.keys(":")
+        try await ui.type("nonsense")
+        try await ui.keys("Enter")
+        try await ui.waitFor("unknown command")
+    }
+
+    @Test func measuresKeypressToScreen() async throws {
+        let ui = try await HeraldUISession.start()
+        try await ui.waitForFirstFrame()
+        var samples: [TimeInterval] = []
+        for _ in 0..<5 {
+            samples.append(try await ui.keypressToScreen("5", shows: "Deliveries —"))
+            samples.append(try await ui.keypressToScreen("1", shows: "Contacts —"))
+        }
+        samples.sort()
+        print("figure: keypress-to-screen (tmux send-keys → text visible), median \(Int(samples[samples.count / 2] * 1000)) ms, max \(Int((samples.last ?? 0) * 1000)) ms")
+        #expect(samples[samples.count / 2] < 0.5)
+    }
+
+    /// The table rows of the Deliveries pane (the lines with a progress bar).
+    static func tableRows(_ screen: String) -> [String] {
+        screen.components(separatedBy: "\n").filter { $0.contains("█") || $0.contains("▏") || $0.range(of: #"\s+\d+\s+\d+\s+\d+\s+\d+\s"#, options: .regularExpression) != nil }
+    }
+
+    /// "Deliveries — N bulks" → N.
+    static func bulkCount(_ screen: String) -> Int {
+        guard let range = screen.range(of: #"Deliveries — (\d+) bulk"#, options: .regularExpression) else { return -1 }
+        let digits = screen[range].filter(\.isNumber)
+        return Int(digits) ?? -1
+    }
+}
