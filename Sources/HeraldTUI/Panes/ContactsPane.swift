@@ -35,6 +35,7 @@ public final class ContactsPane: LivePane {
     public func didAppear() {
         guard !suggestionsRequested else { return }
         suggestionsRequested = true
+        viewModel.warmUpSearch()
         viewModel.loadSuggestions()
     }
 

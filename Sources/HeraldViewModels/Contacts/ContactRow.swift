@@ -8,7 +8,11 @@ public struct InvitationBadge: Sendable, Hashable {
     public let count: Int
     public let total: Int
 
-    public init(summary: PersonInvitationSummary) {
+    /// True when the person has phone numbers, valid or not.
+    public let hasPhones: Bool
+
+    public init(summary: PersonInvitationSummary, hasPhones: Bool = true) {
+        self.hasPhones = hasPhones
         state = summary.state
         total = summary.numbers.count
         let statuses = summary.statusByNumber.values
@@ -21,7 +25,7 @@ public struct InvitationBadge: Sendable, Hashable {
     }
 
     public var text: String {
-        if total == 0 { return "no number" }
+        if total == 0 { return hasPhones ? "no valid number" : "no number" }
         return count == total ? state.rawValue : "\(state.rawValue) \(count)/\(total)"
     }
 }

@@ -104,7 +104,7 @@ public final class ContactsViewModel {
                          reasons: [String]?) -> ContactRow {
         let name = TerminalSafeText.sanitize(person.displayName)
         let number = person.phones.first.map { $0.number.e164 ?? $0.number.raw } ?? ""
-        return ContactRow(person: person, summary: summary, badge: InvitationBadge(summary: summary), section: section,
+        return ContactRow(person: person, summary: summary, badge: InvitationBadge(summary: summary, hasPhones: !person.phones.isEmpty), section: section,
                           startsSection: starts, reasons: reasons, name: name,
                           matches: SearchHighlight.ranges(of: query, in: name), firstNumber: TerminalSafeText.sanitize(number))
     }
@@ -143,6 +143,12 @@ public final class ContactsViewModel {
     public func moveCursor(by delta: Int) { moveCursor(to: cursor + delta) }
 
     // MARK: suggestions
+
+    /// Builds the search index in the background, so the first keystroke of a search is quick.
+    public func warmUpSearch() {
+        let book = self.book
+        effects.perform({ try book.warmUp() }, then: { _ in })
+    }
 
     /// Asks the suggestion service for the Suggested block; the people shown are recorded as seen.
     public func loadSuggestions() {

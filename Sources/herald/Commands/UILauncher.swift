@@ -16,12 +16,10 @@ struct UILauncher {
 
     func run() async throws {
         let paths = HeraldPaths.resolve(dataDirOption: dataDir)
-        let config: HeraldConfig
-        do { config = try HeraldConfig.load(from: paths.configFile) } catch {
-            throw Output.failure("\(error)\nFix the file or move it aside to use the defaults.")
-        }
-        for warning in config.warnings { Output.warn(warning) }
-        let environment = ProcessInfo.processInfo.environment
+        var options = GlobalOptions()
+        options.dataDir = dataDir
+        let workspaceConfig = try options.workspaceConfig()      // config.toml (warnings printed once) + environment
+        let config = (try? HeraldConfig.load(from: paths.configFile)) ?? HeraldConfig()
         let themes = ThemeLoader()
         let theme: Theme
         do { theme = try themes.load(themeName ?? config.theme ?? "default") } catch {
@@ -31,15 +29,6 @@ struct UILauncher {
         do { keyMap = config.keys.isEmpty ? KeyMap() : try KeyMap(overrides: config.keys, source: paths.configFile.path) } catch {
             throw Output.failure("\(error)")
         }
-        var engine = EngineConfig()
-        do {
-            if let scale = try EngineConfig.timeScale(fromEnvironment: environment) ?? config.timeScale { engine.timeScale = scale }
-        } catch {
-            throw Output.failure("\(error)")
-        }
-        let region = config.region ?? PhoneNumberParser.regionFromEnvironment(environment)
-        let workspaceConfig = WorkspaceConfig(region: region, sender: config.sender ?? "Herald", engine: engine,
-                                              tracker: TrackerSettings(interval: max(0.5, 8 / engine.timeScale)))
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Output.failure("the UI needs a terminal (stdin and stdout must not be redirected); for scripts use the subcommands, see herald --help")
         }
