@@ -2,10 +2,17 @@ import Foundation
 
 /// Runs blocking work (tmux commands, waiting for a process) on a thread of its own, so tests never
 /// block the few threads Swift concurrency has (on a 2-core machine two blocked tests would starve
-/// everything, including the reaping of the tmux client processes).
+/// everything, including the reaping of the tmux client processes), and with no signal blocked.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
+        Thread {
+            // A thread started from the pool inherits its blocked signals, and so would tmux's server
+            // (it would never reap its panes nor see SIGHUP/SIGTERM): start from an empty mask.
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            continuation.resume(with: Result { try work() })
+        }.start()
     }
 }
 

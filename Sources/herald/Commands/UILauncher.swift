@@ -72,6 +72,11 @@ struct UILauncher {
                               keyMap: KeyMap, log: Logger) async -> Outcome {
         await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let thread = Thread {
+                // Threads of the async pool block most signals and a new thread inherits that mask;
+                // start clean so child processes ($EDITOR, sendmail) do not inherit blocked signals.
+                var none = sigset_t()
+                sigemptyset(&none)
+                pthread_sigmask(SIG_SETMASK, &none, nil)
                 continuation.resume(returning: runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
                                                        themes: themes, keyMap: keyMap, log: log))
             }
