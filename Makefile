@@ -28,7 +28,8 @@ run: build
 # Runs every test: unit, store, engine, services, view-models, rendering and end-to-end (tmux).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) test --skip-build --skip EndToEndTests
+	$(SWIFT) test --skip-build --filter EndToEndTests
 
 # Import and search figures on 100,000 generated people (release build of herald-bench only).
 bench: deps

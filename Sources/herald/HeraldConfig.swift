@@ -7,15 +7,29 @@ import TOMLKit
 /// region = "HR"
 /// theme = "dark"
 /// sender = "Herald"
+/// sender_name = "Ana"
+/// signature = "— Ana"
+/// owner_email = "ana@example.com"
 /// [keys]
 /// quit = ["q", "ctrl-c"]
 /// [platform]
 /// time_scale = 10.0
+/// [share]
+/// email_from = "ana@example.com"
+/// email_command = "msmtp -t"
 /// ```
 struct HeraldConfig: Sendable, Equatable {
     var region: String?
     var theme: String?
     var sender: String?
+    /// `{SENDER_NAME}` in messages, the signature the composer offers, and the owner's email
+    /// (suggestions rank colleagues of the same company domain higher).
+    var senderName: String?
+    var signature: String?
+    var ownerEmail: String?
+    /// `[share] email_from` and `email_command`: email invitations through a sendmail-compatible program.
+    var emailFrom: String?
+    var emailCommand: String?
     /// Key bindings by action name, passed through to the key map.
     var keys: [String: [String]] = [:]
     /// How much faster the embedded platform's simulated time runs.
@@ -26,7 +40,9 @@ struct HeraldConfig: Sendable, Equatable {
     /// Problems that did not stop loading (unknown keys), each naming the key.
     var warnings: [String] = []
 
-    static let knownTopLevel: Set<String> = ["region", "theme", "sender", "keys", "platform", "inbox"]
+    static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
+                                            "keys", "platform", "inbox", "share"]
+    static let knownShare: Set<String> = ["email_from", "email_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownPlatform: Set<String> = ["time_scale"]
 
@@ -66,6 +82,9 @@ struct HeraldConfig: Sendable, Equatable {
         }
         c.theme = try string(table, "theme", "theme")
         c.sender = try string(table, "sender", "sender")
+        c.senderName = try string(table, "sender_name", "sender_name")
+        c.signature = try string(table, "signature", "signature")
+        c.ownerEmail = try string(table, "owner_email", "owner_email")
         if let keysValue = table["keys"] {
             guard let keys = keysValue.table else { throw ConfigError(file: file, message: "[keys] must be a table of action = [\"key\", …]") }
             for action in keys.keys {
@@ -105,6 +124,14 @@ struct HeraldConfig: Sendable, Equatable {
             }
             c.inboxJWTKeyId = try string(inbox, "jwt_key_id", "inbox.jwt_key_id")
             c.inboxJWTSecret = try string(inbox, "jwt_secret", "inbox.jwt_secret")
+        }
+        if let shareValue = table["share"] {
+            guard let share = shareValue.table else { throw ConfigError(file: file, message: "[share] must be a table") }
+            for key in share.keys.sorted() where !knownShare.contains(key) {
+                c.warnings.append("\(file): unknown key \"share.\(key)\" ignored (known: email_command, email_from)")
+            }
+            c.emailFrom = try string(share, "email_from", "share.email_from")
+            c.emailCommand = try string(share, "email_command", "share.email_command")
         }
         return c
     }

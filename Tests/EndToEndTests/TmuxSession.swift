@@ -71,8 +71,21 @@ final class TmuxSession {
         var cArgs = argv.map { strdup($0) }
         defer { cArgs.forEach { free($0) } }
         cArgs.append(nil)
+        // The tmux server forks from this client and keeps its signal mask and dispositions: start it
+        // with nothing blocked and every handler at its default, whatever thread the test runs on,
+        // or it never reaps its panes nor hears SIGHUP/SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
         guard spawned == 0 else { throw TmuxError(description: "cannot start \(argv[0]): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {

@@ -11,6 +11,8 @@ public struct WorkspaceConfig: Sendable {
     public var sender: String?
     /// `{SENDER_NAME}` in messages.
     public var senderName: String?
+    /// A signature the composer offers (appended on its own line); nil: none.
+    public var signature: String?
     /// Message key to send when none is given; nil: the application's default message.
     public var messageKey: String?
     /// The embedded engine (its `timeScale` speeds the simulated carrier up).
@@ -26,13 +28,14 @@ public struct WorkspaceConfig: Sendable {
     public var emailFrom: String?
     public var emailCommand: ExternalCommand
 
-    public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, messageKey: String? = nil,
+    public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, signature: String? = nil, messageKey: String? = nil,
                 engine: EngineConfig = EngineConfig(), tracker: TrackerSettings = .default,
                 inboxJWTKeyId: String? = nil, inboxJWTSecretHex: String? = nil, inboxJWTLifetime: TimeInterval = 300,
                 ownerEmail: String? = nil, emailFrom: String? = nil, emailCommand: ExternalCommand = EmailInviter.defaultCommand) {
         self.region = region
         self.sender = sender
         self.senderName = senderName
+        self.signature = signature
         self.messageKey = messageKey
         self.engine = engine
         self.tracker = tracker

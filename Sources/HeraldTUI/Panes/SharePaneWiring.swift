@@ -47,6 +47,7 @@ extension ComposerPane {
         let ws = env.workspace
         let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, share: ws.share, effects: env.effects,
                                       settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: ws.config.senderName,
+                                                                 signature: ws.config.signature,
                                                                  referrer: ws.config.senderName ?? ws.config.sender ?? "Herald"))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }

@@ -18,7 +18,8 @@ struct UILauncher {
         let paths = HeraldPaths.resolve(dataDirOption: dataDir)
         var options = GlobalOptions()
         options.dataDir = dataDir
-        let workspaceConfig = try options.workspaceConfig()      // config.toml (warnings printed once) + environment
+        var workspaceConfig = try options.workspaceConfig()      // config.toml (warnings printed once) + environment
+        if demo, workspaceConfig.senderName == nil { workspaceConfig.senderName = "Alex" }   // the demo's sender fills {SENDER_NAME}
         let config = (try? HeraldConfig.load(from: paths.configFile)) ?? HeraldConfig()
         let themes = ThemeLoader()
         let theme: Theme

@@ -20,8 +20,23 @@ extension GlobalOptions {
         let tracker = TrackerSettings(interval: max(0.25, 8 / engine.timeScale))
         let keyId = environment["HERALD_INBOX_JWT_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.inboxJWTKeyId
         let secret = environment["HERALD_INBOX_JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? config.inboxJWTSecret
-        return WorkspaceConfig(region: region, sender: config.sender ?? "Herald", engine: engine, tracker: tracker,
-                               inboxJWTKeyId: keyId, inboxJWTSecretHex: secret)
+        var emailCommand = EmailInviter.defaultCommand
+        if let text = config.emailCommand {
+            do { emailCommand = try ExternalCommand(parsing: text) } catch {
+                throw Output.failure("share.email_command \"\(Output.safe(text))\" cannot be used: \(error)")
+            }
+        }
+        return WorkspaceConfig(region: region, sender: config.sender ?? "Herald",
+                               senderName: config.senderName ?? Self.defaultSenderName(environment),
+                               signature: config.signature, engine: engine, tracker: tracker,
+                               inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
+                               emailFrom: config.emailFrom, emailCommand: emailCommand)
+    }
+
+    /// `{SENDER_NAME}` when config sets none: the login name, capitalised ("ana" → "Ana").
+    static func defaultSenderName(_ environment: [String: String]) -> String? {
+        guard let user = environment["USER"] ?? environment["LOGNAME"], !user.isEmpty, user != "root" else { return nil }
+        return user.prefix(1).uppercased() + user.dropFirst()
     }
 
     /// Opens the workspace of the data folder; errors become a message on stderr and exit 1.
