@@ -14,7 +14,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
 fi
 
-bin="$(swift build --show-bin-path)/herald"
+bin="${HERALD_BIN:-$(swift build --show-bin-path)/herald}"
 cols=110; rows=32
 sock="herald-shots-$$"
 data="$(mktemp -d)"
@@ -44,11 +44,12 @@ shoot() { # name
   echo "wrote $out/$1.png"
 }
 
-wait_for "Contacts"
+wait_for "people"
 sleep 1   # let the first delivery reports land so the panes show live data
-tmux -L "$sock" send-keys 1; wait_for "Suggested"; shoot 1-contacts
-tmux -L "$sock" send-keys 2; wait_for "Referral"; shoot 2-share
-tmux -L "$sock" send-keys 3; wait_for "Segments"; shoot 3-composer
-tmux -L "$sock" send-keys 4; wait_for "Unread"; shoot 4-inbox
-tmux -L "$sock" send-keys 5; wait_for "Bulks"; shoot 5-deliveries
-tmux -L "$sock" send-keys '?'; wait_for "Keys"; shoot 6-help
+tmux -L "$sock" send-keys 1; wait_for "suggested"
+tmux -L "$sock" send-keys j j space j space; sleep 0.3; shoot 1-contacts
+tmux -L "$sock" send-keys 2; wait_for "Referral link"; shoot 2-share
+tmux -L "$sock" send-keys 3; wait_for "SMS invitation"; sleep 0.3; shoot 3-composer
+tmux -L "$sock" send-keys 4; wait_for "unread"; tmux -L "$sock" send-keys Enter; sleep 0.5; shoot 4-inbox
+tmux -L "$sock" send-keys Escape; sleep 0.3; tmux -L "$sock" send-keys 5; wait_for "bulks"; sleep 0.5; shoot 5-deliveries
+tmux -L "$sock" send-keys '?'; sleep 0.5; shoot 6-help
