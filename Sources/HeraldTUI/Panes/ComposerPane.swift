@@ -75,8 +75,10 @@ public final class ComposerPane: LivePane {
     private func renderMessageLine(into canvas: inout Canvas, rect: Rect) {
         var x = canvas.put("Message: ", x: rect.x, y: rect.y, style: Style(.title), clip: rect)
         if let message = model.selectedMessage {
-            let kind = model.messageIndex == 0 ? "default" : "custom"
-            let label = "\(TerminalSafeText.sanitize(message.key)) (\(kind), \(model.messageIndex + 1)/\(model.messages.count))"
+            // The default message is named as such; custom ones by the start of their key.
+            let name = model.messageIndex == 0 ? "default message"
+                : "custom message \(TextFit.truncate(TerminalSafeText.sanitize(message.key), to: 12))"
+            let label = "\(name) (\(model.messageIndex + 1)/\(model.messages.count), [ ] to switch)"
             x = canvas.put(label, x: x, y: rect.y, style: .text, clip: rect)
             if model.isModified { x = canvas.put(" *modified*", x: x, y: rect.y, style: Style(.warning), clip: rect) }
         } else {
