@@ -1,8 +1,9 @@
 import Foundation
 import HeraldCore
+@testable import HeraldTUI
 
 /// A small screen that exercises the loop and the widgets (tabs, a 100,000-row list, a search
-/// field, a progress bar, toasts, a modal, help). Not a Herald pane.
+/// field, a progress bar, toasts, a modal, help) for the app-loop tests. Not a Herald pane.
 public final class DemoScreen: Screen {
     public enum Event: Sendable { case toast(String), progress(Double) }
 
