@@ -28,19 +28,20 @@ let package = Package(
         ),
 
         // Herald modules (see ../shared/DESIGN.md for the one-way rule)
+        .target(name: "HeraldLocks"),
         .target(name: "HeraldCore", dependencies: ["CPhoneNumber"]),
         .target(name: "HeraldAPI", dependencies: ["HeraldCore"]),
         .target(name: "HeraldEngine", dependencies: [
-            "HeraldCore", "HeraldAPI",
+            "HeraldCore", "HeraldAPI", "HeraldLocks",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .target(name: "HeraldStore", dependencies: [
-            "HeraldCore",
+            "HeraldCore", "HeraldLocks",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "HeraldServices", dependencies: [
-            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "CQRencode",
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "HeraldLocks", "CQRencode",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -66,8 +67,8 @@ let package = Package(
         .testTarget(name: "HeraldEngineTests", dependencies: [
             "HeraldEngine", "HeraldAPI", .product(name: "JWTKit", package: "jwt-kit"),
         ]),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore"]),
-        .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldLocks"]),
+        .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore", "HeraldLocks"]),
         .testTarget(name: "HeraldViewModelsTests", dependencies: ["HeraldViewModels", "HeraldServices"]),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI"]),
         .testTarget(name: "EndToEndTests", dependencies: []),

@@ -77,38 +77,53 @@ extension PlatformEngine {
     public static let minimumJWTSecretBytes = 32
 
     /// The sandbox application, created on first run (with its default message) and returned again after.
+    /// Looking it up and creating it is one write transaction, so processes opening a new folder at
+    /// once agree on one application.
     public func bootstrapSandbox() throws -> ApplicationCredentials {
-        let existing = try pool.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.sandboxMetaKey])
-        }
-        if let key = existing, let creds = try credentials(applicationKey: key) { return creds }
-        let creds = try createApplication(name: "Herald sandbox")
-        try pool.write { db in
+        let existing = try pool.read { db in try Self.sandboxCredentials(db) }
+        if let existing { return existing }
+        return try pool.write { db in
+            if let existing = try Self.sandboxCredentials(db) { return existing }
+            let creds = try createApplication(db, name: "Herald sandbox", messageText: Self.defaultMessageText,
+                                              inboxAuthMode: .applicationCode, messageEditingAllowed: true)
             try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
                            arguments: [Self.sandboxMetaKey, creds.applicationKey])
+            return creds
         }
-        return creds
+    }
+
+    private static func sandboxCredentials(_ db: Database) throws -> ApplicationCredentials? {
+        guard let key = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [sandboxMetaKey]),
+              let app = try ApplicationRecord.find(db, key: key) else { return nil }
+        return ApplicationCredentials(applicationKey: app.key, secret: app.secret, applicationCode: app.code,
+                                      messageKey: app.defaultMessageKey ?? "")
     }
 
     /// A new application with fresh secrets and a default message.
     public func createApplication(name: String, messageText: String = PlatformEngine.defaultMessageText,
                                   inboxAuthMode: InboxAuthMode = .applicationCode,
                                   messageEditingAllowed: Bool = true) throws -> ApplicationCredentials {
+        try pool.write { db in
+            try createApplication(db, name: name, messageText: messageText, inboxAuthMode: inboxAuthMode,
+                                  messageEditingAllowed: messageEditingAllowed)
+        }
+    }
+
+    private func createApplication(_ db: Database, name: String, messageText: String, inboxAuthMode: InboxAuthMode,
+                                   messageEditingAllowed: Bool) throws -> ApplicationCredentials {
         let creds = ApplicationCredentials(applicationKey: Identifiers.hex(bytes: 16), secret: Identifiers.hex(bytes: 16),
                                            applicationCode: Identifiers.hex(bytes: 16),
                                            messageKey: Identifiers.hex(bytes: 16).uppercased())
         let now = nowMs
-        try pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO application(key, name, secret, code, defaultMessageKey, messageEditingAllowed, inboxAuthMode, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [creds.applicationKey, name, creds.secret, creds.applicationCode, creds.messageKey,
-                                 messageEditingAllowed, inboxAuthMode.rawValue, now])
-            try db.execute(sql: """
-                INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [creds.messageKey, creds.applicationKey, messageText, MessageTemplate.defaultLinkPlaceholder,
-                                 now, now])
-        }
+        try db.execute(sql: """
+            INSERT INTO application(key, name, secret, code, defaultMessageKey, messageEditingAllowed, inboxAuthMode, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [creds.applicationKey, name, creds.secret, creds.applicationCode, creds.messageKey,
+                             messageEditingAllowed, inboxAuthMode.rawValue, now])
+        try db.execute(sql: """
+            INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [creds.messageKey, creds.applicationKey, messageText, MessageTemplate.defaultLinkPlaceholder,
+                             now, now])
         return creds
     }
 

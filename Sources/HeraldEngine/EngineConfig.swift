@@ -24,13 +24,15 @@ public struct EngineConfig: Sendable, Hashable {
     public var pricePerSegment: Double
     /// Most destinations per send request.
     public var maxDestinations: Int
+    /// Faults injected from the start (`HERALD_SANDBOX_FAULTS`).
+    public var faults: FaultPlan
 
     public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
                 uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,
                 networkDelay: ClosedRange<Double> = 1...4, finalDelay: ClosedRange<Double> = 2...10,
                 shortLinkBase: String = "https://herald.invalid/r/",
                 downloadURL: String = "https://herald.invalid/download",
-                pricePerSegment: Double = 0.01, maxDestinations: Int = 1000) {
+                pricePerSegment: Double = 0.01, maxDestinations: Int = 1000, faults: FaultPlan = FaultPlan()) {
         self.timeScale = timeScale
         self.carrierSeed = carrierSeed
         self.impossibleShare = impossibleShare
@@ -42,6 +44,7 @@ public struct EngineConfig: Sendable, Hashable {
         self.downloadURL = downloadURL
         self.pricePerSegment = pricePerSegment
         self.maxDestinations = maxDestinations
+        self.faults = faults
     }
 
     /// The environment variable the executable reads the time scale from.

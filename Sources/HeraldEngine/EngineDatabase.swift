@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeraldLocks
 
 /// The engine's own SQLite file and its migrations. Times are stored as epoch milliseconds.
 enum EngineDatabase {
@@ -7,10 +8,14 @@ enum EngineDatabase {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(5)
-        let pool = try DatabasePool(path: url.path, configuration: config)
-        try migrator.migrate(pool)
-        return pool
+        config.busyMode = .timeout(15)
+        return try MigrationGate.open(path: url.path) {
+            try DatabasePool(path: url.path, configuration: config)
+        } migrate: { pool in
+            try migrator.migrate(pool)
+        } isCurrent: { pool in
+            try pool.read { db in try migrator.hasCompletedMigrations(db) }
+        }
     }
 
     static var migrator: DatabaseMigrator {

@@ -20,6 +20,9 @@ public actor PlatformEngine {
         self.clock = clock
         self.config = config
         self.carrier = SimulatedCarrier(config: config)
+        for e in config.faults.entries {
+            faults.entries.append(FaultQueue.Entry(fault: e.fault, remaining: e.count, pathPrefix: e.pathPrefix))
+        }
     }
 
     /// Opens (creating when missing) the engine's database at `url`, e.g. `<data dir>/engine.sqlite`.
@@ -46,11 +49,15 @@ public actor PlatformEngine {
             response = error.response
         } catch let error as EngineError {
             response = APIError.badRequest(error.description, validationErrors: [:]).response
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            var busy = APIError.server(status: 503, text: "storage busy, try again").response
+            busy.headers["Retry-After"] = "1"
+            response = busy
         } catch {
-            response = APIError.server(status: 500, text: "internal error: \(error)").response
+            // Never SQL text or internals on the wire.
+            response = APIError.server(status: 500, text: "internal error").response
         }
-        if fault == .timeoutAfterProcessing { return APIError.timeout.response }
-        return response
+        return fault?.responseAfterProcessing ?? response
     }
 
     func route(_ request: APIRequest) async throws -> APIResponse {

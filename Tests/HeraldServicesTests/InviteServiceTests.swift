@@ -58,10 +58,12 @@ import Testing
         #expect(again.skipped.count == 2)
         #expect(again.skipped.allSatisfy { $0.reason.contains("already on its way") })
 
-        // A failed send may be retried.
-        await h.workspace.engine.injectFaults(.serverError(status: 503), pathPrefix: "/1/social-invite/invitation")
+        // A number the platform rejected may be retried.
+        let rejected = try h.workspace.ledger.claim([QueuedRecipient(msisdn: WorkspaceHarness.mobile(50), personId: nil, correlator: "hc-old")],
+                                                    policy: .default, owner: "gone", chunkSize: 10) { _ in ("old", "{}") }
+        #expect(rejected.sends.count == 1)
+        try h.workspace.ledger.markFailed(correlators: ["hc-old"], reason: "rejected", status: .rejected, completing: "old")
         let other = try h.person("Zoe", numbers: [WorkspaceHarness.mobile(50)])
-        await #expect(throws: InviteError.self) { try await h.workspace.invites.invite(person: other) }
         let retry = try await h.workspace.invites.invite(person: other)
         #expect(retry.recipients.count == 1)
         #expect(retry.recipients.first?.status == .messageWaiting)
@@ -92,7 +94,7 @@ import Testing
         let h = try await WorkspaceHarness()
         let counting = CountingPlatform(h.workspace.platform)
         let service = InviteService(platform: counting, ledger: h.workspace.ledger, contacts: h.workspace.contacts,
-                                    templates: h.workspace.templates, settingsStore: h.workspace.settings, bus: h.workspace.bus,
+                                    templates: h.workspace.templates, lease: try SendLease.take(for: h.workspace.database), bus: h.workspace.bus,
                                     parser: WorkspaceHarness.hr, settings: InviteSettings(sender: "Herald"), clock: h.clock)
         let numbers = (0..<1500).map(WorkspaceHarness.mobile)
         let result = try await service.invite(numbers: numbers)
@@ -105,26 +107,64 @@ import Testing
         #expect(second == 500)
     }
 
-    @Test func aServerErrorMarksRowsFailedWithTheReasonAndKeepsThem() async throws {
+    @Test func aServerErrorIsRetriedAndOneThatOutlastsTheRetriesLeavesRowsQueuedNotFailed() async throws {
         let h = try await WorkspaceHarness()
         let people = try h.people(3)
-        await h.workspace.engine.injectFaults(.serverError(status: 500), pathPrefix: "/1/social-invite/invitation")
+        // Two 500s, then the platform answers: the send goes through on its third attempt.
+        await h.workspace.engine.injectFaults(.serverError(status: 500), count: 2, pathPrefix: "/1/social-invite/invitation")
+        let sent = try await h.workspace.invites.invite(people: Array(people.prefix(1)))
+        #expect(sent.recipients.map(\.status) == [.messageWaiting])
+
+        // More 500s than attempts: nothing is marked failed (a 5xx does not say nothing was sent).
+        await h.workspace.engine.injectFaults(.serverError(status: 500), count: 4, pathPrefix: "/1/social-invite/invitation")
         do {
-            _ = try await h.workspace.invites.invite(people: people)
+            _ = try await h.workspace.invites.invite(people: Array(people.dropFirst()))
             Issue.record("the send must fail")
         } catch let error as InviteError {
             #expect(error.userMessage.contains("platform error 500"))
+            #expect(error.userMessage.contains("stay queued"))
         }
+        let rows = try people.dropFirst().flatMap { try h.workspace.ledger.invitations(for: $0) }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.status == .queued })
+        #expect(await h.workspace.invites.reconcileQueued().reconciled == 2)
+    }
+
+    @Test func aPlatformThatAcceptsAndThenAnswers503IsNotSentTwice() async throws {
+        let h = try await WorkspaceHarness()
+        let people = try h.people(5)
+        await h.workspace.engine.injectFaults(.serverErrorAfterProcessing(status: 503), count: 2,
+                                              pathPrefix: "/1/social-invite/invitation")
+        let result = try await h.workspace.invites.invite(people: people)
+        #expect(result.recipients.count == 5)
+        #expect(result.bulkIds.count == 1)
+        let messages = try await h.engineMessages(bulkId: try #require(result.bulkId))
+        #expect(messages.count == 5)
+        #expect(Set(messages.map(\.address)).count == 5)
+    }
+
+    @Test func a400RefusalMarksRowsFailedWithTheReasonAndKeepsThem() async throws {
+        let h = try await WorkspaceHarness()
+        let people = try h.people(2)
+        let refusing = CountingPlatform(h.workspace.platform)
+        refusing.refuseSends = .badRequest("sender not registered", validationErrors: ["sender": ["not registered"]])
+        let service = InviteService(platform: refusing, ledger: h.workspace.ledger, contacts: h.workspace.contacts,
+                                    templates: h.workspace.templates, lease: try SendLease.take(for: h.workspace.database),
+                                    bus: h.workspace.bus, parser: WorkspaceHarness.hr,
+                                    settings: InviteSettings(sender: "Herald", retry: SendRetry(baseDelay: 0)), clock: h.clock)
+        await #expect(throws: InviteError.self) { try await service.invite(people: people) }
+        #expect(refusing.count("send") == 1)  // a refusal is final: no retry
         let rows = try people.flatMap { try h.workspace.ledger.invitations(for: $0) }
-        #expect(rows.count == 3)
-        #expect(rows.allSatisfy { $0.status == .sendFailed && $0.error?.contains("500") == true })
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.status == .sendFailed && $0.error?.contains("sender not registered") == true })
+        #expect(try h.workspace.ledger.queuedSnapshot().sends.isEmpty)
     }
 
     @Test func aSendInterruptedAfterThePlatformProcessedItIsReconciledWithoutSendingTwice() async throws {
         let h = try await WorkspaceHarness()
         let people = try h.people(4)
         // The platform sends, but the answer is lost: to the client it is a timeout.
-        await h.workspace.engine.injectFaults(.timeoutAfterProcessing, pathPrefix: "/1/social-invite/invitation")
+        await h.workspace.engine.injectFaults(.timeoutAfterProcessing, count: 4, pathPrefix: "/1/social-invite/invitation")
         do {
             _ = try await h.workspace.invites.invite(people: people)
             Issue.record("the lost answer must be reported")
@@ -133,7 +173,8 @@ import Testing
         }
         #expect(try h.workspace.ledger.queuedInvitations().count == 4)
 
-        // Next start (a new workspace on the same folder) reconciles before anything else.
+        // The process ends; the next start (a new workspace on the same folder) reconciles before anything else.
+        h.workspace.close()
         let reopened = try await h.reopen()
         #expect(try reopened.ledger.queuedInvitations().isEmpty)
         let rows = try people.flatMap { try reopened.ledger.invitations(for: $0) }
@@ -150,7 +191,7 @@ import Testing
         let h = try await WorkspaceHarness()
         let people = try h.people(2)
         // The platform cannot be reached at all: nothing was sent, rows stay queued.
-        await h.workspace.engine.injectFaults(.timeout, pathPrefix: "/1/social-invite/invitation")
+        await h.workspace.engine.injectFaults(.timeout, count: 4, pathPrefix: "/1/social-invite/invitation")
         await #expect(throws: InviteError.self) { try await h.workspace.invites.invite(people: people) }
         let queued = try h.workspace.ledger.queuedInvitations()
         #expect(queued.count == 2)

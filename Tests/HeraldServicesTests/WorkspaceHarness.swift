@@ -15,7 +15,7 @@ final class WorkspaceHarness: @unchecked Sendable {
 
     static func config(tracker: TrackerSettings = .default, jwtKeyId: String? = nil, jwtSecret: String? = nil) -> WorkspaceConfig {
         WorkspaceConfig(region: "HR", sender: "Herald", senderName: "Ana", tracker: tracker,
-                        inboxJWTKeyId: jwtKeyId, inboxJWTSecretHex: jwtSecret)
+                        sendRetry: SendRetry(attempts: 4, baseDelay: 0, maxDelay: 0), inboxJWTKeyId: jwtKeyId, inboxJWTSecretHex: jwtSecret)
     }
 
     init(config: WorkspaceConfig = WorkspaceHarness.config(), dir: TempDir? = nil, clock: ManualClock = ManualClock()) async throws {
@@ -59,6 +59,8 @@ final class CountingPlatform: MessagingPlatform, @unchecked Sendable {
     private var counts: [String: Int] = [:]
     /// Inbox fetches with a bearer token to refuse with UNAUTHORIZED before reaching the platform.
     var refuseBearerFetches = 0
+    /// Sends to refuse with this error before reaching the platform.
+    var refuseSends: APIError?
 
     init(_ inner: any MessagingPlatform) { self.inner = inner }
 
@@ -73,7 +75,9 @@ final class CountingPlatform: MessagingPlatform, @unchecked Sendable {
     }
 
     func sendInvitation(_ body: SendInvitationBody) async throws(APIError) -> SendInvitationResponse.SendSmsResponse {
-        bump("send"); return try await inner.sendInvitation(body)
+        bump("send")
+        if let refusal = lock.withLock({ refuseSends }) { throw refusal }
+        return try await inner.sendInvitation(body)
     }
     func deliveryInfos(bulkId: String) async throws(APIError) -> [DeliveryInfo] {
         bump("deliveryInfos"); return try await inner.deliveryInfos(bulkId: bulkId)

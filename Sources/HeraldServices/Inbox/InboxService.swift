@@ -3,9 +3,12 @@ import HeraldAPI
 import HeraldCore
 import HeraldStore
 
-/// Reads users' inboxes: pages with filters, counters, a local cache, seen marks (optimistic,
-/// rolled back on failure and retried, also after a restart: the queue is kept in the database), and the two ways to authenticate (application code or
-/// short-lived JWTs, minted again once when the platform refuses one).
+/// Reads users' inboxes: pages with filters, counters, a local cache, seen marks, and the two ways to
+/// authenticate (application code or short-lived JWTs, minted again once when the platform refuses one).
+///
+/// A seen mark is queued in the database together with the local mark before the platform is called,
+/// and cleared once the platform took it: a mark the platform did not take (unreachable, or this
+/// process killed mid-call) stays queued and is sent by the next call or the next open, by any process.
 public actor InboxService {
     private let platform: any MessagingPlatform
     private let cache: InboxCacheStore
@@ -13,11 +16,7 @@ public actor InboxService {
     private let clock: any HeraldClock
     public nonisolated let auth: InboxAuthConfig
     private var minter: TokenMinter?
-    /// Seen marks that failed, by user: retried on the next call. Kept in `pendingStore` as well.
-    private var pendingSeen: [String: [SeenBody.SeenMessage]]
-    private let pendingStore: SettingsStore
-    /// The setting that holds the queue of failed seen marks (JSON: user → marks).
-    public static let pendingSeenSetting = "inbox.pendingSeen"
+    private let outbox: SeenOutboxStore
     /// Tokens minted since start (for tests and diagnostics).
     public private(set) var tokensMinted = 0
 
@@ -28,8 +27,7 @@ public actor InboxService {
         self.bus = bus
         self.auth = auth
         self.clock = clock
-        pendingStore = SettingsStore(database: cache.database)
-        pendingSeen = Self.loadPending(pendingStore)
+        outbox = SeenOutboxStore(database: cache.database)
     }
 
     // MARK: reading
@@ -100,83 +98,74 @@ public actor InboxService {
 
     // MARK: seen
 
-    /// Marks messages seen: ids already seen are skipped; the local mark is made first and undone
-    /// when the platform call fails (the marks are then retried on the next call).
+    /// Marks messages seen: ids already seen are skipped; the marks are queued with the local mark,
+    /// sent, and cleared once the platform took them. When the platform cannot take them now they stay
+    /// marked and queued (`InboxError.seenNotSaved`); a mark the platform refuses for good is undone.
     @discardableResult
     public func markSeen(user: String, messageIds: [String]) async throws(InboxError) -> SeenResult {
         guard !user.isEmpty else { throw .emptyUser }
         await retryPendingSeen(user: user)
         let known = Dictionary(cached(user: user).map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
+        let queued = Set(((try? outbox.marks(userId: user)) ?? []).map(\.messageId))
         var toMark: [String] = []
         var already: [String] = []
         var seenInCall = Set<String>()
         for id in messageIds where seenInCall.insert(id).inserted {
-            if known[id]?.seen == true { already.append(id) } else { toMark.append(id) }
+            if known[id]?.seen == true, !queued.contains(id) { already.append(id) } else { toMark.append(id) }
         }
         guard !toMark.isEmpty else { return SeenResult(marked: [], alreadySeen: already) }
         let now = clock.now()
         let marks = toMark.map { id in
-            SeenBody.SeenMessage(messageId: id, timestampDelta: known[id]?.timestampDelta(seenAt: now) ?? 0)
+            QueuedSeenMark(messageId: id, timestampDelta: known[id]?.timestampDelta(seenAt: now) ?? 0)
         }
-        try? cache.setSeen(true, messageIds: toMark, userId: user)
+        do { try outbox.queue(marks, userId: user, at: now) } catch {
+            throw .seenNotSaved(userMessage(for: error), pending: 0)
+        }
         bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: toMark, seen: true)))
         do {
-            try await platform.markSeen(externalUserId: user, messages: marks)
+            try await platform.markSeen(externalUserId: user, messages: marks.map(\.wire))
         } catch {
-            try? cache.setSeen(false, messageIds: toMark, userId: user)
+            if error.isRetryable {
+                throw .seenNotSaved(error.description, pending: toMark.count)
+            }
+            try? outbox.clear(messageIds: toMark, userId: user, unmark: true)
             bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: toMark, seen: false)))
-            var queue = pendingSeen[user] ?? []
-            let queued = Set(queue.map(\.messageId))
-            queue += marks.filter { !queued.contains($0.messageId) }
-            setPending(queue, user: user)
-            throw .seenNotSaved(error.description, pending: toMark.count)
+            throw .platform(error)
         }
-        if let queue = pendingSeen[user] {
-            let done = Set(toMark)
-            setPending(queue.filter { !done.contains($0.messageId) }, user: user)
-        }
+        try? outbox.clear(messageIds: toMark, userId: user)
         return SeenResult(marked: toMark, alreadySeen: already)
     }
 
-    /// Seen marks waiting to be retried, by user.
-    public func pendingSeenCount(user: String) -> Int { pendingSeen[user]?.count ?? 0 }
+    /// Seen marks waiting for the platform, of one user.
+    public func pendingSeenCount(user: String) -> Int { ((try? outbox.marks(userId: user)) ?? []).count }
 
-    /// Sends the marks that failed earlier; returns how many went through. Marks the platform
-    /// refuses as malformed are dropped (sending them again cannot succeed); on other failures they wait.
+    /// Sends the marks queued for a user; returns how many went through. Marks the platform refuses
+    /// as malformed or unknown are dropped (sending them again cannot succeed); on other failures they wait.
     @discardableResult
     public func retryPendingSeen(user: String) async -> Int {
-        guard let queue = pendingSeen[user], !queue.isEmpty else { return 0 }
+        guard let queue = try? outbox.marks(userId: user), !queue.isEmpty else { return 0 }
+        let ids = queue.map(\.messageId)
         do {
-            try await platform.markSeen(externalUserId: user, messages: queue)
+            try await platform.markSeen(externalUserId: user, messages: queue.map(\.wire))
         } catch {
             switch error {
-            case .badRequest, .notFound: setPending([], user: user)
+            case .badRequest, .notFound: try? outbox.clear(messageIds: ids, userId: user)
             default: break
             }
             return 0
         }
-        setPending([], user: user)
-        let ids = queue.map(\.messageId)
+        try? outbox.clear(messageIds: ids, userId: user)
         try? cache.setSeen(true, messageIds: ids, userId: user)
         bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: ids, seen: true)))
         return ids.count
     }
 
-    /// Replaces a user's queue of failed seen marks, in memory and in the database.
-    private func setPending(_ queue: [SeenBody.SeenMessage], user: String) {
-        pendingSeen[user] = queue.isEmpty ? nil : queue
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let text = pendingSeen.isEmpty ? nil : (try? encoder.encode(pendingSeen)).map { String(decoding: $0, as: UTF8.self) }
-        try? pendingStore.set(Self.pendingSeenSetting, text)
-    }
-
-    /// The queue left by an earlier run (empty when there is none or it cannot be read).
-    private static func loadPending(_ store: SettingsStore) -> [String: [SeenBody.SeenMessage]] {
-        guard let text = try? store.string(pendingSeenSetting),
-              let queue = try? JSONDecoder().decode([String: [SeenBody.SeenMessage]].self, from: Data(text.utf8))
-        else { return [:] }
-        return queue.filter { !$0.value.isEmpty }
+    /// Sends every user's queued marks (on open: a process killed mid-call left them).
+    @discardableResult
+    public func drainSeenOutbox() async -> Int {
+        var sent = 0
+        for user in (try? outbox.users()) ?? [] { sent += await retryPendingSeen(user: user) }
+        return sent
     }
 
     // MARK: auth
@@ -228,4 +217,8 @@ public actor InboxService {
             throw .tokenConfig(userMessage(for: error))
         }
     }
+}
+
+extension QueuedSeenMark {
+    var wire: SeenBody.SeenMessage { SeenBody.SeenMessage(messageId: messageId, timestampDelta: timestampDelta) }
 }

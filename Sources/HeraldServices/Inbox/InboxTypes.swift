@@ -75,7 +75,8 @@ public enum InboxError: Error, Sendable, Hashable, UserFacingError {
         case .tokenConfig(let text):
             return "cannot make an inbox token: \(text)"
         case .seenNotSaved(let text, let pending):
-            return "could not mark \(pending) message(s) seen: \(text); the marks were undone and will be retried"
+            if pending == 0 { return "could not mark the message(s) seen: \(text)" }
+            return "the platform did not take \(pending) seen mark(s) yet: \(text); they are marked seen here and sent by the next run (queued)"
         case .platform(let error):
             return error.description
         }

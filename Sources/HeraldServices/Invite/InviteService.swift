@@ -13,12 +13,37 @@ public struct InviteSettings: Sendable, Hashable {
     public var messageKey: String?
     /// When the first delivery poll of a new bulk is due.
     public var firstPollDelay: TimeInterval
+    /// How a send retries when the platform did not give a final answer (5xx, 429, timeouts).
+    public var retry: SendRetry
 
-    public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8) {
+    public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8,
+                retry: SendRetry = SendRetry()) {
         self.sender = sender
         self.senderName = senderName
         self.messageKey = messageKey
         self.firstPollDelay = firstPollDelay
+        self.retry = retry
+    }
+}
+
+/// Retries of one send request whose answer was not final: the same request (same messageIds, so the
+/// platform answers a replay with its earlier result) after `baseDelay`, doubling up to `maxDelay`,
+/// or after the platform's `Retry-After` when it gives one (capped at `maxDelay`).
+public struct SendRetry: Sendable, Hashable {
+    public var attempts: Int
+    public var baseDelay: TimeInterval
+    public var maxDelay: TimeInterval
+
+    public init(attempts: Int = 4, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 8) {
+        self.attempts = attempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Seconds to wait before attempt `n + 1` after failure `error` (n counts from 1).
+    func delay(after n: Int, _ error: APIError) -> TimeInterval {
+        if case .tooManyRequests(let after?) = error { return min(maxDelay, max(0, after)) }
+        return min(maxDelay, baseDelay * pow(2, Double(n - 1)))
     }
 }
 
@@ -27,12 +52,16 @@ public struct InviteSettings: Sendable, Hashable {
 /// `messageId`) before the platform is called; the answer is recorded; a refusal marks the rows
 /// failed; rows left queued by a crash are replayed with the same correlators before anything new
 /// is sent (the platform answers a replay with its earlier result, so nothing is sent twice).
+///
+/// Several processes may send from one data folder at once: planning (the resend policy reads the
+/// latest statuses) and queueing are one write transaction, and each journaled send names the
+/// `SendLease` of its process, so reconciliation replays only sends whose process is gone.
 public actor InviteService {
     private let platform: any MessagingPlatform
     private let ledger: LedgerStore
     private let contacts: ContactStore
     private let templates: TemplateService
-    private let journal: PendingSendJournal
+    private let lease: SendLease
     private let bus: EventBus
     private let clock: any HeraldClock
     private let parser: PhoneNumberParser
@@ -41,13 +70,13 @@ public actor InviteService {
     private var inFlight = Set<String>()
 
     public init(platform: any MessagingPlatform, ledger: LedgerStore, contacts: ContactStore, templates: TemplateService,
-                settingsStore: SettingsStore, bus: EventBus, parser: PhoneNumberParser, settings: InviteSettings,
+                lease: SendLease, bus: EventBus, parser: PhoneNumberParser, settings: InviteSettings,
                 clock: any HeraldClock = SystemClock()) {
         self.platform = platform
         self.ledger = ledger
         self.contacts = contacts
         self.templates = templates
-        self.journal = PendingSendJournal(settings: settingsStore)
+        self.lease = lease
         self.bus = bus
         self.parser = parser
         self.settings = settings
@@ -79,24 +108,32 @@ public actor InviteService {
         let sender = try resolveSender(options.sender)
         let fields = try resolveFields(options.fields)
         let message = try await resolveMessage(options.messageKey)
-        _ = await reconcileQueued()
-
         var result = InviteResult()
-        let candidates = try plan(targets, fields: fields, policy: options.policy, skipped: &result.skipped)
+        result.reconciled = await reconcileQueued()
+
+        let candidates = try plan(targets, fields: fields, skipped: &result.skipped)
         guard !candidates.isEmpty else { return result }
+        let byCorrelator = Dictionary(uniqueKeysWithValues: candidates.map { ($0.correlator, $0) })
+        let stamp = clock.now().epochMilliseconds
+        var claimed: [PendingSend] = []
+        let claim = try ledger.claim(candidates.map { QueuedRecipient(msisdn: $0.e164, personId: $0.personId, correlator: $0.correlator) },
+                                     policy: options.policy, owner: lease.owner, chunkSize: SendInvitation.maxDestinations) { chunk in
+            let pending = PendingSend(
+                id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,
+                destinations: chunk.map { .init(address: String($0.msisdn.dropFirst()), messageId: $0.correlator,
+                                                clientData: byCorrelator[$0.correlator]?.clientData) },
+                personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }))
+            claimed.append(pending)
+            return (pending.id, try pending.encoded())
+        }
+        for (r, reason) in claim.skipped {
+            result.skipped.append(SkippedRecipient(address: r.msisdn, personId: r.personId, reason: reason))
+        }
 
         var firstError: (any Error)?
-        var start = 0
-        while start < candidates.count {
-            let chunk = Array(candidates[start..<min(start + SendInvitation.maxDestinations, candidates.count)])
-            start += chunk.count
-            let pending = PendingSend(
-                id: "\(clock.now().epochMilliseconds)-\(UUID().uuidString.lowercased())", messageKey: message.key,
-                messageText: message.text, sender: sender,
-                destinations: chunk.map { .init(address: String($0.e164.dropFirst()), messageId: $0.correlator, clientData: $0.clientData) },
-                personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }))
+        for pending in claimed {
             do {
-                let sent = try await send(pending, enqueue: true)
+                let sent = try await send(pending)
                 result.bulkIds.append(contentsOf: sent.bulkIds.filter { !result.bulkIds.contains($0) })
                 result.deliveryInfoUrls.append(sent.deliveryInfoUrl)
                 result.recipients.append(contentsOf: sent.recipients)
@@ -104,9 +141,11 @@ public actor InviteService {
                 firstError = firstError ?? error
                 let reason = userMessage(for: error)
                 let queued: Bool = { if case InviteError.platformUncertain = error { return true } else { return false } }()
-                result.recipients.append(contentsOf: chunk.map {
-                    InvitedRecipient(address: $0.e164, messageId: nil, personId: $0.personId, bulkId: nil,
-                                     status: queued ? .queued : .sendFailed, reason: reason, correlator: $0.correlator)
+                result.recipients.append(contentsOf: pending.destinations.compactMap { d in
+                    d.messageId.map {
+                        InvitedRecipient(address: "+" + d.address, messageId: nil, personId: pending.personIds[$0], bulkId: nil,
+                                         status: queued ? .queued : .sendFailed, reason: reason, correlator: $0)
+                    }
                 })
             }
         }
@@ -117,48 +156,67 @@ public actor InviteService {
     // MARK: reconciling
 
     /// Replays the sends that rows left `queued` belong to, with the same correlators, and records
-    /// the platform's answers. Rows that cannot be replayed are marked failed with the reason.
+    /// the platform's answers. Only sends whose process is gone (or this actor's own sends that are
+    /// not in flight) are touched: another process's send still waiting for its answer is left alone.
+    /// Queued rows that belong to no journaled send cannot be replayed and are marked failed.
     @discardableResult
     public func reconcileQueued() async -> ReconcileReport {
         var report = ReconcileReport()
-        guard let queued = try? ledger.queuedInvitations() else { return report }
-        let entries = (try? journal.all()) ?? (sends: [PendingSend](), unreadable: [String]())
-        for bad in entries.unreadable { try? journal.remove(id: bad) }
-        let sends = entries.sends.filter { !inFlight.contains($0.id) }
-        if queued.isEmpty {
-            for s in sends { try? journal.remove(id: s.id) }
+        let snapshot: QueuedSnapshot
+        do { snapshot = try ledger.queuedSnapshot() } catch {
+            report.unreadable = userMessage(for: error)
             return report
         }
-        let queuedCorrelators = Set(queued.map(\.correlator))
+        let queued = Set(snapshot.queued.map(\.correlator))
         var covered = Set<String>()
-        for s in entries.sends where inFlight.contains(s.id) {
-            for d in s.destinations { if let c = d.messageId { covered.insert(c) } }
-        }
-        for s in sends {
-            let mine = Set(s.destinations.compactMap { $0.messageId }).intersection(queuedCorrelators)
-            covered.formUnion(mine)
-            guard !mine.isEmpty else {
-                try? journal.remove(id: s.id)
+        for entry in snapshot.sends {
+            let send = try? PendingSend.decode(entry.payload)
+            let destinations = Set(send?.destinations.compactMap(\.messageId) ?? [])
+            covered.formUnion(destinations)
+            let mine = destinations.intersection(queued)
+            let own = entry.owner == lease.owner
+            if own, inFlight.contains(entry.id) { continue }
+            if !own, lease.isAlive(entry.owner) {
+                report.otherProcess += mine.count
                 continue
             }
+            guard let send, !mine.isEmpty else {
+                // Finished (its rows have their answers) or unreadable: nothing to replay.
+                if own || (try? ledger.takeOver(send: entry.id, from: entry.owner, to: lease.owner)) == true {
+                    if send == nil {
+                        try? ledger.markFailed(correlators: Array(mine), reason: "the interrupted request could not be read back; invite again",
+                                               completing: entry.id)
+                    } else {
+                        try? ledger.removeSend(id: entry.id)
+                    }
+                }
+                continue
+            }
+            if !own {
+                guard (try? ledger.takeOver(send: entry.id, from: entry.owner, to: lease.owner)) == true else { continue }
+            }
             do {
-                let sent = try await send(s.restricted(to: mine), enqueue: false)
+                let sent = try await self.send(send.restricted(to: mine))
                 report.reconciled += sent.recipients.count
+                report.bulkIds += sent.bulkIds.filter { !report.bulkIds.contains($0) }
             } catch InviteError.platformUncertain {
                 report.stillQueued += mine.count
             } catch {
                 report.failed += mine.count
             }
         }
-        let orphans = queued.filter { !covered.contains($0.correlator) }
+        let orphans = snapshot.queued.filter { !covered.contains($0.correlator) }
         if !orphans.isEmpty {
-            try? ledger.markFailed(correlators: orphans.map(\.correlator),
-                                   reason: "interrupted before the platform answered, and the request could not be replayed; invite again")
-            report.failed += orphans.count
+            do {
+                try ledger.markFailed(correlators: orphans.map(\.correlator),
+                                      reason: "interrupted before the platform answered, and the request could not be replayed; invite again")
+                report.failed += orphans.count
+            } catch {
+                report.unreadable = userMessage(for: error)
+            }
         }
         if report.reconciled + report.failed > 0 {
-            bus.publish(.toast(level: report.failed > 0 ? .warning : .info,
-                               text: "checked \(report.reconciled + report.failed) interrupted invitation(s) with the platform"))
+            bus.publish(.toast(level: report.failed > 0 ? .warning : .info, text: report.summary))
         }
         return report
     }
@@ -213,8 +271,9 @@ public actor InviteService {
         return message
     }
 
-    /// The numbers to send to, each once, after the resend policy; everything left out goes to `skipped`.
-    private func plan(_ targets: [InviteTarget], fields: [String: String], policy: ResendPolicy,
+    /// The numbers to send to, each once (the resend policy is applied when they are claimed); everything
+    /// left out goes to `skipped`.
+    private func plan(_ targets: [InviteTarget], fields: [String: String],
                       skipped: inout [SkippedRecipient]) throws -> [Candidate] {
         var wanted: [(e164: String, person: Person?)] = []
         for target in targets {
@@ -246,16 +305,11 @@ public actor InviteService {
                 wanted.append((e164, owner))
             }
         }
-        let latest = try ledger.latestStatuses(msisdns: wanted.map(\.e164))
         var seen = Set<String>()
         var out: [Candidate] = []
         for (e164, person) in wanted {
             guard seen.insert(e164).inserted else {
                 skipped.append(SkippedRecipient(address: e164, personId: person?.id, reason: "listed more than once in this request"))
-                continue
-            }
-            if case .skip(let reason) = policy.decide(latest: latest[e164]) {
-                skipped.append(SkippedRecipient(address: e164, personId: person?.id, reason: reason))
                 continue
             }
             var values = fields
@@ -269,37 +323,39 @@ public actor InviteService {
         return out
     }
 
-    /// Journals, queues (unless replaying), calls the platform and records its answer.
-    private func send(_ pending: PendingSend, enqueue: Bool) async throws -> SentChunk {
+    /// Calls the platform for a journaled send whose rows are queued, retrying answers that are not
+    /// final with the same messageIds, and records the answer. A refusal marks the rows failed; no final
+    /// answer after the retries leaves them queued (`InviteError.platformUncertain`), to be reconciled.
+    private func send(_ pending: PendingSend) async throws -> SentChunk {
         let correlators = pending.destinations.compactMap(\.messageId)
         inFlight.insert(pending.id)
         defer { inFlight.remove(pending.id) }
-        if enqueue {
-            try journal.save(pending)
-            let rows = pending.destinations.compactMap { d in
-                d.messageId.map { QueuedRecipient(msisdn: "+" + d.address, personId: pending.personIds[$0], correlator: $0) }
+        var attempt = 1
+        while true {
+            let answer: SendInvitationResponse.SendSmsResponse
+            do {
+                answer = try await platform.sendInvitation(pending.body)
+            } catch {
+                // A 5xx or a lost answer does not say the platform did nothing: it may have accepted first.
+                let uncertain: Bool
+                switch error {
+                case .timeout, .transport, .server, .tooManyRequests, .invalidResponse: uncertain = true
+                default: uncertain = false
+                }
+                guard uncertain else {
+                    try ledger.markFailed(correlators: correlators, reason: error.description, completing: pending.id)
+                    throw InviteError.platformRefused(error.description)
+                }
+                guard attempt < settings.retry.attempts, !Task.isCancelled else {
+                    throw InviteError.platformUncertain(error.description, queued: correlators.count)
+                }
+                let delay = settings.retry.delay(after: attempt, error)
+                if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+                attempt += 1
+                continue
             }
-            do { try ledger.enqueue(rows) } catch {
-                try? journal.remove(id: pending.id)
-                throw error
-            }
+            return try record(answer, for: pending)
         }
-        let answer: SendInvitationResponse.SendSmsResponse
-        do {
-            answer = try await platform.sendInvitation(pending.body)
-        } catch {
-            switch error {
-            case .timeout, .transport:
-                throw InviteError.platformUncertain(error.description, queued: correlators.count)
-            default:
-                try ledger.markFailed(correlators: correlators, reason: error.description)
-                try? journal.remove(id: pending.id)
-                throw InviteError.platformRefused(error.description)
-            }
-        }
-        let chunk = try record(answer, for: pending)
-        try? journal.remove(id: pending.id)
-        return chunk
     }
 
     /// Writes the platform's answer to the ledger, one bulk record per bulkId it names.
@@ -323,7 +379,7 @@ public actor InviteService {
                                                personId: pending.personIds[correlator], bulkId: bulkId, status: status,
                                                reason: reason, correlator: correlator))
         }
-        for bulkId in order {
+        for (n, bulkId) in order.enumerated() {
             let outcomes = byBulk[bulkId] ?? []
             var bulk = BulkRecord(bulkId: bulkId, createdAt: now, messageKey: pending.messageKey,
                                   messageText: pending.messageText, sender: pending.sender, recipientCount: outcomes.count,
@@ -333,7 +389,7 @@ public actor InviteService {
                 bulk.recipientCount = max(existing.recipientCount, try ledger.recipients(ofBulk: bulkId).count + outcomes.count)
                 if bulk.nextPollAt == nil { bulk.nextPollAt = now.addingTimeInterval(settings.firstPollDelay) }
             }
-            try ledger.recordSent(bulk: bulk, outcomes: outcomes)
+            try ledger.recordSent(bulk: bulk, outcomes: outcomes, completing: n == order.count - 1 ? pending.id : nil)
             let refused = outcomes.filter { $0.status.isImpossible }.count
             bus.publish(.bulkSent(BulkSent(bulkId: bulkId, accepted: outcomes.count - refused, refused: refused, at: now)))
         }

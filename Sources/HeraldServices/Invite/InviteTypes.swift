@@ -73,13 +73,16 @@ public struct InviteResult: Sendable, Hashable {
     public var deliveryInfoUrls: [String]
     public var recipients: [InvitedRecipient]
     public var skipped: [SkippedRecipient]
+    /// What the reconciliation of earlier interrupted sends did before this request.
+    public var reconciled: ReconcileReport
 
     public init(bulkIds: [String] = [], deliveryInfoUrls: [String] = [], recipients: [InvitedRecipient] = [],
-                skipped: [SkippedRecipient] = []) {
+                skipped: [SkippedRecipient] = [], reconciled: ReconcileReport = ReconcileReport()) {
         self.bulkIds = bulkIds
         self.deliveryInfoUrls = deliveryInfoUrls
         self.recipients = recipients
         self.skipped = skipped
+        self.reconciled = reconciled
     }
 
     /// The first bulk, nil when nothing was sent.
@@ -95,11 +98,37 @@ public struct ReconcileReport: Sendable, Hashable {
     public var failed: Int
     /// Rows left queued because the platform could not be reached (tried again later).
     public var stillQueued: Int
+    /// Rows queued by another process that is still sending them (left to it).
+    public var otherProcess: Int
+    /// The bulks the reconciled rows belong to.
+    public var bulkIds: [String]
+    /// Why the ledger could not be read, when it could not.
+    public var unreadable: String?
 
-    public init(reconciled: Int = 0, failed: Int = 0, stillQueued: Int = 0) {
+    public init(reconciled: Int = 0, failed: Int = 0, stillQueued: Int = 0, otherProcess: Int = 0, bulkIds: [String] = [],
+                unreadable: String? = nil) {
         self.reconciled = reconciled
         self.failed = failed
         self.stillQueued = stillQueued
+        self.otherProcess = otherProcess
+        self.bulkIds = bulkIds
+        self.unreadable = unreadable
+    }
+
+    /// Whether there is anything to tell.
+    public var isEmpty: Bool { reconciled + failed + stillQueued == 0 && unreadable == nil }
+
+    /// One sentence for people: what was completed, what failed, what still waits.
+    public var summary: String {
+        if let unreadable { return "could not check interrupted invitations: \(unreadable)" }
+        var parts: [String] = []
+        if reconciled > 0 {
+            let bulks = bulkIds.isEmpty ? "" : " (bulk \(bulkIds.joined(separator: ", ")))"
+            parts.append("completed \(reconciled) invitation(s) an interrupted run had queued\(bulks)")
+        }
+        if failed > 0 { parts.append("\(failed) interrupted invitation(s) could not be replayed and are marked failed") }
+        if stillQueued > 0 { parts.append("\(stillQueued) interrupted invitation(s) still wait for the platform and stay queued") }
+        return parts.joined(separator: "; ")
     }
 }
 
@@ -137,7 +166,7 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
         case .platformRefused(let text):
             return "the platform refused the invitations: \(text); nothing was sent and the recipients are marked failed"
         case .platformUncertain(let text, let queued):
-            return "\(text); \(queued) recipient(s) stay queued and are checked with the platform before the next send (nothing is sent twice)"
+            return "\(text); \(queued) recipient(s) stay queued and are completed with the platform by the next run of Herald (nothing is sent twice)"
         }
     }
 }

@@ -33,12 +33,17 @@ public final class Workspace: @unchecked Sendable {
     public let suggestions: SuggestionService
     public let share: ShareService
 
+    /// What opening did with invitations an interrupted run had left queued.
+    public private(set) var reconciledOnOpen = ReconcileReport()
+
+    private let lease: SendLease
     private let lock = NSLock()
     private var trackerTask: Task<Void, Never>?
     private let removeOnClose: Bool
 
     private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
-                 engine: PlatformEngine, credentials: PlatformCredentials, parser: PhoneNumberParser, removeOnClose: Bool) throws {
+                 engine: PlatformEngine, credentials: PlatformCredentials, parser: PhoneNumberParser, lease: SendLease,
+                 removeOnClose: Bool) throws {
         self.dataDirectory = dataDirectory
         self.config = config
         self.clock = clock
@@ -47,6 +52,7 @@ public final class Workspace: @unchecked Sendable {
         self.credentials = credentials
         self.parser = parser
         self.removeOnClose = removeOnClose
+        self.lease = lease
         let platform = EmbeddedPlatform.client(engine: engine, credentials: credentials)
         self.platform = platform
         let bus = EventBus()
@@ -57,10 +63,11 @@ public final class Workspace: @unchecked Sendable {
         templates = TemplateService(platform: platform, cache: TemplateCacheStore(database: database),
                                     applicationKey: credentials.applicationKey, clock: clock)
         invites = InviteService(platform: platform, ledger: ledger, contacts: contacts, templates: templates,
-                                settingsStore: settings, bus: bus, parser: parser,
+                                lease: lease, bus: bus, parser: parser,
                                 settings: InviteSettings(sender: config.sender, senderName: config.senderName,
                                                          messageKey: config.messageKey,
-                                                         firstPollDelay: config.tracker.interval),
+                                                         firstPollDelay: config.tracker.interval,
+                                                         retry: config.sendRetry),
                                 clock: clock)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
@@ -95,7 +102,7 @@ public final class Workspace: @unchecked Sendable {
         }
         let database: HeraldDatabase
         do { database = try HeraldDatabase.open(inDirectory: dataDirectory) } catch {
-            throw WorkspaceError.store(String(describing: error))
+            throw WorkspaceError.store(StorageFailure.message(for: error) ?? String(describing: error))
         }
         let engine: PlatformEngine
         do {
@@ -105,9 +112,16 @@ public final class Workspace: @unchecked Sendable {
             throw WorkspaceError.engine(String(describing: error))
         }
         let credentials = try await sandboxCredentials(engine: engine, settings: SettingsStore(database: database))
+        let lease: SendLease
+        do { lease = try SendLease.take(for: database) } catch {
+            throw WorkspaceError.store("cannot take a send lease in \(dataDirectory.path): \(error)")
+        }
+        lease.sweep()
         let workspace = try Workspace(dataDirectory: dataDirectory, config: config, clock: clock, database: database,
-                                      engine: engine, credentials: credentials, parser: parser, removeOnClose: removeOnClose)
-        await workspace.invites.reconcileQueued()
+                                      engine: engine, credentials: credentials, parser: parser, lease: lease,
+                                      removeOnClose: removeOnClose)
+        workspace.reconciledOnOpen = await workspace.invites.reconcileQueued()
+        await workspace.inbox.drainSeenOutbox()
         return workspace
     }
 
@@ -155,6 +169,7 @@ public final class Workspace: @unchecked Sendable {
     /// Stops background work and ends every event subscription; a demo workspace's folder is removed.
     public func close() {
         stopTracking()
+        lease.release()
         bus.close()
         if removeOnClose { try? FileManager.default.removeItem(at: dataDirectory) }
     }

@@ -18,6 +18,8 @@ public struct WorkspaceConfig: Sendable {
     /// The embedded engine (its `timeScale` speeds the simulated carrier up).
     public var engine: EngineConfig
     public var tracker: TrackerSettings
+    /// How a send retries answers that are not final (5xx, 429, timeouts) before leaving rows queued.
+    public var sendRetry: SendRetry
     /// Inbox JWT key id and hex secret; nil: inbox reads use the application code (sandbox).
     public var inboxJWTKeyId: String?
     public var inboxJWTSecretHex: String?
@@ -29,7 +31,7 @@ public struct WorkspaceConfig: Sendable {
     public var emailCommand: ExternalCommand
 
     public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, signature: String? = nil, messageKey: String? = nil,
-                engine: EngineConfig = EngineConfig(), tracker: TrackerSettings = .default,
+                engine: EngineConfig = EngineConfig(), tracker: TrackerSettings = .default, sendRetry: SendRetry = SendRetry(),
                 inboxJWTKeyId: String? = nil, inboxJWTSecretHex: String? = nil, inboxJWTLifetime: TimeInterval = 300,
                 ownerEmail: String? = nil, emailFrom: String? = nil, emailCommand: ExternalCommand = EmailInviter.defaultCommand) {
         self.region = region
@@ -39,6 +41,7 @@ public struct WorkspaceConfig: Sendable {
         self.messageKey = messageKey
         self.engine = engine
         self.tracker = tracker
+        self.sendRetry = sendRetry
         self.inboxJWTKeyId = inboxJWTKeyId
         self.inboxJWTSecretHex = inboxJWTSecretHex
         self.inboxJWTLifetime = inboxJWTLifetime

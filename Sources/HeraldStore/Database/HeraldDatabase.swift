@@ -1,17 +1,22 @@
 import Foundation
 import GRDB
+import HeraldLocks
 
 /// The client's local SQLite file (`herald.sqlite` in the data directory): a GRDB `DatabasePool`
 /// in WAL mode with a busy timeout, migrated on open.
 public final class HeraldDatabase: Sendable {
     /// The file name inside the data directory.
     public static let fileName = "herald.sqlite"
+    /// How long a write waits for another process's write before it fails as busy.
+    public static let defaultBusyTimeout: TimeInterval = 15
 
     public let pool: DatabasePool
     public let path: String
 
-    /// Opens (creating when needed) the database at `path` and runs the migrations.
-    public init(path: String, busyTimeout: TimeInterval = 5) throws {
+    /// Opens (creating when needed) the database at `path` and runs the migrations. Opening an
+    /// up-to-date file writes nothing (read-only commands work while another process writes);
+    /// creating or migrating is one exclusive step that other processes opening the file wait for.
+    public init(path: String, busyTimeout: TimeInterval = HeraldDatabase.defaultBusyTimeout) throws {
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
@@ -20,8 +25,14 @@ public final class HeraldDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         self.path = path
-        self.pool = try DatabasePool(path: path, configuration: config)
-        try HeraldMigrations.migrator.migrate(pool)
+        StorageFailure.remember(folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        self.pool = try MigrationGate.open(path: path) {
+            try DatabasePool(path: path, configuration: config)
+        } migrate: { pool in
+            try HeraldMigrations.migrator.migrate(pool)
+        } isCurrent: { pool in
+            try pool.read { db in try HeraldMigrations.migrator.hasCompletedMigrations(db) }
+        }
     }
 
     /// Opens `herald.sqlite` inside `directory`, creating the directory when it is missing.

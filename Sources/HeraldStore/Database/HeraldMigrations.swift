@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The explicit schema history of `herald.sqlite`. Never edit a shipped migration: add a new one.
@@ -114,6 +115,45 @@ enum HeraldMigrations {
                 );
                 CREATE INDEX inbox_user_sent ON inbox_message(user_id, sent_ms);
                 """)
+        }
+        m.registerMigration("v2-send-journal-and-seen-outbox") { db in
+            // A send in flight: written in the same transaction as its queued ledger rows, owned by
+            // the lease of the process that sends it (see SendLease), removed once the platform answered.
+            // Seen marks are queued here before the local mark and cleared once the platform took them.
+            try db.execute(sql: """
+                CREATE TABLE pending_send (
+                    id TEXT PRIMARY KEY,
+                    owner TEXT,
+                    payload TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL
+                );
+                CREATE TABLE seen_outbox (
+                    user_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    timestamp_delta INTEGER NOT NULL,
+                    queued_ms INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, message_id)
+                );
+                INSERT INTO pending_send (id, owner, payload, created_ms)
+                    SELECT substr(key, length('invite.pending.') + 1), NULL, value, 0
+                    FROM setting WHERE key LIKE 'invite.pending.%';
+                DELETE FROM setting WHERE key LIKE 'invite.pending.%';
+                """)
+            // The seen queue of earlier versions (one JSON object: user → [{messageId, timestampDelta}]).
+            if let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'inbox.pendingSeen'"),
+               let queue = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [[String: Any]]] {
+                for (user, marks) in queue {
+                    for mark in marks {
+                        guard let id = mark["messageId"] as? String else { continue }
+                        let delta = (mark["timestampDelta"] as? NSNumber)?.int64Value ?? 0
+                        try db.execute(sql: """
+                            INSERT OR IGNORE INTO seen_outbox (user_id, message_id, timestamp_delta, queued_ms)
+                            VALUES (?, ?, ?, 0)
+                            """, arguments: [user, id, delta])
+                    }
+                }
+            }
+            try db.execute(sql: "DELETE FROM setting WHERE key = 'inbox.pendingSeen'")
         }
         return m
     }

@@ -7,7 +7,7 @@ import HeraldCore
 /// never deleted.
 public struct LedgerStore: Sendable {
     public let database: HeraldDatabase
-    private let clock: any HeraldClock
+    let clock: any HeraldClock
 
     public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock()) {
         self.database = database
@@ -43,32 +43,38 @@ public struct LedgerStore: Sendable {
     /// already used. `attempts` counts earlier invitations to the same number plus this one.
     @discardableResult
     public func enqueue(_ recipients: [QueuedRecipient]) throws -> [InvitationInfo] {
-        let now = clock.now()
-        return try database.pool.write { db in
-            var out: [InvitationInfo] = []
-            for r in recipients {
-                if try Bool.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE correlator = ?", arguments: [r.correlator]) != nil {
-                    throw LedgerError.duplicateCorrelator(r.correlator)
-                }
-                let earlier = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM invitation WHERE msisdn = ?",
-                                               arguments: [r.msisdn]) ?? 0
-                var info = InvitationInfo(msisdn: r.msisdn, personId: r.personId, correlator: r.correlator,
-                                          status: .queued, createdAt: now, updatedAt: now, attempts: earlier + 1)
-                try db.execute(sql: """
-                    INSERT INTO invitation (msisdn, person_id, correlator, status, created_ms, updated_ms, attempts)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [r.msisdn, r.personId, r.correlator, DeliveryStatus.queued.rawValue,
-                                     now.epochMilliseconds, now.epochMilliseconds, info.attempts])
-                info.id = db.lastInsertedRowID
-                out.append(info)
+        let now = clock.now().epochMilliseconds
+        return try database.pool.write { db in try Self.insertQueued(db, recipients, now: now) }
+    }
+
+    @discardableResult
+    static func insertQueued(_ db: Database, _ recipients: [QueuedRecipient], now: Int64) throws -> [InvitationInfo] {
+        var out: [InvitationInfo] = []
+        let used = try db.cachedStatement(sql: "SELECT 1 FROM invitation WHERE correlator = ?")
+        let earlierCount = try db.cachedStatement(sql: "SELECT COUNT(*) FROM invitation WHERE msisdn = ?")
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO invitation (msisdn, person_id, correlator, status, created_ms, updated_ms, attempts)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for r in recipients {
+            if try Bool.fetchOne(used, arguments: [r.correlator]) != nil {
+                throw LedgerError.duplicateCorrelator(r.correlator)
             }
-            return out
+            let earlier = try Int.fetchOne(earlierCount, arguments: [r.msisdn]) ?? 0
+            var info = InvitationInfo(msisdn: r.msisdn, personId: r.personId, correlator: r.correlator,
+                                      status: .queued, createdAt: Date(epochMilliseconds: now),
+                                      updatedAt: Date(epochMilliseconds: now), attempts: earlier + 1)
+            try insert.execute(arguments: [r.msisdn, r.personId, r.correlator, DeliveryStatus.queued.rawValue,
+                                           now, now, info.attempts])
+            info.id = db.lastInsertedRowID
+            out.append(info)
         }
+        return out
     }
 
     /// Records the platform's answer: stores the bulk and gives each queued row its bulkId,
-    /// messageId and status, in one transaction.
-    public func recordSent(bulk: BulkRecord, outcomes: [SendOutcome]) throws {
+    /// messageId and status, and forgets the journaled send `completing`, in one transaction.
+    public func recordSent(bulk: BulkRecord, outcomes: [SendOutcome], completing sendId: String? = nil) throws {
         let now = clock.now().epochMilliseconds
         try database.pool.write { db in
             try db.execute(sql: """
@@ -85,17 +91,23 @@ public struct LedgerStore: Sendable {
                     """, arguments: [bulk.bulkId, o.messageId, o.status.rawValue, o.error, now, o.correlator])
                 if db.changesCount == 0 { throw LedgerError.unknownCorrelator(o.correlator) }
             }
+            if let sendId { try db.execute(sql: "DELETE FROM pending_send WHERE id = ?", arguments: [sendId]) }
         }
     }
 
-    /// Marks rows failed (`sendFailed` by default, or `rejected`) with the reason; never deletes them.
-    public func markFailed(correlators: [String], reason: String, status: DeliveryStatus = .sendFailed) throws {
+    /// Marks rows still `queued` failed (`sendFailed` by default, or `rejected`) with the reason, and
+    /// forgets the journaled send `completing`, in one transaction; never deletes rows.
+    public func markFailed(correlators: [String], reason: String, status: DeliveryStatus = .sendFailed,
+                           completing sendId: String? = nil) throws {
         let now = clock.now().epochMilliseconds
         try database.pool.write { db in
+            let update = try db.cachedStatement(sql: """
+                UPDATE invitation SET status = ?, error = ?, updated_ms = ? WHERE correlator = ? AND status = ?
+                """)
             for c in correlators {
-                try db.execute(sql: "UPDATE invitation SET status = ?, error = ?, updated_ms = ? WHERE correlator = ?",
-                               arguments: [status.rawValue, reason, now, c])
+                try update.execute(arguments: [status.rawValue, reason, now, c, DeliveryStatus.queued.rawValue])
             }
+            if let sendId { try db.execute(sql: "DELETE FROM pending_send WHERE id = ?", arguments: [sendId]) }
         }
     }
 
@@ -210,16 +222,7 @@ public struct LedgerStore: Sendable {
     /// Latest status for each of these numbers that was ever invited.
     public func latestStatuses(msisdns: [String]) throws -> [String: DeliveryStatus] {
         guard !msisdns.isEmpty else { return [:] }
-        return try database.pool.read { db in
-            var out: [String: DeliveryStatus] = [:]
-            let stmt = try db.cachedStatement(sql: """
-                SELECT status FROM invitation WHERE msisdn = ? ORDER BY created_ms DESC, id DESC LIMIT 1
-                """)
-            for m in Set(msisdns) {
-                if let s = try String.fetchOne(stmt, arguments: [m]) { out[m] = DeliveryStatus(parsing: s) }
-            }
-            return out
-        }
+        return try database.pool.read { db in try Self.latestStatuses(db, msisdns: msisdns) }
     }
 
     /// Every invitation of a person (by person id or to one of their numbers), oldest first.

@@ -218,14 +218,19 @@ public final class InboxViewModel {
         markSeen(message.messageId)
     }
 
-    /// Marks one message seen at once (counters drop now); undone with an error toast when the
-    /// platform refuses.
+    /// Marks one message seen at once (counters drop now). When the platform cannot take the mark now
+    /// it stays marked and queued (a warning says so); when the platform refuses it, it is undone with
+    /// an error toast.
     public func markSeen(_ messageId: String) {
         guard let message = messages.first(where: { $0.messageId == messageId }), !message.seen else { return }
         applySeen([messageId], seen: true)
         let service = self.service, user = self.user
         effects.perform({ try await service.markSeen(user: user, messageIds: [messageId]) }) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
+            if case InboxError.seenNotSaved(_, let pending) = error, pending > 0 {
+                self.onToast(.warning, userMessage(for: error))
+                return
+            }
             self.applySeen([messageId], seen: false)
             self.onToast(.error, userMessage(for: error))
         }

@@ -12,6 +12,7 @@ extension GlobalOptions {
         var engine = EngineConfig()
         do {
             if let scale = try EngineConfig.timeScale(fromEnvironment: environment) ?? config.timeScale { engine.timeScale = scale }
+            engine.faults = try FaultPlan.fromEnvironment(environment)
         } catch {
             throw Output.failure("\(error)")
         }

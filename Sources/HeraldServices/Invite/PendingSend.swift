@@ -1,0 +1,36 @@
+import Foundation
+import HeraldAPI
+
+/// One invitation request as it is about to be sent: journaled in the ledger (`pending_send`) in the
+/// transaction that queues its rows and kept until the platform answered, so a send interrupted by a
+/// crash can be replayed with the same correlators (the platform answers a replay with the earlier result).
+struct PendingSend: Codable, Sendable, Hashable {
+    var id: String
+    var messageKey: String
+    var messageText: String?
+    var sender: String
+    var destinations: [SendInvitationBody.Destination]
+    /// Person of each destination, by correlator (the destination's messageId).
+    var personIds: [String: Int64]
+
+    var body: SendInvitationBody {
+        SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations)
+    }
+
+    /// The same request restricted to these correlators.
+    func restricted(to correlators: Set<String>) -> PendingSend {
+        var copy = self
+        copy.destinations = destinations.filter { $0.messageId.map(correlators.contains) ?? false }
+        return copy
+    }
+}
+
+extension PendingSend {
+    func encoded() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    static func decode(_ payload: String) throws -> PendingSend {
+        try JSONDecoder().decode(PendingSend.self, from: Data(payload.utf8))
+    }
+}
