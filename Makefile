@@ -1,5 +1,5 @@
 # Herald — the two commands a newcomer needs: `make run` and `make test`.
-SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config
+SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config sqlite3
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -25,11 +25,13 @@ release: deps
 run: build
 	$$($(SWIFT) build --show-bin-path)/herald --demo
 
-# Runs every test: unit, store, engine, services, view-models, rendering and end-to-end (tmux).
+# Runs every test: unit, store, engine, services, view-models, rendering, end-to-end (tmux), then the
+# multi-process soak (several herald processes on one folder, SIGKILLs; HERALD_SOAK_SCALE=N runs N times as many).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip EndToEndTests
-	$(SWIFT) test --skip-build --filter EndToEndTests
+	$(SWIFT) test --skip-build --filter EndToEndTests --skip ConcurrencySoakTests
+	$(SWIFT) test --skip-build --filter ConcurrencySoakTests
 
 # Import and search figures on 100,000 generated people (release build of herald-bench only).
 bench: deps

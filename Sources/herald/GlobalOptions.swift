@@ -28,7 +28,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try HeraldDatabase.open(inDirectory: dir)
         } catch {
-            throw Output.failure("cannot open the database in \(dir.path): \(error)\nCheck that the folder is writable, or pass --data-dir DIR.")
+            throw Output.failure("cannot open the database in \(dir.path): \(StorageFailure.message(for: error) ?? String(describing: error))\nCheck that the folder is writable, or pass --data-dir DIR.")
         }
     }
 

@@ -20,6 +20,21 @@ struct Herald: AsyncParsableCommand {
     /// subcommands, so `herald status X --data-dir D` reaches `status` (a plain `@Option` here would take it).
     @OptionGroup var global: GlobalOptions
 
+    /// Parses with the `--to` values of `send` taken out first (see `RecipientArguments`).
+    static func main() async {
+        let arguments = RecipientArguments.extract(from: Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     mutating func run() async throws {
         try await UILauncher(demo: demo, dataDir: global.dataDir, themeName: theme).run()
     }

@@ -10,6 +10,11 @@ enum Output {
         return ExitCode(code)
     }
 
+    /// A line for people on stderr (not an error).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("herald: \(TerminalSafeText.sanitize(message))\n".utf8))
+    }
+
     static func warn(_ message: String) {
         FileHandle.standardError.write(Data("herald: warning: \(TerminalSafeText.sanitize(message))\n".utf8))
     }

@@ -115,6 +115,16 @@ public struct ReconcileReport: Sendable, Hashable {
         self.unreadable = unreadable
     }
 
+    /// Adds another report's counts to this one.
+    public mutating func add(_ other: ReconcileReport) {
+        reconciled += other.reconciled
+        failed += other.failed
+        stillQueued += other.stillQueued
+        otherProcess += other.otherProcess
+        bulkIds += other.bulkIds.filter { !bulkIds.contains($0) }
+        unreadable = unreadable ?? other.unreadable
+    }
+
     /// Whether there is anything to tell.
     public var isEmpty: Bool { reconciled + failed + stillQueued == 0 && unreadable == nil }
 

@@ -33,7 +33,10 @@ struct CSVContactReader {
     /// Works out what each header means.
     static func columns(for headers: [String]) -> [Column] {
         let names = headers.map(normalise)
-        func index(of wanted: String) -> Int? { names.firstIndex(of: wanted) }
+        // First column of each name: a lookup per column, not a scan (headers may be many).
+        var firstIndex: [String: Int] = [:]
+        for (i, n) in names.enumerated() where firstIndex[n] == nil { firstIndex[n] = i }
+        func index(of wanted: String) -> Int? { firstIndex[wanted] }
         return names.enumerated().map { i, h -> Column in
             switch h {
             case "given name", "first name", "first", "firstname", "given", "forename": return Column(role: .first)
@@ -84,7 +87,9 @@ struct CSVContactReader {
     mutating func next() throws -> SourceRecord? {
         if columns == nil {
             guard let header = try records.next() else { return nil }
-            let names = header.fields.map { TextDecoding.decode($0).text }
+            // A header whose quote does not close keeps the columns before that field.
+            let fields = header.unterminatedQuote ? Array(header.fields.dropLast()) : header.fields
+            let names = fields.map { TextDecoding.decode($0).text }
             let cols = Self.columns(for: names)
             columns = cols
             let useful = cols.contains { if case .ignored = $0.role { return false }; return true }
@@ -92,11 +97,22 @@ struct CSVContactReader {
                 return .failure(line: header.line, message:
                     "the header names no known column (expected e.g. name, first name, last name, phone, email, organization)")
             }
+            if header.unterminatedQuote {
+                return .failure(line: header.line, message: "the header has a quoted field that is not closed: "
+                                + "the columns from there on are ignored")
+            }
+            if header.fieldCount > header.fields.count {
+                return .failure(line: header.line, message: "the header has \(header.fieldCount) columns: "
+                                + "the columns after the first \(header.fields.count) are ignored")
+            }
         }
         guard let columns, let record = try records.next() else { return nil }
         var issues: [(line: Int, message: String)] = []
-        if record.unterminatedQuote {
-            return .failure(line: record.line, message: "a quoted field is not closed before the end of the file")
+        if let unclosed = record.unclosedQuote {
+            let why = unclosed == .endOfFile ? "before the end of the file"
+                : "within \(records.maxRecordBytes / (1024 * 1024)) MB"
+            let next = record.resumedAt.map { ": row skipped, reading goes on at line \($0)" } ?? ": row skipped"
+            return .failure(line: record.line, message: "a quoted field is not closed \(why)\(next)")
         }
         if record.truncated { issues.append((record.line, "a field is longer than \(records.maxFieldBytes) bytes: cut")) }
         var lossy = false
@@ -106,8 +122,9 @@ struct CSVContactReader {
             return t.trimmedSpaces
         }
         if lossy { issues.append((record.line, "row is not valid UTF-8: unreadable bytes replaced with �")) }
-        if values.count > columns.count, values[columns.count...].contains(where: { !$0.isEmpty }) {
-            issues.append((record.line, "row has \(values.count) fields but the header has \(columns.count): extra fields ignored"))
+        if record.fieldCount > values.count
+            || values.count > columns.count && values[columns.count...].contains(where: { !$0.isEmpty }) {
+            issues.append((record.line, "row has \(record.fieldCount) fields but the header has \(columns.count): extra fields ignored"))
         }
         func clamp(_ v: String, _ limit: Int, _ field: String) -> String {
             let (c, m) = FieldLimits.clamp(v, limit, field: field)
@@ -116,6 +133,7 @@ struct CSVContactReader {
         }
         var p = Person()
         var middle = ""
+        var extraPhones = 0, extraEmails = 0
         for (i, column) in columns.enumerated() where i < values.count {
             let v = values[i]
             if v.isEmpty { continue }
@@ -130,15 +148,25 @@ struct CSVContactReader {
             case .phone(let label, let labelColumn):
                 let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
                 for part in Self.multiValues(v) {
+                    if p.phones.count >= FieldLimits.phonesPerPerson { extraPhones += 1; continue }
                     let raw = clamp(part, FieldLimits.phone, "phone")
                     p.phones.append(LabeledPhone(label: l, number: parser.parse(raw)))
                 }
             case .email(let label, let labelColumn):
                 let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
                 for part in Self.multiValues(v) {
+                    if p.emails.count >= FieldLimits.emailsPerPerson { extraEmails += 1; continue }
                     p.emails.append(LabeledEmail(label: l, address: clamp(part, FieldLimits.email, "email")))
                 }
             }
+        }
+        if extraPhones > 0 {
+            issues.append((record.line, "row has \(FieldLimits.phonesPerPerson + extraPhones) phone numbers: "
+                           + "kept the first \(FieldLimits.phonesPerPerson)"))
+        }
+        if extraEmails > 0 {
+            issues.append((record.line, "row has \(FieldLimits.emailsPerPerson + extraEmails) emails: "
+                           + "kept the first \(FieldLimits.emailsPerPerson)"))
         }
         if !middle.isEmpty { p.firstName = p.firstName.isEmpty ? middle : p.firstName + " " + middle }
         if p.firstName.isEmpty && p.lastName.isEmpty && !p.formattedName.isEmpty {

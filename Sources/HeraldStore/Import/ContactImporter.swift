@@ -1,15 +1,26 @@
 import Foundation
 import GRDB
 import HeraldCore
+import HeraldLocks
 
 /// Imports vCard, CSV and vdir sources into the address book, streaming and in batched
 /// transactions. Re-importing merges: a card matches a stored person by UID, else by a shared
 /// E.164 number or email. One bad card is reported (file, line, reason) and the rest goes on.
+///
+/// One import at a time runs on a database, across processes (an advisory lock beside the file):
+/// a second one waits and then merges into what the first stored instead of duplicating it.
+/// Every batch bumps the contacts generation as it commits, so screens see what an import that
+/// was killed half-way had stored.
 public struct ContactImporter: Sendable {
     public let database: HeraldDatabase
     public let parser: PhoneNumberParser
     /// People written per transaction.
     public var batchSize: Int
+    /// How long an import waits for another import into the same database to finish.
+    public var lockTimeout: TimeInterval = 30 * 60
+    /// Called once, on the importing thread, when another import into the same database is
+    /// running and this one waits for it to finish (e.g. to print "waiting for another import").
+    public var onWaitingForOtherImport: (@Sendable () -> Void)?
     private let clock: any HeraldClock
 
     public init(database: HeraldDatabase, parser: PhoneNumberParser, batchSize: Int = 5000,
@@ -44,10 +55,29 @@ public struct ContactImporter: Sendable {
         throw ImportError.cannotDetectFormat(url.path)
     }
 
+    /// The lock file one import at a time holds: `<database>.import-lock`.
+    public var lockPath: String { database.path + ".import-lock" }
+
+    /// Takes the import lock of this database, waiting up to `lockTimeout` for another import.
+    private func lockImports() throws -> FileLock {
+        do {
+            return try FileLock.acquire(lockPath, timeout: lockTimeout, onWait: onWaitingForOtherImport)
+        } catch {
+            switch error {
+            case .timedOut(_, let seconds):
+                let waited = seconds >= 120 ? "\(Int(seconds / 60)) minutes" : "\(Int(seconds)) s"
+                throw ImportError.locked("another import into \(database.path) has been running for over \(waited): "
+                                         + "try again when it has finished")
+            case .failed:
+                throw ImportError.locked(error.description)
+            }
+        }
+    }
+
     /// Imports `url` in `format` (`.auto` detects it).
     ///
     /// Reading, number parsing and name folding run on a second thread while this one writes,
-    /// `batchSize` people per transaction.
+    /// `batchSize` people per transaction. Waits while another import into the same database runs.
     public func importContacts(from url: URL, format: ImportFormat = .auto) throws -> ImportReport {
         let resolved = format == .auto ? try Self.detectFormat(of: url) : format
         if resolved == .vdir {
@@ -56,6 +86,9 @@ public struct ContactImporter: Sendable {
                 throw ImportError.notADirectory(url.path)
             }
         }
+        // Held to the end: the match index is built under it, so it sees all an earlier import stored.
+        let lock = try lockImports()
+        defer { lock.unlock() }
         let channel = ImportChannel()
         let parser = self.parser
         let reader = Thread {
@@ -75,10 +108,8 @@ public struct ContactImporter: Sendable {
             }
         } catch {
             channel.cancel()
-            try? batch.announce()
             throw error
         }
-        try batch.announce()
         report.finish()
         return report
     }
@@ -111,14 +142,16 @@ public struct ContactImporter: Sendable {
 
     /// Imports people already in memory (from another source), with the same merging.
     public func importPeople(_ people: [Person], source: String = "memory") throws -> ImportReport {
+        let lock = try lockImports()
+        defer { lock.unlock() }
         var report = ImportReport()
         var batch = Batch(importer: self)
         let folding = FoldingCache()
-        for p in people {
-            try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, issues: []), report: &report)
+        for (i, p) in people.enumerated() {
+            try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, line: i + 1, issues: []),
+                           report: &report)
         }
         try batch.flush(report: &report)
-        try batch.announce()
         report.finish()
         return report
     }
@@ -126,13 +159,19 @@ public struct ContactImporter: Sendable {
     /// Collects people and writes them `batchSize` at a time.
     private struct Batch {
         let importer: ContactImporter
-        var people: [(Person, PersonRows.Keys)] = []
-        /// Stored UIDs, numbers and emails, so cards match without a query each.
+        var people: [Incoming] = []
+        /// Stored UIDs, numbers and emails, so cards match without a query each. Filled in the
+        /// first write transaction (the import lock is held by then).
         let matches = MatchIndex()
         /// Folded names for people merged into stored ones (new people arrive with their keys).
         let folding = FoldingCache()
-        /// Whether a batch was written since the contacts generation was last bumped.
-        var unannounced = false
+
+        struct Incoming {
+            var person: Person
+            var keys: PersonRows.Keys
+            var file: String
+            var line: Int
+        }
 
         init(importer: ContactImporter) { self.importer = importer }
 
@@ -145,9 +184,9 @@ public struct ContactImporter: Sendable {
                 report.add(issue)
             case .bytesRead(let n):
                 report.bytesRead += n
-            case .person(let p, let keys, _, let issues):
+            case .person(let p, let keys, let file, let line, let issues):
                 for i in issues { report.add(i) }
-                people.append((p, keys))
+                people.append(Incoming(person: p, keys: keys, file: file, line: line))
                 if people.count >= importer.batchSize { try flush(report: &report) }
             }
         }
@@ -158,31 +197,30 @@ public struct ContactImporter: Sendable {
             let incoming = people
             people.removeAll(keepingCapacity: true)
             let matches = self.matches, folding = self.folding
-            let counts = try importer.database.pool.write { db -> (Int, Int, Int) in
+            let counts = try importer.database.pool.write { db -> (Int, Int, Int, [ImportIssue]) in
                 try matches.refresh(db)
                 var imported = 0, updated = 0, skipped = 0
-                for (p, keys) in incoming {
-                    switch try Merger.store(p, keys: keys, db: db, now: now, matches: matches, folding: folding) {
+                var issues: [ImportIssue] = []
+                for item in incoming {
+                    let (outcome, full) = try Merger.store(item.person, keys: item.keys, db: db, now: now,
+                                                           matches: matches, folding: folding)
+                    switch outcome {
                     case .inserted: imported += 1
                     case .updated: updated += 1
                     case .unchanged: skipped += 1
                     }
+                    if let full { issues.append(ImportIssue(file: item.file, line: item.line, message: full)) }
                 }
+                // In the same transaction as the people: a screen (or another import's match index)
+                // sees every committed batch, also of an import killed before its end.
+                if imported + updated > 0 { try PersonRows.bumpGeneration(db) }
                 try matches.wrote(db)
-                return (imported, updated, skipped)
+                return (imported, updated, skipped, issues)
             }
-            unannounced = true
             report.imported += counts.0
             report.updated += counts.1
             report.skipped += counts.2
-        }
-
-        /// Marks the contacts as changed, once per import rather than per batch: search indexes
-        /// (this process's and others') rebuild once, not every few thousand people.
-        mutating func announce() throws {
-            guard unannounced else { return }
-            try importer.database.pool.write { db in try PersonRows.bumpGeneration(db) }
-            unannounced = false
+            for issue in counts.3 { report.add(issue) }
         }
     }
 }
@@ -191,22 +229,41 @@ public struct ContactImporter: Sendable {
 enum Merger {
     enum Outcome { case inserted, updated, unchanged }
 
+    /// Stores `p` (new, or merged into the stored person it is); the second value says what a
+    /// merge left out because the stored person had all the numbers or emails one may have.
     static func store(_ p: Person, keys: PersonRows.Keys, db: Database, now: Date, matches: MatchIndex,
-                      folding: FoldingCache) throws -> Outcome {
+                      folding: FoldingCache) throws -> (Outcome, String?) {
         guard let id = matches.match(p), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
             let id = try PersonRows.insert(p, keys: keys, db: db, now: now)
             matches.record(p, id: id)
-            return .inserted
+            return (.inserted, nil)
         }
-        let merged = merge(existing, p)
-        if same(merged, existing) { return .unchanged }
+        var left = (phones: 0, emails: 0)
+        let merged = merge(existing, p, left: &left)
+        var full: String?
+        if left.phones + left.emails > 0 {
+            var cut: [String] = []
+            if left.phones > 0 { cut.append("\(left.phones) phone number(s)") }
+            if left.emails > 0 { cut.append("\(left.emails) email(s)") }
+            full = "merged into \(VCardReader.preview(PersonRows.displayName(existing))), who has the most numbers and "
+                + "emails one person may have (\(FieldLimits.phonesPerPerson) each): \(cut.joined(separator: " and ")) "
+                + "of this card not added"
+        }
+        if same(merged, existing) { return (.unchanged, full) }
         try PersonRows.update(merged, id: id, db: db, now: now, folding: folding)
         matches.record(merged, id: id)
-        return .updated
+        return (.updated, full)
     }
 
     /// The stored person updated with what the incoming card says; numbers and emails are united.
     static func merge(_ old: Person, _ new: Person) -> Person {
+        var left = (phones: 0, emails: 0)
+        return merge(old, new, left: &left)
+    }
+
+    /// `merge`, adding numbers and emails only up to the limits of one person; `left` counts the
+    /// ones left out. Linear in the numbers and emails of both.
+    static func merge(_ old: Person, _ new: Person, left: inout (phones: Int, emails: Int)) -> Person {
         var m = old
         if new.hasName {
             m.firstName = new.firstName
@@ -218,13 +275,29 @@ enum Merger {
         m.hasPhoto = old.hasPhoto || new.hasPhoto
         if let r = new.revision, (old.revision.map { r > $0 } ?? true) { m.revision = r }
         func key(_ ph: LabeledPhone) -> String { ph.number.e164 ?? ph.number.raw.filter(\.isNumber) }
-        var phoneKeys = Set(old.phones.map(key))
-        for ph in new.phones where phoneKeys.insert(key(ph)).inserted { m.phones.append(ph) }
+        // Where each number is in the merged list (first occurrence).
+        var phoneAt: [String: Int] = [:]
+        for (i, ph) in m.phones.enumerated() where phoneAt[key(ph)] == nil { phoneAt[key(ph)] = i }
         for ph in new.phones {
-            if let i = m.phones.firstIndex(where: { key($0) == key(ph) }), m.phones[i].label == nil { m.phones[i].label = ph.label }
+            let k = key(ph)
+            if let i = phoneAt[k] {
+                if m.phones[i].label == nil { m.phones[i].label = ph.label }
+            } else if m.phones.count < FieldLimits.phonesPerPerson {
+                phoneAt[k] = m.phones.count
+                m.phones.append(ph)
+            } else {
+                left.phones += 1
+            }
         }
         var emailKeys = Set(old.emails.map { PersonRows.normalisedEmail($0.address) })
-        for e in new.emails where emailKeys.insert(PersonRows.normalisedEmail(e.address)).inserted { m.emails.append(e) }
+        for e in new.emails where !emailKeys.contains(PersonRows.normalisedEmail(e.address)) {
+            if m.emails.count < FieldLimits.emailsPerPerson {
+                emailKeys.insert(PersonRows.normalisedEmail(e.address))
+                m.emails.append(e)
+            } else {
+                left.emails += 1
+            }
+        }
         return m
     }
 

@@ -3,8 +3,9 @@ import HeraldCore
 
 /// What the reading thread of an import hands to the writing one, in file order.
 enum ImportItem: Sendable {
-    /// A person read from `file`, with the keys it will be stored under and the problems met.
-    case person(Person, keys: PersonRows.Keys, file: String, issues: [ImportIssue])
+    /// A person read from `file` (the card or row starting on `line`), with the keys it will be
+    /// stored under and the problems met.
+    case person(Person, keys: PersonRows.Keys, file: String, line: Int, issues: [ImportIssue])
     /// A card or row that could not be used.
     case skipped(ImportIssue)
     /// A problem that skipped nothing (a file of a folder that cannot be read).
@@ -76,13 +77,15 @@ struct ImportProducer {
     let chunkSize: Int
     private let phones: PhoneParseCache
     private let folding = FoldingCache()
+    /// Parsers for vCard REV dates, made once per import.
+    private let dates = RevisionDates()
     /// Read but not yet sent: people wait for their numbers to be parsed (a chunk at a time).
     private var pending: [Pending] = []
     private var stopped = false
 
     private enum Pending {
         case ready(ImportItem)
-        case person(Person, file: String, issues: [ImportIssue])
+        case person(Person, file: String, line: Int, issues: [ImportIssue])
     }
 
     init(parser: PhoneNumberParser, channel: ImportChannel, chunkSize: Int = 512) {
@@ -123,7 +126,7 @@ struct ImportProducer {
             emit(.issue(ImportIssue(file: url.path, line: 0, message: "cannot read this file: \(error.localizedDescription)")))
             return
         }
-        var reader = VCardReader(lines: LineReader(stream), parser: phones)
+        var reader = VCardReader(lines: LineReader(stream), parser: phones, dates: dates)
         while !stopped, let record = try reader.next() { take(record, file: url.path) }
         emit(.bytesRead(reader.bytesRead))
     }
@@ -139,8 +142,8 @@ struct ImportProducer {
         switch record {
         case .failure(let line, let message):
             emit(.skipped(ImportIssue(file: file, line: line, message: message)))
-        case .person(let p, _, let issues):
-            pending.append(.person(p, file: file,
+        case .person(let p, let line, let issues):
+            pending.append(.person(p, file: file, line: line,
                                    issues: issues.map { ImportIssue(file: file, line: $0.line, message: $0.message) }))
             if pending.count >= chunkSize { flush() }
         }
@@ -155,7 +158,7 @@ struct ImportProducer {
     private mutating func flush() {
         guard !pending.isEmpty, !stopped else { return }
         var people: [Person] = []
-        for case .person(let p, _, _) in pending { people.append(p) }
+        for case .person(let p, _, _, _) in pending { people.append(p) }
         phones.resolve(&people)
         var next = 0
         var chunk: [ImportItem] = []
@@ -164,10 +167,10 @@ struct ImportProducer {
             switch item {
             case .ready(let ready):
                 chunk.append(ready)
-            case .person(_, let file, let issues):
+            case .person(_, let file, let line, let issues):
                 let p = people[next]
                 next += 1
-                chunk.append(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: file, issues: issues))
+                chunk.append(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: file, line: line, issues: issues))
             }
         }
         pending.removeAll(keepingCapacity: true)

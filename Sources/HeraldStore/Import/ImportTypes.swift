@@ -61,6 +61,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case cannotDetectFormat(String)
     case unreadable(String, String)
     case notADirectory(String)
+    /// Another import into the same database did not finish in time (the message says so).
+    case locked(String)
 
     public var description: String {
         switch self {
@@ -69,6 +71,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "\(p): cannot tell whether this is vCard or CSV: pass --format vcard, csv or vdir"
         case .unreadable(let p, let why): return "\(p): cannot read (\(why))"
         case .notADirectory(let p): return "\(p): --format vdir needs a folder of .vcf files"
+        case .locked(let message): return message
         }
     }
 }
@@ -78,6 +81,19 @@ enum FieldLimits {
     static let text = 1024
     static let phone = 64
     static let email = 320
+
+    /// Phone numbers one card (or row) may bring, and one stored person may gather by merging.
+    static let phonesPerPerson = 100
+    /// Email addresses, likewise.
+    static let emailsPerPerson = 100
+    /// Content lines of one vCard (a photo counts as one); the rest up to END:VCARD is skipped.
+    static let propertiesPerCard = 2000
+    /// Parameters of one vCard property (`TEL;TYPE=cell;…`).
+    static let parametersPerProperty = 64
+    /// Problems listed for one card or row; the rest are counted.
+    static let issuesPerCard = 50
+    /// Fields of one CSV row that are kept (the rest are counted and reported).
+    static let fieldsPerRow = 2000
 
     /// `value` cut to `limit` characters, and a message when it was cut.
     static func clamp(_ value: String, _ limit: Int, field: String) -> (String, String?) {

@@ -3,14 +3,21 @@ import HeraldCore
 
 /// Reads vCard 2.1, 3.0 and 4.0 cards from a line stream: folding, escaping, quoted-printable with
 /// charsets and soft line breaks, grouped properties, bare 2.1 parameters, `tel:` URIs.
+///
+/// Whatever the input, the work stays linear and bounded per card: lines are cut at
+/// `LineReader.maxLineBytes` (folded ones too), a card keeps its first `FieldLimits.propertiesPerCard`
+/// lines, `phonesPerPerson` numbers and `emailsPerPerson` emails, a property its first
+/// `parametersPerProperty` parameters; each cut is reported with its line.
 struct VCardReader {
     private var lines: LineReader
     private let parser: PhoneParseCache
+    private let dates: RevisionDates
     private var pending: [(bytes: [UInt8], line: Int, truncated: Bool)] = []
 
-    init(lines: LineReader, parser: PhoneParseCache) {
+    init(lines: LineReader, parser: PhoneParseCache, dates: RevisionDates = RevisionDates()) {
         self.lines = lines
         self.parser = parser
+        self.dates = dates
     }
 
     var bytesRead: Int { lines.bytesRead }
@@ -107,10 +114,27 @@ struct VCardReader {
             let text = FastText.trimSpaces(String(decoding: l.bytes, as: UTF8.self))
             return .failure(line: l.line, message: "expected BEGIN:VCARD, found \"\(Self.preview(text))\"")
         }
-        var card = CardBuilder(parser: parser)
+        var card = CardBuilder(parser: parser, dates: dates)
+        var count = 0
+        var ignored = 0
         while true {
             guard let l = try logical() else {
                 return .failure(line: beginLine, message: "card is not closed: END:VCARD is missing at the end of the file")
+            }
+            count += 1
+            if count > FieldLimits.propertiesPerCard {
+                // Past the limit only the end of the card matters: no parameters, no values.
+                let name = VCardProperty.head(l.bytes)?.name
+                if name == "END" { break }
+                if name == "BEGIN" {
+                    pending.append((l.bytes, l.line, l.truncated))
+                    return .failure(line: beginLine, message: "card is not closed: END:VCARD is missing before line \(l.line)")
+                }
+                if ignored == 0 {
+                    card.note(l.line, "card has more than \(FieldLimits.propertiesPerCard) lines: the lines from here to END:VCARD ignored")
+                }
+                ignored += 1
+                continue
             }
             let property = VCardProperty(bytes: l.bytes)
             let name = property.name
@@ -120,11 +144,15 @@ struct VCardReader {
                 return .failure(line: beginLine, message: "card is not closed: END:VCARD is missing before line \(l.line)")
             }
             if l.truncated && name != "PHOTO" {
-                card.issues.append((l.line, "\(name) line is longer than \(lines.maxLineBytes) bytes: cut"))
+                card.note(l.line, "\(Self.preview(name)) line is longer than \(lines.maxLineBytes) bytes: cut")
             }
             if property.malformed {
-                card.issues.append((l.line, "line has no \":\": \"\(Self.preview(String(decoding: l.bytes, as: UTF8.self)))\" ignored"))
+                card.note(l.line, "line has no \":\": \"\(Self.preview(String(decoding: l.bytes.prefix(256), as: UTF8.self)))\" ignored")
                 continue
+            }
+            if property.droppedParameters > 0 {
+                card.note(l.line, "\(Self.preview(name)) has \(property.params.count + property.droppedParameters) parameters: "
+                          + "kept the first \(FieldLimits.parametersPerProperty)")
             }
             card.add(property, line: l.line)
         }
@@ -145,37 +173,55 @@ struct VCardProperty {
     var params: [(name: String, values: [String])]
     var value: [UInt8]
     var malformed = false
+    /// Parameters beyond `FieldLimits.parametersPerProperty`, not kept.
+    var droppedParameters = 0
 
     init(bytes: [UInt8]) {
-        var inQuotes = false
-        var colon: Int?
-        for (i, b) in bytes.enumerated() {
-            if b == 0x22 { inQuotes.toggle() } else if b == 0x3A && !inQuotes { colon = i; break }
-        }
-        guard let colon else {
+        guard let head = Self.head(bytes) else {
             name = ""
             params = []
             value = []
             malformed = true
             return
         }
-        value = Array(bytes[(colon + 1)...])
-        // Name (and group) straight from the bytes: this runs for every line of a big import.
+        group = head.group
+        name = head.name
+        value = Array(bytes[(head.colon + 1)...])
+        if head.semi < head.colon {
+            (params, droppedParameters) = Self.parameters(bytes[(head.semi + 1)..<head.colon])
+        } else {
+            params = []
+        }
+    }
+
+    /// Group and name (upper-cased) of a content line, where its parameters start (`semi`, the
+    /// colon when there are none) and its value's colon; nil when the line has no colon.
+    /// Straight from the bytes: this runs for every line of a big import.
+    static func head(_ bytes: [UInt8]) -> (group: String?, name: String, semi: Int, colon: Int)? {
+        var inQuotes = false
+        var colon: Int?
+        for (i, b) in bytes.enumerated() {
+            if b == 0x22 { inQuotes.toggle() } else if b == 0x3A && !inQuotes { colon = i; break }
+        }
+        guard let colon else { return nil }
         let semi = bytes[..<colon].firstIndex(of: 0x3B) ?? colon
         var nameBytes = bytes[..<semi].filter { $0 != 0x20 && $0 != 0x09 }[...]
+        var group: String?
         if let dot = nameBytes.lastIndex(of: 0x2E) {
             group = String(decoding: nameBytes[..<dot], as: UTF8.self).lowercased()
             nameBytes = nameBytes[(dot + 1)...]
         }
-        name = String(decoding: nameBytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
-        params = semi < colon ? Self.parameters(bytes[(semi + 1)..<colon]) : []
+        let name = String(decoding: nameBytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+        return (group, name, semi, colon)
     }
 
     private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT", "B"]
 
-    /// `TYPE=cell,voice;CHARSET="x"` split into names and values, straight from the bytes.
-    private static func parameters(_ bytes: ArraySlice<UInt8>) -> [(name: String, values: [String])] {
+    /// `TYPE=cell,voice;CHARSET="x"` split into names and values, straight from the bytes: the
+    /// first `FieldLimits.parametersPerProperty`, and how many more there were.
+    private static func parameters(_ bytes: ArraySlice<UInt8>) -> ([(name: String, values: [String])], Int) {
         var result: [(name: String, values: [String])] = []
+        var dropped = 0
         var start = bytes.startIndex
         var inQuotes = false
         var i = bytes.startIndex
@@ -183,12 +229,16 @@ struct VCardProperty {
             let atEnd = i == bytes.endIndex
             if !atEnd && bytes[i] == 0x22 { inQuotes.toggle() }
             if atEnd || (bytes[i] == 0x3B && !inQuotes) {
-                result.append(parameter(bytes[start..<i]))
+                if result.count < FieldLimits.parametersPerProperty {
+                    result.append(parameter(bytes[start..<i]))
+                } else {
+                    dropped += 1
+                }
                 start = i + 1
             }
             i += 1
         }
-        return result
+        return (result, dropped)
     }
 
     private static func trimmedString(_ bytes: ArraySlice<UInt8>) -> String {
@@ -222,13 +272,27 @@ struct VCardProperty {
 /// Gathers one card's properties into a Person.
 private struct CardBuilder {
     let parser: PhoneParseCache
+    let dates: RevisionDates
     var person = Person()
-    var issues: [(line: Int, message: String)] = []
+    private(set) var issues: [(line: Int, message: String)] = []
+    /// Problems beyond `FieldLimits.issuesPerCard`, counted only.
+    var unlistedIssues = 0
     var phoneGroups: [(index: Int, group: String)] = []
     var groupLabels: [String: String] = [:]
     var sawN = false
+    /// Numbers and emails beyond the limits of one person, and the line of the first of each.
+    var extraPhones = (count: 0, line: 0)
+    var extraEmails = (count: 0, line: 0)
 
-    init(parser: PhoneParseCache) { self.parser = parser }
+    init(parser: PhoneParseCache, dates: RevisionDates) {
+        self.parser = parser
+        self.dates = dates
+    }
+
+    /// Notes a problem that does not stop the card; past `FieldLimits.issuesPerCard` they are counted.
+    mutating func note(_ line: Int, _ message: String) {
+        if issues.count < FieldLimits.issuesPerCard { issues.append((line, message)) } else { unlistedIssues += 1 }
+    }
 
     mutating func text(_ p: VCardProperty, line: Int) -> String {
         let encoding = p.param("ENCODING").first?.uppercased()
@@ -236,16 +300,16 @@ private struct CardBuilder {
         if encoding == "QUOTED-PRINTABLE" { bytes = TextDecoding.quotedPrintable(bytes) }
         let charset = p.param("CHARSET").first
         let (text, lossy) = TextDecoding.decode(bytes, charset: charset)
-        if lossy { issues.append((line, "\(p.name) is not valid UTF-8: unreadable bytes replaced with �")) }
+        if lossy { note(line, "\(VCardReader.preview(p.name)) is not valid UTF-8: unreadable bytes replaced with �") }
         if let charset, TextDecoding.encoding(named: charset) == nil {
-            issues.append((line, "\(p.name) uses unknown charset \(charset): read as UTF-8"))
+            note(line, "\(VCardReader.preview(p.name)) uses unknown charset \(VCardReader.preview(charset)): read as UTF-8")
         }
         return text
     }
 
     mutating func clamp(_ value: String, _ limit: Int, _ field: String, line: Int) -> String {
         let (v, message) = FieldLimits.clamp(value, limit, field: field)
-        if let message { issues.append((line, message)) }
+        if let message { note(line, message) }
         return v
     }
 
@@ -274,14 +338,16 @@ private struct CardBuilder {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Splits a structured value on unescaped separators, then unescapes each component.
-    static func components(_ s: String, separator: UInt8 = 0x3B) -> [String] {
+    /// Splits a structured value on unescaped separators, then unescapes each component; at most
+    /// `maxParts` of them (the last holds the rest, separators and all).
+    static func components(_ s: String, separator: UInt8 = 0x3B, maxParts: Int = .max) -> [String] {
         let utf8 = Array(s.utf8)
         var parts: [String] = []
         var start = 0
         var escaping = false
         for (i, b) in utf8.enumerated() {
             if escaping { escaping = false } else if b == 0x5C { escaping = true } else if b == separator {
+                if parts.count + 1 >= maxParts { break }
                 parts.append(unescape(bytes: utf8[start..<i]))
                 start = i + 1
             }
@@ -315,16 +381,24 @@ private struct CardBuilder {
                 .trimmedSpacesAndNewlines
         case "N":
             sawN = true
-            let parts = Self.components(text(p, line: line))
+            let parts = Self.components(text(p, line: line), maxParts: 3)
             person.lastName = clamp(parts[0], FieldLimits.text, "N (family name)", line: line).trimmedSpaces
             if parts.count > 1 {
                 person.firstName = clamp(parts[1], FieldLimits.text, "N (given name)", line: line).trimmedSpaces
             }
         case "ORG":
-            let parts = Self.components(text(p, line: line)).map { $0.trimmedSpaces }.filter { !$0.isEmpty }
+            // Units past the first `FieldLimits.text` cannot show in the kept length: not split off.
+            var units = Self.components(text(p, line: line), maxParts: FieldLimits.text + 1)
+            if units.count > FieldLimits.text { units.removeLast() }
+            let parts = units.map { $0.trimmedSpaces }.filter { !$0.isEmpty }
             let org = clamp(parts.joined(separator: ", "), FieldLimits.text, "ORG", line: line)
             person.organization = org.isEmpty ? nil : org
         case "TEL":
+            if person.phones.count >= FieldLimits.phonesPerPerson {
+                if extraPhones.count == 0 { extraPhones.line = line }
+                extraPhones.count += 1
+                return
+            }
             var raw = Self.unescape(Substring(text(p, line: line))).trimmedSpaces
             // A `tel:` URI (vCard 4.0) keeps only the number: "tel:+385-98-765-4321;ext=2" → "+385-98-765-4321".
             if raw.utf8.count > 4, raw.utf8.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
@@ -336,6 +410,11 @@ private struct CardBuilder {
             person.phones.append(LabeledPhone(label: Self.label(p.types), number: parser.parse(raw)))
             if let g = p.group { phoneGroups.append((person.phones.count - 1, g)) }
         case "EMAIL":
+            if person.emails.count >= FieldLimits.emailsPerPerson {
+                if extraEmails.count == 0 { extraEmails.line = line }
+                extraEmails.count += 1
+                return
+            }
             let address = clamp(Self.unescape(Substring(text(p, line: line))).trimmedSpaces,
                                 FieldLimits.email, "EMAIL", line: line)
             if address.isEmpty { return }
@@ -344,7 +423,7 @@ private struct CardBuilder {
             let uid = clamp(text(p, line: line).trimmedSpaces, FieldLimits.text, "UID", line: line)
             person.uid = uid.isEmpty ? nil : uid
         case "REV":
-            person.revision = Self.date(text(p, line: line))
+            person.revision = dates.date(text(p, line: line))
         case "PHOTO":
             person.hasPhoto = !p.value.isEmpty
         case "X-ABLABEL":
@@ -358,20 +437,18 @@ private struct CardBuilder {
         }
     }
 
-    static func date(_ s: String) -> Date? {
-        let t = s.trimmedSpaces
-        let f = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
-                                                       [.withYear, .withMonth, .withDay, .withTime, .withTimeZone],
-                                                       [.withYear, .withMonth, .withDay, .withTime],
-                                                       [.withFullDate], [.withYear, .withMonth, .withDay]] {
-            f.formatOptions = options
-            if let d = f.date(from: t) { return d }
-        }
-        return nil
-    }
-
     mutating func finish(line: Int) -> SourceRecord {
+        if extraPhones.count > 0 {
+            note(extraPhones.line, "card has \(FieldLimits.phonesPerPerson + extraPhones.count) phone numbers: "
+                 + "kept the first \(FieldLimits.phonesPerPerson)")
+        }
+        if extraEmails.count > 0 {
+            note(extraEmails.line, "card has \(FieldLimits.emailsPerPerson + extraEmails.count) emails: "
+                 + "kept the first \(FieldLimits.emailsPerPerson)")
+        }
+        if unlistedIssues > 0 {
+            issues.append((issues.last?.line ?? line, "\(unlistedIssues) more problems in this card not listed"))
+        }
         for (index, group) in phoneGroups {
             if let label = groupLabels[group], person.phones[index].label == nil || person.phones[index].label == "voice" {
                 person.phones[index].label = label
@@ -396,5 +473,32 @@ private struct CardBuilder {
             return .failure(line: line, message: "card has no name, organisation, phone number or email: skipped")
         }
         return .person(person, line: line, issues: issues)
+    }
+}
+
+/// Reads vCard REV dates. An ISO 8601 formatter costs far more to make than to use, so one
+/// instance per format lives for the whole import (one reading thread uses it).
+final class RevisionDates {
+    private static let formats: [ISO8601DateFormatter.Options] = [
+        [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
+        [.withYear, .withMonth, .withDay, .withTime, .withTimeZone],
+        [.withYear, .withMonth, .withDay, .withTime],
+        [.withFullDate], [.withYear, .withMonth, .withDay],
+    ]
+    private lazy var formatters: [ISO8601DateFormatter] = Self.formats.map { options in
+        let f = ISO8601DateFormatter()
+        f.formatOptions = options
+        return f
+    }
+
+    /// The date `s` writes in one of the formats REV uses, nil when none fits.
+    func date(_ s: String) -> Date? {
+        let t = s.trimmedSpaces
+        // Every format starts with a digit; anything longer than a timestamp with fractions is none.
+        guard let first = t.utf8.first, first >= 0x30 && first <= 0x39, t.utf8.count <= 64 else { return nil }
+        for f in formatters {
+            if let d = f.date(from: t) { return d }
+        }
+        return nil
     }
 }

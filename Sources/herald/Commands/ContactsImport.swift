@@ -32,11 +32,16 @@ struct ContactsImport: AsyncParsableCommand {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         let report: ImportReport
         do {
-            report = try ContactImporter(database: db, parser: parser).importContacts(from: url, format: fmt)
+            var importer = ContactImporter(database: db, parser: parser)
+            let folder = global.paths.dataDirectory.path
+            importer.onWaitingForOtherImport = {
+                Output.note("waiting for another import into \(folder) to finish (imports run one at a time so nobody is added twice)")
+            }
+            report = try importer.importContacts(from: url, format: fmt)
         } catch let e as ImportError {
             throw Output.failure(e.description)
         } catch {
-            throw Output.failure("import of \(path) stopped: \(error)")
+            throw Output.failure("import of \(Output.safe(path)) stopped: \(StorageFailure.message(for: error) ?? String(describing: error))")
         }
         if json {
             try Output.printJSON(report)

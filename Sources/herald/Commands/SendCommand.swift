@@ -13,7 +13,11 @@ struct SendCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("to"), parsing: .upToNextOption,
             help: ArgumentHelp("Contact ids or phone numbers (several allowed).", valueName: "target"))
-    var targets: [String] = []
+    var targetOptions: [String] = []
+
+    @Option(name: .customLong("to-file"), help: ArgumentHelp(
+        "A file of contact ids or phone numbers, one per line (- reads standard input).", valueName: "path"))
+    var toFile: String?
 
     @Option(help: ArgumentHelp("Message to send (see `herald templates list`); default: the application's.", valueName: "id"))
     var message: String?
@@ -31,6 +35,7 @@ struct SendCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        let targets = try allTargets()
         guard !targets.isEmpty else { throw Output.failure(InviteError.noTargets.userMessage) }
         if let message, message.trimmingCharacters(in: .whitespaces).isEmpty {
             throw Output.failure("--message is empty: pass a message id (see `herald templates list`), or leave --message out to send the application's default")
@@ -64,14 +69,44 @@ struct SendCommand: AsyncParsableCommand {
         } catch {
             throw Output.failure(for: error)
         }
+        var reconciled = ws.reconciledOnOpen
+        reconciled.add(result.reconciled)
+        if !result.reconciled.isEmpty { Output.note(result.reconciled.summary) }
         if json {
-            try Output.printJSON(SendJSON(result))
+            try Output.printJSON(SendJSON(result, reconciled: reconciled))
         } else {
             printHuman(result, ws: ws)
         }
+        let waiting = result.recipients.filter { $0.status == .queued }.count
+        if waiting > 0 {
+            throw Output.failure("\(waiting) recipient(s) stay queued: the platform did not answer; they are completed by the next run of Herald (nothing is sent twice)")
+        }
         if result.recipients.isEmpty {
+            if reconciled.reconciled > 0 {
+                Output.note("nothing new to send: the interrupted invitations completed above covered the rest")
+                return
+            }
             throw Output.failure("nothing was sent: every number was skipped (see above)")
         }
+    }
+
+    /// `--to` values (taken out of the command line before parsing, see `RecipientArguments`) and `--to-file` lines.
+    private func allTargets() throws -> [String] {
+        var targets = targetOptions + RecipientArguments.targets
+        guard let toFile else { return targets }
+        let text: String
+        if toFile == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            do { text = try String(contentsOfFile: toFile, encoding: .utf8) } catch {
+                throw Output.failure("--to-file \(Output.safe(toFile)) cannot be read: \(error.localizedDescription)")
+            }
+        }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if !t.isEmpty, !t.hasPrefix("#") { targets.append(t) }
+        }
+        return targets
     }
 
     private func printHuman(_ result: InviteResult, ws: Workspace) {
@@ -120,13 +155,23 @@ struct SendJSON: Encodable {
         var reason: String
     }
 
+    struct Reconciled: Encodable {
+        var completed: Int
+        var failed: Int
+        var stillQueued: Int
+        var bulkIds: [String]
+    }
+
     var bulkId: String?
     var bulkIds: [String]
     var deliveryInfoUrl: String?
     var recipients: [Recipient]
     var skipped: [Skipped]
+    var reconciled: Reconciled
 
-    init(_ r: InviteResult) {
+    init(_ r: InviteResult, reconciled report: ReconcileReport) {
+        reconciled = Reconciled(completed: report.reconciled, failed: report.failed, stillQueued: report.stillQueued,
+                                bulkIds: report.bulkIds)
         bulkId = r.bulkId
         bulkIds = r.bulkIds
         deliveryInfoUrl = r.deliveryInfoUrl
@@ -141,6 +186,7 @@ struct SendJSON: Encodable {
         try c.encode(deliveryInfoUrl, forKey: .deliveryInfoUrl)
         try c.encode(recipients, forKey: .recipients)
         try c.encode(skipped, forKey: .skipped)
+        try c.encode(reconciled, forKey: .reconciled)
     }
-    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped }
+    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped, reconciled }
 }

@@ -44,7 +44,9 @@ extension GlobalOptions {
     func openWorkspace() async throws -> Workspace {
         let config = try workspaceConfig()
         do {
-            return try await Workspace.open(dataDirectory: paths.dataDirectory, config: config)
+            let ws = try await Workspace.open(dataDirectory: paths.dataDirectory, config: config)
+            if !ws.reconciledOnOpen.isEmpty { Output.note(ws.reconciledOnOpen.summary) }
+            return ws
         } catch let error as UserFacingError {
             throw Output.failure(error.userMessage)
         } catch {

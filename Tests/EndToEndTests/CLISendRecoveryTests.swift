@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `herald send` with many recipients, and what the next run says after a send the platform never answered.
+@Suite struct CLISendRecoveryTests {
+    @Test func thousandsOfToOptionsAndAToFileAreAllSent() throws {
+        let cli = try PlatformCLI()
+        let numbers = (0..<2500).map(mobile)
+        var args = ["send"]
+        for n in numbers { args += ["--to", n] }
+        let sent = try cli.ok(args + ["--json"], timeout: 120).object()
+        #expect((sent["recipients"] as? [Any])?.count == 2500)
+        #expect((sent["bulkIds"] as? [Any])?.count == 3)
+
+        let file = cli.home.appendingPathComponent("more.txt")
+        try (["# one per line", ""] + (2500..<2600).map(mobile)).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let more = try cli.ok(["send", "--to-file", file.path, "--to", mobile(0), "--json"]).object()
+        #expect((more["recipients"] as? [Any])?.count == 100)
+        #expect((more["skipped"] as? [[String: Any]])?.first?["address"] as? String == mobile(0))
+    }
+
+    @Test func theRunAfterAnUnansweredSendSaysItCompletedTheQueuedInvitations() throws {
+        let cli = try PlatformCLI()
+        let numbers = (0..<3).map(mobile)
+        let lost = try cli.run(["send", "--to"] + numbers, env: ["HERALD_SANDBOX_FAULTS": "send=timeout*10"])
+        #expect(lost.status != 0)
+        #expect(lost.stderr.contains("3 recipient(s) stay queued"))
+
+        let next = try cli.run(["send", "--to"] + numbers + ["--json"])
+        #expect(next.status == 0, "\(next)")
+        #expect(next.stderr.contains("completed 3 invitation(s) an interrupted run had queued"))
+        #expect(next.stderr.contains("nothing new to send"))
+        #expect(!next.stderr.contains("nothing was sent"))
+        let json = try next.object()
+        #expect((json["reconciled"] as? [String: Any])?["completed"] as? Int == 3)
+        #expect((json["skipped"] as? [Any])?.count == 3)
+    }
+
+    @Test func aFaultPlanThatCannotBeReadIsRefusedWithItsSyntax() throws {
+        let cli = try PlatformCLI()
+        let run = try cli.run(["send", "--to", mobile(1)], env: ["HERALD_SANDBOX_FAULTS": "send=418"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("HERALD_SANDBOX_FAULTS: cannot read \"send=418\""))
+        #expect(!run.crashed)
+    }
+}
