@@ -67,7 +67,9 @@ let package = Package(
         .testTarget(name: "HeraldEngineTests", dependencies: [
             "HeraldEngine", "HeraldAPI", .product(name: "JWTKit", package: "jwt-kit"),
         ]),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldLocks"]),
+        .testTarget(name: "HeraldStoreTests", dependencies: [
+            "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore", "HeraldLocks"]),
         .testTarget(name: "HeraldViewModelsTests", dependencies: ["HeraldViewModels", "HeraldServices"]),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI"]),

@@ -18,6 +18,8 @@ public enum EngineFault: Sendable, Hashable {
     /// The request IS processed, then answered with this 5xx: how a remote server (or a proxy in front
     /// of it) that accepted and then failed looks to a client.
     case serverErrorAfterProcessing(status: Int)
+    /// The request is processed after this many seconds: a slow platform (to catch a client mid-call).
+    case delay(seconds: Double)
 
     var responseBeforeProcessing: APIResponse? {
         switch self {
@@ -26,7 +28,7 @@ public enum EngineFault: Sendable, Hashable {
             return APIError.server(status: s, text: "Injected fault").response
         case .tooManyRequests(let after): return APIError.tooManyRequests(retryAfter: TimeInterval(max(0, after))).response
         case .timeout: return APIError.timeout.response
-        case .timeoutAfterProcessing, .serverErrorAfterProcessing: return nil
+        case .timeoutAfterProcessing, .serverErrorAfterProcessing, .delay: return nil
         }
     }
 
@@ -45,7 +47,8 @@ public enum EngineFault: Sendable, Hashable {
 /// Faults to inject from the start, as written in `HERALD_SANDBOX_FAULTS` (so the binary can be tested
 /// from outside): a comma-separated list of `ROUTE=FAULT[*COUNT]`. ROUTE is `send`, `deliveries`,
 /// `inbox`, `seen` or `any`; FAULT is `NNN` (a 5xx before anything is done), `NNN-after` (processed,
-/// then answered with that 5xx), `429` or `429:SECONDS`, `timeout` or `timeout-after`; COUNT defaults to 1.
+/// then answered with that 5xx), `429` or `429:SECONDS`, `timeout`, `timeout-after`, or `delay:SECONDS`
+/// (processed that much later); COUNT defaults to 1.
 public struct FaultPlan: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public var fault: EngineFault
@@ -70,7 +73,7 @@ public struct FaultPlan: Sendable, Hashable {
             let item = raw.trimmingCharacters(in: .whitespaces)
             guard !item.isEmpty else { continue }
             let bad = EngineError.invalidConfig(
-                "\(Self.variable): cannot read \"\(item)\"; write ROUTE=FAULT[*COUNT], ROUTE one of send, deliveries, inbox, seen, any; FAULT one of 500-599, NNN-after, 429, 429:SECONDS, timeout, timeout-after (e.g. send=503-after*2)")
+                "\(Self.variable): cannot read \"\(item)\"; write ROUTE=FAULT[*COUNT], ROUTE one of send, deliveries, inbox, seen, any; FAULT one of 500-599, NNN-after, 429, 429:SECONDS, timeout, timeout-after, delay:SECONDS (e.g. send=503-after*2)")
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let route = Self.routes[parts[0].lowercased()] else { throw bad }
             var faultText = parts[1].lowercased()
@@ -89,6 +92,8 @@ public struct FaultPlan: Sendable, Hashable {
                 fault = .tooManyRequests(retryAfter: 1)
             } else if faultText.hasPrefix("429:"), let seconds = Int(faultText.dropFirst(4)), seconds >= 0 {
                 fault = .tooManyRequests(retryAfter: seconds)
+            } else if faultText.hasPrefix("delay:"), let seconds = Double(faultText.dropFirst(6)), seconds >= 0, seconds <= 3600 {
+                fault = .delay(seconds: seconds)
             } else if faultText.hasSuffix("-after"), let status = Int(faultText.dropLast(6)), (500...599).contains(status) {
                 fault = .serverErrorAfterProcessing(status: status)
             } else if let status = Int(faultText), (500...599).contains(status) {

@@ -42,6 +42,7 @@ public actor PlatformEngine {
     public func handle(_ request: APIRequest) async -> APIResponse {
         let fault = faults.next(for: request)
         if let fault, let early = fault.responseBeforeProcessing { return early }
+        if case .delay(let seconds) = fault { try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
         let response: APIResponse
         do {
             response = try await route(request)

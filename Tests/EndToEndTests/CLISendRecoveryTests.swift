@@ -43,4 +43,42 @@ import Testing
         #expect(run.stderr.contains("HERALD_SANDBOX_FAULTS: cannot read \"send=418\""))
         #expect(!run.crashed)
     }
+
+    @Test func whileAnotherProcessHoldsTheDatabaseReadsWorkAndASendSaysTheFolderIsBusy() throws {
+        let cli = try PlatformCLI()
+        try cli.ok(["templates", "list", "--json"])
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [cli.dataDir.appendingPathComponent("herald.sqlite").path]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+        // A writer that has committed before (as every Herald process has) and now holds a long write.
+        input.fileHandleForWriting.write(Data("""
+            INSERT INTO setting VALUES ('before', '1');
+            BEGIN IMMEDIATE;
+            INSERT INTO setting VALUES ('held', '1');
+            .shell sleep 60
+
+            """.utf8))
+        try input.fileHandleForWriting.close()
+        Thread.sleep(forTimeInterval: 0.5)
+
+        let list = try cli.run(["contacts", "list", "--json"], timeout: 10)
+        #expect(list.status == 0, "\(list)")
+        let send = try cli.run(["send", "--to", mobile(1)], timeout: 60)
+        #expect(send.status == 1)
+        #expect(send.stderr.contains("the data folder \(cli.dataDir.path) is busy"), "\(send)")
+        #expect(send.stderr.contains("stay queued"))
+        #expect(!send.stderr.contains("SQLITE"))
+        #expect(!send.stderr.contains("database is locked"))
+
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        let again = try cli.run(["send", "--to", mobile(1), "--json"])
+        #expect(again.status == 0, "\(again)")
+    }
 }

@@ -173,7 +173,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         let runs = Soak.runs(10)
         let messages = 30
-        var kills = 0, mismatched = 0, listedMismatched = 0, engineSeen = 0, badLists = 0
+        var kills = 0, targetedKills = 0, mismatched = 0, listedMismatched = 0, engineSeen = 0, badLists = 0
         for run in 1...runs {
             let cli = try PlatformCLI(timeScale: Soak.slowTimeScale)
             let user = "soak-\(run)"
@@ -185,15 +185,21 @@ import Testing
             }
             try cli.ok(["inbox", "list", "--user", user, "--json"])  // the reader has them, as a user would
             let marked = ids.shuffled(using: &rng)
-            let delay = Double.random(in: 0...0.3, using: &rng)
+            // Every other run the platform takes 5 s to answer, so the kill lands between the local
+            // mark and the platform's answer (the window the bug lived in); the others kill at random.
+            let targeted = run % 2 == 0
+            let delay = targeted ? Double.random(in: 0.5...1.5, using: &rng) : Double.random(in: 0...0.3, using: &rng)
 
-            let seen = try cli.launch(["inbox", "seen", "--user", user] + marked)
+            let seen = try cli.launch(["inbox", "seen", "--user", user] + marked,
+                                      env: targeted ? ["HERALD_SANDBOX_FAULTS": "seen=delay:5"] : [:])
             Thread.sleep(forTimeInterval: delay)
             seen.kill()
             let seenRun = try seen.wait(timeout: 120)
             if seen.wasKilled {
                 kills += 1
+                if targeted { targetedKills += 1 }
             } else {
+                #expect(!targeted, "run \(run): the platform was slowed down, yet inbox seen finished before the kill")
                 #expect(seenRun.status == 0, "run \(run): inbox seen (not killed): \(seenRun.brief)")
             }
 
@@ -225,7 +231,7 @@ import Testing
                 #expect(wrong.isEmpty, "run \(run): inbox list shows seen differently from the platform for \(wrong.count) message(s)")
             }
         }
-        Soak.report("sigkill-seen", ["runs": runs, "messages": messages, "kills": kills, "engine-seen": engineSeen,
+        Soak.report("sigkill-seen", ["runs": runs, "messages": messages, "kills": kills, "targeted-kills": targetedKills, "engine-seen": engineSeen,
                                      "mismatched": mismatched, "listed-mismatched": listedMismatched, "bad-lists": badLists,
                                      "seed": seed])
         #expect(mismatched == 0)

@@ -10,7 +10,7 @@ public struct InboxCacheStore: Sendable {
 
     /// Stores or refreshes messages of a user. A message already marked seen locally stays seen.
     public func save(_ messages: [InboxMessage], userId: String) throws {
-        try database.pool.write { db in
+        try database.write { db in
             for m in messages {
                 try db.execute(sql: """
                     INSERT INTO inbox_message (user_id, message_id, title, body, topic, sent_ms, seen, silent)
@@ -26,7 +26,7 @@ public struct InboxCacheStore: Sendable {
 
     /// A user's messages newest first, optionally filtered by topic and date range (from inclusive, to exclusive).
     public func messages(userId: String, filter: InboxFilter? = nil) throws -> [InboxMessage] {
-        try database.pool.read { db in
+        try database.read { db in
             var sql = "SELECT * FROM inbox_message WHERE user_id = ?"
             var args: [DatabaseValueConvertible?] = [userId]
             if let topic = filter?.topic { sql += " AND topic = ?"; args.append(topic) }
@@ -45,7 +45,7 @@ public struct InboxCacheStore: Sendable {
 
     /// Sets the seen flag of these messages (used to mark, and to roll a mark back).
     public func setSeen(_ seen: Bool, messageIds: [String], userId: String) throws {
-        try database.pool.write { db in
+        try database.write { db in
             for id in messageIds {
                 try db.execute(sql: "UPDATE inbox_message SET seen = ? WHERE user_id = ? AND message_id = ?",
                                arguments: [seen, userId, id])
@@ -55,7 +55,7 @@ public struct InboxCacheStore: Sendable {
 
     /// Unread count of a user.
     public func unreadCount(userId: String) throws -> Int {
-        try database.pool.read { db in
+        try database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_message WHERE user_id = ? AND seen = 0",
                              arguments: [userId]) ?? 0
         }

@@ -23,7 +23,7 @@ public struct SeenOutboxStore: Sendable {
 
     /// Queues the marks and sets the local seen flag of their messages, in one transaction.
     public func queue(_ marks: [QueuedSeenMark], userId: String, at now: Date) throws {
-        try database.pool.write { db in
+        try database.write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO seen_outbox (user_id, message_id, timestamp_delta, queued_ms) VALUES (?, ?, ?, ?)
                 """)
@@ -37,7 +37,7 @@ public struct SeenOutboxStore: Sendable {
 
     /// Removes marks the platform took (or refused for good); with `unmark`, the local flag is cleared too.
     public func clear(messageIds: [String], userId: String, unmark: Bool = false) throws {
-        try database.pool.write { db in
+        try database.write { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM seen_outbox WHERE user_id = ? AND message_id = ?")
             let clear = try db.cachedStatement(sql: "UPDATE inbox_message SET seen = 0 WHERE user_id = ? AND message_id = ?")
             for id in messageIds {
@@ -49,7 +49,7 @@ public struct SeenOutboxStore: Sendable {
 
     /// The queued marks of one user, oldest first.
     public func marks(userId: String) throws -> [QueuedSeenMark] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT message_id, timestamp_delta FROM seen_outbox WHERE user_id = ? ORDER BY queued_ms, message_id
                 """, arguments: [userId]).map { QueuedSeenMark(messageId: $0[0], timestampDelta: $0[1]) }
@@ -58,7 +58,7 @@ public struct SeenOutboxStore: Sendable {
 
     /// Every user with marks waiting.
     public func users() throws -> [String] {
-        try database.pool.read { db in
+        try database.read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT user_id FROM seen_outbox ORDER BY user_id")
         }
     }

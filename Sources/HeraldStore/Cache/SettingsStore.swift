@@ -7,11 +7,11 @@ public struct SettingsStore: Sendable {
     public init(database: HeraldDatabase) { self.database = database }
 
     public func string(_ key: String) throws -> String? {
-        try database.pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
     }
 
     public func set(_ key: String, _ value: String?) throws {
-        try database.pool.write { db in
+        try database.write { db in
             if let value {
                 try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
             } else {
@@ -27,7 +27,7 @@ public struct SettingsStore: Sendable {
 
     /// Every setting, by key.
     public func all() throws -> [String: String] {
-        try database.pool.read { db in
+        try database.read { db in
             var out: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { out[row[0]] = row[1] }
             return out

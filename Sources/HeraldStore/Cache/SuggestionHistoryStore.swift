@@ -23,7 +23,7 @@ public struct SuggestionHistoryStore: Sendable {
 
     /// Records that these people were suggested (and seen) at `date`.
     public func markSuggested(_ personIds: [Int64], at date: Date, seen: Bool = true) throws {
-        try database.pool.write { db in
+        try database.write { db in
             for id in personIds {
                 try db.execute(sql: """
                     INSERT INTO suggestion_history (person_id, last_suggested_ms, seen) VALUES (?, ?, ?)
@@ -35,7 +35,7 @@ public struct SuggestionHistoryStore: Sendable {
 
     /// Every record, by person id.
     public func all() throws -> [Int64: SuggestionRecord] {
-        try database.pool.read { db in
+        try database.read { db in
             var out: [Int64: SuggestionRecord] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT person_id, last_suggested_ms, seen FROM suggestion_history") {
                 let ms: Int64 = row[1]
@@ -52,13 +52,13 @@ public struct SuggestionHistoryStore: Sendable {
 
     /// Ids of people whose suggestion was seen.
     public func seenIDs() throws -> Set<Int64> {
-        try database.pool.read { db in
+        try database.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT person_id FROM suggestion_history WHERE seen = 1"))
         }
     }
 
     /// Clears every seen flag (when every contact has been suggested), keeping the dates.
     public func resetSeen() throws {
-        try database.pool.write { db in try db.execute(sql: "UPDATE suggestion_history SET seen = 0") }
+        try database.write { db in try db.execute(sql: "UPDATE suggestion_history SET seen = 0") }
     }
 }

@@ -29,7 +29,7 @@ public struct TemplateCacheStore: Sendable {
     public init(database: HeraldDatabase) { self.database = database }
 
     public func save(_ t: CachedTemplate) throws {
-        try database.pool.write { db in
+        try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO template_cache (message_key, application_key, text, placeholder, client_placeholder, fetched_ms)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -44,7 +44,7 @@ public struct TemplateCacheStore: Sendable {
 
     /// Every cached template, by key.
     public func all() throws -> [CachedTemplate] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM template_cache ORDER BY message_key").map { row in
                 let ms: Int64 = row["fetched_ms"]
                 return CachedTemplate(messageKey: row["message_key"], applicationKey: row["application_key"],
@@ -55,6 +55,6 @@ public struct TemplateCacheStore: Sendable {
     }
 
     public func remove(key: String) throws {
-        try database.pool.write { db in try db.execute(sql: "DELETE FROM template_cache WHERE message_key = ?", arguments: [key]) }
+        try database.write { db in try db.execute(sql: "DELETE FROM template_cache WHERE message_key = ?", arguments: [key]) }
     }
 }

@@ -28,13 +28,13 @@ public struct ContactStore: Sendable {
 
     /// How many people are stored.
     public func count() throws -> Int {
-        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0 }
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0 }
     }
 
     /// People in name order, `limit` of them from `offset`.
     public func people(sortedBy sort: ContactSort = .firstName, limit: Int? = nil, offset: Int = 0) throws -> [Person] {
         let column = sort == .firstName ? "sort_first" : "sort_last"
-        return try database.pool.read { db in
+        return try database.read { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id LIMIT ? OFFSET ?",
                                          arguments: [limit ?? -1, offset])
             return try PersonRows.fetch(ids: ids, db: db)
@@ -44,17 +44,17 @@ public struct ContactStore: Sendable {
     /// Ids of every person in name order (cheap: for lists that load rows lazily).
     public func personIDs(sortedBy sort: ContactSort = .firstName) throws -> [Int64] {
         let column = sort == .firstName ? "sort_first" : "sort_last"
-        return try database.pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id") }
+        return try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id") }
     }
 
     /// One person with phones and emails, nil when there is none with this id.
     public func person(id: Int64) throws -> Person? {
-        try database.pool.read { db in try PersonRows.fetch(ids: [id], db: db).first }
+        try database.read { db in try PersonRows.fetch(ids: [id], db: db).first }
     }
 
     /// People with these ids, in the order given; unknown ids are left out.
     public func people(ids: [Int64]) throws -> [Person] {
-        try database.pool.read { db in try PersonRows.fetch(ids: ids, db: db) }
+        try database.read { db in try PersonRows.fetch(ids: ids, db: db) }
     }
 
     /// Case- and diacritic-insensitive search over names, organisation and emails; digits also match
@@ -86,7 +86,7 @@ public struct ContactStore: Sendable {
     public func insert(_ person: Person) throws -> Person {
         let now = clock.now()
         var stored = person
-        stored.id = try database.pool.write { db in
+        stored.id = try database.write { db in
             let id = try PersonRows.insert(person, db: db, now: now)
             try PersonRows.bumpGeneration(db)
             return id
@@ -100,7 +100,7 @@ public struct ContactStore: Sendable {
     public func update(_ person: Person) throws {
         guard let id = person.id else { throw ContactStoreError.missingID }
         let now = clock.now()
-        try database.pool.write { db in
+        try database.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM person WHERE id = ?", arguments: [id]) != nil else {
                 throw ContactStoreError.notFound(id)
             }
@@ -111,7 +111,7 @@ public struct ContactStore: Sendable {
 
     /// Deletes a person (their invitations stay in the ledger, without a person).
     public func delete(id: Int64) throws {
-        try database.pool.write { db in
+        try database.write { db in
             try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
             try PersonRows.bumpGeneration(db)
         }
@@ -119,7 +119,7 @@ public struct ContactStore: Sendable {
 
     /// Ids of the people having this E.164 number.
     public func personIDs(withNumber e164: String) throws -> [Int64] {
-        try database.pool.read { db in
+        try database.read { db in
             try Int64.fetchAll(db, sql: "SELECT DISTINCT person_id FROM phone WHERE e164 = ?", arguments: [e164])
         }
     }

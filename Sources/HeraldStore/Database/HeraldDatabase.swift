@@ -25,13 +25,17 @@ public final class HeraldDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         self.path = path
-        StorageFailure.remember(folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        self.pool = try MigrationGate.open(path: path) {
-            try DatabasePool(path: path, configuration: config)
-        } migrate: { pool in
-            try HeraldMigrations.migrator.migrate(pool)
-        } isCurrent: { pool in
-            try pool.read { db in try HeraldMigrations.migrator.hasCompletedMigrations(db) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            self.pool = try MigrationGate.open(path: path) {
+                try DatabasePool(path: path, configuration: config)
+            } migrate: { pool in
+                try HeraldMigrations.migrator.migrate(pool)
+            } isCurrent: { pool in
+                try pool.read { db in try HeraldMigrations.migrator.hasCompletedMigrations(db) }
+            }
+        } catch let error as DatabaseError {
+            throw StorageError(folder: folder, underlying: error)
         }
     }
 
@@ -39,6 +43,23 @@ public final class HeraldDatabase: Sendable {
     public static func open(inDirectory directory: URL) throws -> HeraldDatabase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try HeraldDatabase(path: directory.appendingPathComponent(fileName).path)
+    }
+
+    /// The data folder this database lives in.
+    public var folder: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
+
+    /// A write transaction; a storage failure comes out as `StorageError` naming the folder.
+    public func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do { return try pool.write(updates) } catch let error as DatabaseError {
+            throw StorageError(folder: folder, underlying: error)
+        }
+    }
+
+    /// A read; a storage failure comes out as `StorageError` naming the folder.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        do { return try pool.read(value) } catch let error as DatabaseError {
+            throw StorageError(folder: folder, underlying: error)
+        }
     }
 
     /// The journal mode SQLite reports ("wal").

@@ -6,19 +6,24 @@ import GRDB
 /// file. SQLite's own text never reaches the user; the message names the data folder and says what
 /// happens to invitations still queued.
 public enum StorageFailure {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var folder: String?
-
-    /// The data folder named in messages (the last database opened by this process).
-    static func remember(folder path: String) { lock.withLock { folder = path } }
-
     /// What queued invitations do when the database could not be written.
     static let queuedNote = "invitations already queued stay queued and are completed by the next run; nothing is sent twice"
 
     /// The message for a storage error; nil when `error` is not one.
     public static func message(for error: any Error) -> String? {
-        guard let error = error as? DatabaseError else { return nil }
-        let where_ = lock.withLock { folder }.map { "the data folder \($0)" } ?? "the data folder"
+        let folder: String?
+        let error_: DatabaseError
+        if let storage = error as? StorageError {
+            folder = storage.folder
+            error_ = storage.underlying
+        } else if let database = error as? DatabaseError {
+            folder = nil
+            error_ = database
+        } else {
+            return nil
+        }
+        let where_ = folder.map { "the data folder \($0)" } ?? "the data folder"
+        let error = error_
         switch error.resultCode {
         case .SQLITE_FULL:
             return "the disk holding \(where_) is full: free some space and try again; \(queuedNote)"
@@ -34,4 +39,12 @@ public enum StorageFailure {
             return "a database operation in \(where_) failed (SQLite result \(error.extendedResultCode.rawValue))"
         }
     }
+}
+
+/// A failed read or write of a Herald database, with the folder it lives in.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    public let folder: String
+    public let underlying: DatabaseError
+
+    public var description: String { StorageFailure.message(for: self) ?? "\(underlying)" }
 }

@@ -16,12 +16,12 @@ public struct ContactExporter: Sendable {
     /// Calls `write` with successive pieces of the output; returns how many people were written.
     @discardableResult
     public func export(_ format: ExportFormat, pageSize: Int = 1000, write: (String) throws -> Void) throws -> Int {
-        let ids = try database.pool.read { db in
+        let ids = try database.read { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY sort_first, id")
         }
         var csv: CSVWriter?
         if format == .csv {
-            let (phones, emails) = try database.pool.read { db in
+            let (phones, emails) = try database.read { db in
                 (try Int.fetchOne(db, sql: "SELECT MAX(c) FROM (SELECT COUNT(*) c FROM phone GROUP BY person_id)") ?? 1,
                  try Int.fetchOne(db, sql: "SELECT MAX(c) FROM (SELECT COUNT(*) c FROM email GROUP BY person_id)") ?? 1)
             }
@@ -33,7 +33,7 @@ public struct ContactExporter: Sendable {
         while start < ids.count {
             let page = Array(ids[start..<min(start + pageSize, ids.count)])
             start += pageSize
-            let people = try database.pool.read { db in try PersonRows.fetch(ids: page, db: db) }
+            let people = try database.read { db in try PersonRows.fetch(ids: page, db: db) }
             var chunk = ""
             for p in people { chunk += csv?.row(p) ?? VCardWriter.card(p) }
             try write(chunk)

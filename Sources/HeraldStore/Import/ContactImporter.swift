@@ -197,7 +197,7 @@ public struct ContactImporter: Sendable {
             let incoming = people
             people.removeAll(keepingCapacity: true)
             let matches = self.matches, folding = self.folding
-            let counts = try importer.database.pool.write { db -> (Int, Int, Int, [ImportIssue]) in
+            let counts = try importer.database.write { db -> (Int, Int, Int, [ImportIssue]) in
                 try matches.refresh(db)
                 var imported = 0, updated = 0, skipped = 0
                 var issues: [ImportIssue] = []

@@ -41,10 +41,11 @@ public struct LedgerStore: Sendable {
 
     /// Writes every recipient as `queued` in one transaction; nothing is written when a correlator is
     /// already used. `attempts` counts earlier invitations to the same number plus this one.
+    /// Not journaled: senders use `claim`, which queues and journals in one transaction.
     @discardableResult
-    public func enqueue(_ recipients: [QueuedRecipient]) throws -> [InvitationInfo] {
+    func enqueue(_ recipients: [QueuedRecipient]) throws -> [InvitationInfo] {
         let now = clock.now().epochMilliseconds
-        return try database.pool.write { db in try Self.insertQueued(db, recipients, now: now) }
+        return try database.write { db in try Self.insertQueued(db, recipients, now: now) }
     }
 
     @discardableResult
@@ -76,7 +77,7 @@ public struct LedgerStore: Sendable {
     /// messageId and status, and forgets the journaled send `completing`, in one transaction.
     public func recordSent(bulk: BulkRecord, outcomes: [SendOutcome], completing sendId: String? = nil) throws {
         let now = clock.now().epochMilliseconds
-        try database.pool.write { db in
+        try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO bulk (bulk_id, created_ms, message_key, message_text, sender, recipient_count,
                                              passes_done, next_poll_ms, last_polled_ms)
@@ -100,7 +101,7 @@ public struct LedgerStore: Sendable {
     public func markFailed(correlators: [String], reason: String, status: DeliveryStatus = .sendFailed,
                            completing sendId: String? = nil) throws {
         let now = clock.now().epochMilliseconds
-        try database.pool.write { db in
+        try database.write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE invitation SET status = ?, error = ?, updated_ms = ? WHERE correlator = ? AND status = ?
                 """)
@@ -113,7 +114,7 @@ public struct LedgerStore: Sendable {
 
     /// Rows still `queued`, oldest first: to reconcile with the platform on start.
     public func queuedInvitations() throws -> [InvitationInfo] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE status = ? ORDER BY created_ms, id",
                              arguments: [DeliveryStatus.queued.rawValue]).map(Self.invitation)
         }
@@ -121,7 +122,7 @@ public struct LedgerStore: Sendable {
 
     /// The invitation with this correlator.
     public func invitation(correlator: String) throws -> InvitationInfo? {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM invitation WHERE correlator = ?",
                              arguments: [correlator]).map(Self.invitation)
         }
@@ -130,14 +131,14 @@ public struct LedgerStore: Sendable {
     // MARK: bulks and polling
 
     public func bulk(id: String) throws -> BulkRecord? {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM bulk WHERE bulk_id = ?", arguments: [id]).map(Self.bulk)
         }
     }
 
     /// Every bulk, newest first.
     public func bulks(limit: Int? = nil) throws -> [BulkRecord] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM bulk ORDER BY created_ms DESC, bulk_id LIMIT ?",
                              arguments: [limit ?? -1]).map(Self.bulk)
         }
@@ -146,7 +147,7 @@ public struct LedgerStore: Sendable {
     /// Bulks with at least one recipient not in a final state, soonest next poll first.
     public func bulksWithPendingRecipients() throws -> [BulkRecord] {
         let finals = DeliveryStatus.allCases.filter(\.isFinal).map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return try database.pool.read { db in
+        return try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM bulk b WHERE EXISTS (
                     SELECT 1 FROM invitation i WHERE i.bulk_id = b.bulk_id AND i.status NOT IN (\(finals)))
@@ -157,7 +158,7 @@ public struct LedgerStore: Sendable {
 
     /// The recipients of a bulk, in the order they were queued.
     public func recipients(ofBulk bulkId: String) throws -> [InvitationInfo] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE bulk_id = ? ORDER BY id",
                              arguments: [bulkId]).map(Self.invitation)
         }
@@ -166,7 +167,7 @@ public struct LedgerStore: Sendable {
     /// Records one polling pass of a bulk: counts it, stamps it, and sets the next poll time (nil: no more).
     public func recordPoll(bulkId: String, nextPollAt: Date?) throws {
         let now = clock.now().epochMilliseconds
-        try database.pool.write { db in
+        try database.write { db in
             try db.execute(sql: """
                 UPDATE bulk SET passes_done = passes_done + 1, last_polled_ms = ?, next_poll_ms = ? WHERE bulk_id = ?
                 """, arguments: [now, nextPollAt?.epochMilliseconds, bulkId])
@@ -178,7 +179,7 @@ public struct LedgerStore: Sendable {
     /// final state keeps it; an info that matches no row is ignored.
     public func applyDeliveryInfos(bulkId: String, _ updates: [DeliveryUpdate]) throws -> [StatusChange] {
         let now = clock.now().epochMilliseconds
-        return try database.pool.write { db in
+        return try database.write { db in
             var changes: [StatusChange] = []
             for u in updates {
                 var row: Row?
@@ -207,7 +208,7 @@ public struct LedgerStore: Sendable {
 
     /// The most recent invitation to a number (E.164), nil when it was never invited.
     public func latestInvitation(msisdn: String) throws -> InvitationInfo? {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT \(Self.columns) FROM invitation WHERE msisdn = ? ORDER BY created_ms DESC, id DESC LIMIT 1
                 """, arguments: [msisdn]).map(Self.invitation)
@@ -222,13 +223,13 @@ public struct LedgerStore: Sendable {
     /// Latest status for each of these numbers that was ever invited.
     public func latestStatuses(msisdns: [String]) throws -> [String: DeliveryStatus] {
         guard !msisdns.isEmpty else { return [:] }
-        return try database.pool.read { db in try Self.latestStatuses(db, msisdns: msisdns) }
+        return try database.read { db in try Self.latestStatuses(db, msisdns: msisdns) }
     }
 
     /// Every invitation of a person (by person id or to one of their numbers), oldest first.
     public func invitations(for person: Person) throws -> [InvitationInfo] {
         let numbers = person.distinctNumbers
-        return try database.pool.read { db in
+        return try database.read { db in
             var sql = "SELECT \(Self.columns) FROM invitation WHERE person_id = ?"
             var args: [DatabaseValueConvertible?] = [person.id]
             if !numbers.isEmpty {
@@ -242,7 +243,7 @@ public struct LedgerStore: Sendable {
 
     /// The invitation history of a person id, oldest first.
     public func invitations(personId: Int64) throws -> [InvitationInfo] {
-        try database.pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE person_id = ? ORDER BY created_ms, id",
                              arguments: [personId]).map(Self.invitation)
         }

@@ -40,7 +40,7 @@ extension LedgerStore {
     public func claim(_ wanted: [QueuedRecipient], policy: ResendPolicy, owner: String, chunkSize: Int,
                       journal: ([QueuedRecipient]) throws -> (id: String, payload: String)) throws -> SendClaim {
         let now = clock.now().epochMilliseconds
-        return try database.pool.write { db in
+        return try database.write { db in
             let latest = try Self.latestStatuses(db, msisdns: wanted.map(\.msisdn))
             var kept: [QueuedRecipient] = []
             var skipped: [(recipient: QueuedRecipient, reason: String)] = []
@@ -68,7 +68,7 @@ extension LedgerStore {
 
     /// Rows still `queued` and every journaled send, from one snapshot.
     public func queuedSnapshot() throws -> QueuedSnapshot {
-        try database.pool.read { db in
+        try database.read { db in
             let queued = try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE status = ? ORDER BY created_ms, id",
                                           arguments: [DeliveryStatus.queued.rawValue]).map(Self.invitation)
             let sends = try Row.fetchAll(db, sql: "SELECT id, owner, payload FROM pending_send ORDER BY created_ms, id")
@@ -80,7 +80,7 @@ extension LedgerStore {
     /// Makes `owner` the owner of a send whose owner `previous` is gone; false when another
     /// process took it first (or it was finished meanwhile).
     public func takeOver(send id: String, from previous: String?, to owner: String) throws -> Bool {
-        try database.pool.write { db in
+        try database.write { db in
             try db.execute(sql: "UPDATE pending_send SET owner = ? WHERE id = ? AND owner IS ?",
                            arguments: [owner, id, previous])
             return db.changesCount == 1
@@ -89,7 +89,7 @@ extension LedgerStore {
 
     /// Forgets a journaled send (its rows have their answer, or it has none left queued).
     public func removeSend(id: String) throws {
-        try database.pool.write { db in
+        try database.write { db in
             try db.execute(sql: "DELETE FROM pending_send WHERE id = ?", arguments: [id])
         }
     }
