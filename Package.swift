@@ -41,7 +41,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "HeraldServices", dependencies: [
-            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "HeraldLocks", "CQRencode",
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "CQRencode",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "HeraldStoreTests", dependencies: [
             "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore", "HeraldLocks"]),
+        .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore"]),
         .testTarget(name: "HeraldViewModelsTests", dependencies: ["HeraldViewModels", "HeraldServices"]),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI"]),
         .testTarget(name: "EndToEndTests", dependencies: []),

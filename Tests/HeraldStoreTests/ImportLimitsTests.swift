@@ -290,7 +290,7 @@ import HeraldCore
 
     /// One random change to `bytes`: a flipped, removed or inserted byte, a cut, a repeated
     /// stretch (up to thousands of times), a troublesome byte run, or a swap of two stretches.
-    static func mutate(_ bytes: inout [UInt8], _ rng: inout SeededGenerator) {
+    static func mutate(_ bytes: inout [UInt8], _ rng: inout SeededRandom) {
         let special: [UInt8] = [0x0D, 0x0A, 0x20, 0x09, 0x3A, 0x3B, 0x2C, 0x3D, 0x22, 0x5C, 0x2E, 0xFF, 0xC3, 0x00]
         func pos() -> Int { bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &rng) }
         switch Int.random(in: 0..<8, using: &rng) {
@@ -326,7 +326,7 @@ import HeraldCore
     func fuzz(_ sample: String, format: ImportFormat, runs: Int, seed: UInt64) throws {
         let s = try TempStore()
         let importer = try s.importer()
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         for run in 0..<runs {
             var bytes = Array(sample.utf8)
             for _ in 0..<Int.random(in: 1...6, using: &rng) { Self.mutate(&bytes, &rng) }
@@ -352,15 +352,3 @@ import HeraldCore
     }
 }
 
-/// A small deterministic generator (SplitMix64) so every fuzz run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_B9E4
-        z = (z ^ (z >> 27)) &* 0x94D8_4EB4_CE31_11EB
-        return z ^ (z >> 31)
-    }
-}
