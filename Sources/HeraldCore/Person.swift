@@ -9,6 +9,22 @@ public struct LabeledPhone: Sendable, Hashable, Codable {
         self.label = label
         self.number = number
     }
+
+    /// Why this number cannot take an SMS whatever its kind: labelled fax or pager (an imported
+    /// `TEL;TYPE=FAX,WORK`, Apple's `HomeFAX`, Google's "Work Fax"); nil otherwise.
+    public var labelRefusesSMS: String? {
+        guard let label = label?.lowercased() else { return nil }
+        if label.contains("fax") { return "labelled \(label): a fax cannot receive SMS" }
+        if label.contains("pager") { return "labelled \(label): a pager cannot receive SMS" }
+        return nil
+    }
+}
+
+/// A number of a person that is not sent an invitation, and why.
+public struct SkippedNumber: Sendable, Hashable {
+    /// E.164 when valid, else the text as written.
+    public var address: String
+    public var reason: String
 }
 
 /// An email address of a person with its label.
@@ -86,12 +102,34 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// Distinct E.164 numbers that can receive an invitation, in the order they appear.
-    public var invitableNumbers: [String] {
+    public var invitableNumbers: [String] { smsPlan.numbers }
+
+    /// The numbers an SMS invitation goes to and the ones it skips, with the reason: mobiles (each
+    /// once); when the person has no mobile, the numbers that may be mobile (fixed-line-or-mobile,
+    /// personal, VoIP); never a number labelled fax or pager, a fixed line or an invalid number.
+    public var smsPlan: (numbers: [String], skipped: [SkippedNumber]) {
+        var mobiles: [String] = [], maybe: [String] = [], skipped: [SkippedNumber] = []
         var seen = Set<String>()
-        return phones.compactMap { p in
-            guard p.number.isInvitable, let e = p.number.e164, seen.insert(e).inserted else { return nil }
-            return e
+        for p in phones {
+            let address = p.number.e164 ?? p.number.raw
+            if let reason = p.number.invalidReason ?? (p.number.isValid ? nil : "not a valid number") {
+                skipped.append(SkippedNumber(address: address, reason: reason))
+                continue
+            }
+            guard let e = p.number.e164, seen.insert(e).inserted else { continue }
+            if let refusal = p.labelRefusesSMS {
+                skipped.append(SkippedNumber(address: e, reason: refusal))
+            } else if p.number.kind == .mobile {
+                mobiles.append(e)
+            } else if p.number.kind.canReceiveSMS {
+                maybe.append(e)
+            } else {
+                skipped.append(SkippedNumber(address: e, reason: "a \(p.number.kind.rawValue) number cannot receive SMS"))
+            }
         }
+        if mobiles.isEmpty { return (maybe, skipped) }
+        skipped += maybe.map { SkippedNumber(address: $0, reason: "may not be a mobile; the mobile number is invited instead") }
+        return (mobiles, skipped)
     }
 
     /// Distinct valid E.164 numbers, in the order they appear.

@@ -279,12 +279,8 @@ public actor InviteService {
         for target in targets {
             switch target {
             case .person(let person):
-                let invitable = person.invitableNumbers
-                for phone in person.phones where !phone.number.isInvitable {
-                    let reason = phone.number.invalidReason
-                        ?? "a \(phone.number.kind.rawValue) number cannot receive SMS"
-                    skipped.append(SkippedRecipient(address: phone.number.e164 ?? phone.number.raw, personId: person.id, reason: reason))
-                }
+                let (invitable, left) = person.smsPlan
+                for n in left { skipped.append(SkippedRecipient(address: n.address, personId: person.id, reason: n.reason)) }
                 if person.phones.isEmpty {
                     skipped.append(SkippedRecipient(address: person.displayName, personId: person.id,
                                                     reason: "has no phone number (invite by email instead)"))

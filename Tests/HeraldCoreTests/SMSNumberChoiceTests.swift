@@ -1,0 +1,45 @@
+import Testing
+@testable import HeraldCore
+
+/// Which of a person's numbers an SMS invitation goes to.
+@Suite struct SMSNumberChoiceTests {
+    let hr = try! PhoneNumberParser(defaultRegion: "HR")
+    let us = try! PhoneNumberParser(defaultRegion: "US")
+
+    func person(_ phones: [(String?, PhoneNumber)]) -> Person {
+        Person(firstName: "Ana", lastName: "Horvat", phones: phones.map { LabeledPhone(label: $0.0, number: $0.1) })
+    }
+
+    @Test func aNumberLabelledFaxOrPagerIsNeverInvitedEvenWhenItIsAMobile() {
+        let p = person([("work fax", hr.parse("+385 91 234 5678")), ("pager", hr.parse("+385 92 111 2222")),
+                        ("homefax", hr.parse("+385 98 765 4321")), ("mobile", hr.parse("+385 95 000 1111"))])
+        #expect(p.invitableNumbers == ["+385950001111"])
+        let reasons = p.smsPlan.skipped.map(\.reason)
+        #expect(reasons.count == 3)
+        #expect(reasons[0] == "labelled work fax: a fax cannot receive SMS")
+        #expect(reasons[1] == "labelled pager: a pager cannot receive SMS")
+    }
+
+    @Test func aMobileIsPreferredAndAFixedLineIsSkippedWithItsReason() {
+        let p = person([("work", hr.parse("+385 1 4567 890")), ("mobile", hr.parse("+385 91 234 5678"))])
+        #expect(p.invitableNumbers == ["+385912345678"])
+        #expect(p.smsPlan.skipped.map(\.address) == ["+38514567890"])
+        #expect(p.smsPlan.skipped[0].reason.contains("cannot receive SMS"))
+    }
+
+    @Test func aNumberThatMayBeAMobileIsInvitedOnlyWhenThePersonHasNoMobile() {
+        let maybe = us.parse("(201) 555-0123")
+        #expect(maybe.kind == .fixedLineOrMobile)
+        #expect(person([("home", maybe)]).invitableNumbers == ["+12015550123"])
+        let both = person([("home", maybe), ("cell", hr.parse("+385 91 234 5678"))])
+        #expect(both.invitableNumbers == ["+385912345678"])
+        #expect(both.smsPlan.skipped.first?.reason == "may not be a mobile; the mobile number is invited instead")
+    }
+
+    @Test func anInvalidNumberIsSkippedWithTheParsersReasonAndDuplicatesCountOnce() {
+        let p = person([(nil, hr.parse("12")), ("mobile", hr.parse("+385 91 234 5678")), ("other", hr.parse("091 234 5678"))])
+        #expect(p.invitableNumbers == ["+385912345678"])
+        #expect(p.smsPlan.skipped.count == 1)
+        #expect(p.smsPlan.skipped[0].address == "12")
+    }
+}
