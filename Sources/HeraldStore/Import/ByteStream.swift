@@ -34,13 +34,16 @@ struct ByteStream {
     }
 }
 
-/// Splits a byte stream into lines (LF or CRLF), numbering them from 1. A line longer than
-/// `maxLineBytes` keeps only its start and is flagged.
+/// Splits a byte stream into lines, numbering them from 1. A line ends at LF, CRLF, a lone CR (old
+/// Mac files) or CR CR LF (iPhone exports): after a CR, further CRs and one LF belong to the same
+/// break. A line longer than `maxLineBytes` keeps only its start and is flagged.
 struct LineReader {
     private var stream: ByteStream
     private var buffer: [UInt8] = []
     private var position = 0
     private var finished = false
+    /// The last line ended at a CR: CRs and one LF that follow are part of that break.
+    private var afterCR = false
     private(set) var lineNumber = 0
     let maxLineBytes: Int
 
@@ -65,12 +68,19 @@ struct LineReader {
                 buffer = chunk
                 position = 0
             }
+            if afterCR {
+                while position < buffer.count, buffer[position] == 0x0D { position += 1 }
+                if position >= buffer.count { continue }
+                if buffer[position] == 0x0A { position += 1 }
+                afterCR = false
+                continue
+            }
             let slice = buffer[position...]
-            if let nl = slice.firstIndex(of: 0x0A) {
-                append(buffer[position..<nl], to: &line, truncated: &truncated)
-                position = nl + 1
+            if let end = slice.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                append(buffer[position..<end], to: &line, truncated: &truncated)
+                afterCR = buffer[end] == 0x0D
+                position = end + 1
                 lineNumber += 1
-                if line.last == 0x0D { line.removeLast() }
                 return (line, truncated)
             }
             append(slice, to: &line, truncated: &truncated)
@@ -78,7 +88,6 @@ struct LineReader {
         }
         if line.isEmpty && !truncated { return nil }
         lineNumber += 1
-        if line.last == 0x0D { line.removeLast() }
         return (line, truncated)
     }
 

@@ -159,9 +159,25 @@ struct VCardReader {
         return card.finish(line: beginLine)
     }
 
+    /// The start of a line for an error message; control characters are written visibly (`\r`, `\t`,
+    /// `\u{1B}`), never as spaces, so the message shows what is really in the file.
     static func preview(_ s: String) -> String {
         let cut = s.count > 40 ? String(s.prefix(40)) + "…" : s
-        return TerminalSafeText.sanitize(cut)
+        var out = ""
+        for scalar in cut.unicodeScalars {
+            switch scalar {
+            case "\r": out += "\\r"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return TerminalSafeText.sanitize(out)
     }
 }
 
