@@ -90,9 +90,11 @@ final class PlatformCLI: @unchecked Sendable {
         process.terminationHandler = { _ in done.signal() }
         try process.run()
         if done.wait(timeout: .now() + timeout) == .timedOut {
+            let running = process.isRunning
             process.terminate()
             _ = done.wait(timeout: .now() + 5)
-            throw CLIError("herald \(args.joined(separator: " ")) did not finish in \(Int(timeout)) s")
+            let said = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            throw CLIError("herald \(args.prefix(8).joined(separator: " ")) did not finish in \(Int(timeout)) s (still running: \(running)); stderr so far: \(said)")
         }
         try outHandle.close()
         try errHandle.close()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `herald send` with many recipients, and what the next run says after a send the platform never answered.
-@Suite struct CLISendRecoveryTests {
+@Suite(.serialized) struct CLISendRecoveryTests {
     @Test func thousandsOfToOptionsAndAToFileAreAllSent() throws {
         let cli = try PlatformCLI()
         let numbers = (0..<2500).map(mobile)
@@ -77,7 +77,7 @@ import Testing
         #expect(!send.stderr.contains("database is locked"))
 
         kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
+        while holder.isRunning { usleep(10_000) }
         let again = try cli.run(["send", "--to", mobile(1), "--json"])
         #expect(again.status == 0, "\(again)")
     }
