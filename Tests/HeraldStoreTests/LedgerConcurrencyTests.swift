@@ -42,6 +42,7 @@ import Testing
         #expect(mine.isAlive(theirs.owner))
         #expect(!mine.isAlive("p1-never-was"))
         #expect(!mine.isAlive(nil))
+        #expect(!mine.isAlive("../leases/" + mine.owner))
         theirs.release()
         #expect(!mine.isAlive(theirs.owner))
         let files = try FileManager.default.contentsOfDirectory(atPath: s.dir.appendingPathComponent("leases").path)

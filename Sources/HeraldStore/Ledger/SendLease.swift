@@ -39,6 +39,9 @@ public final class SendLease: Sendable {
     public func isAlive(_ owner: String?) -> Bool {
         guard let owner else { return false }
         if owner == self.owner { return true }
+        // Owners are ours ("p<pid>-<hex>"); anything else names no lease file (and never a path elsewhere).
+        guard !owner.isEmpty, owner.utf8.allSatisfy({ $0 == 0x2D || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
+        else { return false }
         let path = Self.path(owner, in: directory)
         switch try? FileLock.probe(path) {
         case .held: return true
