@@ -170,7 +170,7 @@ public actor InviteService {
         let queued = Set(snapshot.queued.map(\.correlator))
         var covered = Set<String>()
         for entry in snapshot.sends {
-            let send = try? PendingSend.decode(entry.payload)
+            let send = try? PendingSend.decode(entry.payload)  // unreadable: its rows are marked failed below
             let destinations = Set(send?.destinations.compactMap(\.messageId) ?? [])
             covered.formUnion(destinations)
             let mine = destinations.intersection(queued)
@@ -180,21 +180,24 @@ public actor InviteService {
                 report.otherProcess += mine.count
                 continue
             }
-            guard let send, !mine.isEmpty else {
-                // Finished (its rows have their answers) or unreadable: nothing to replay.
-                if own || (try? ledger.takeOver(send: entry.id, from: entry.owner, to: lease.owner)) == true {
-                    if send == nil {
-                        try? ledger.markFailed(correlators: Array(mine), reason: "the interrupted request could not be read back; invite again",
-                                               completing: entry.id)
-                    } else {
-                        try? ledger.removeSend(id: entry.id)
-                    }
+            do {
+                // Another process's send is taken over first (one reconciler wins it).
+                if !own, try !ledger.takeOver(send: entry.id, from: entry.owner, to: lease.owner) { continue }
+                guard send != nil else {
+                    try ledger.markFailed(correlators: Array(mine), reason: "the interrupted request could not be read back; invite again",
+                                          completing: entry.id)
+                    report.failed += mine.count
+                    continue
                 }
+                if mine.isEmpty {
+                    try ledger.removeSend(id: entry.id)  // finished: its rows have their answers
+                    continue
+                }
+            } catch {
+                report.unreadable = userMessage(for: error)
                 continue
             }
-            if !own {
-                guard (try? ledger.takeOver(send: entry.id, from: entry.owner, to: lease.owner)) == true else { continue }
-            }
+            guard let send else { continue }
             do {
                 let sent = try await self.send(send.restricted(to: mine))
                 report.reconciled += sent.recipients.count
