@@ -21,6 +21,7 @@ import Testing
         let sent = try await h.workspace.invites.invite(people: people)
         let bulkId = try #require(sent.bulkId)
         let (tracker, counting) = tracker(h)
+        try await h.workspace.feed.start()
         let events = h.workspace.bus.stream()
         await tracker.refresh()
 
@@ -49,13 +50,19 @@ import Testing
                 applicationKey: h.workspace.credentials.applicationKey, messageId: try #require(row.messageId))
             if row.status.isFinal { #expect(engineStatus == row.status) }
         }
-        // Events were published for the changes.
-        var published = 0
+        // The change feed publishes where every recipient that changed ended, in one batch.
+        let batch = try #require(try await h.workspace.feed.check())
+        var published: LedgerChange?
         for await event in events {
-            if case .deliveryChanged = event { published += 1 }
-            if published == changes.count { break }
+            if case .ledgerChanged(let change) = event { published = change; break }
         }
-        #expect(published == changes.count)
+        #expect(published == batch)
+        let changed = Set(changes.map(\.address))
+        #expect(Set(batch.deliveries.map(\.address)) == changed)
+        for delivery in batch.deliveries {
+            let row = try #require(rows.first { $0.id == delivery.invitationId })
+            #expect(delivery.to == row.status && delivery.bulkId == bulkId)
+        }
     }
 
     @Test func exactlyOneCallPerDueBulkFor100Bulks() async throws {
@@ -195,11 +202,11 @@ import Testing
         h.clock.advance(by: 0.5)
         await tracker.tick()
         #expect(await tracker.trackedBulks().map(\.bulkId) == [bulkId])
-        var discovered: [String] = []
+        var watched: [String] = []
         for await event in events {
-            if case .bulksDiscovered(let ids) = event { discovered = ids; break }
+            if case .trackerState(let state) = event { watched = state.bulks.map(\.bulkId); break }
         }
-        #expect(discovered == [bulkId])
+        #expect(watched == [bulkId])
 
         // When the other process polls it, this one sees the change without calling the platform.
         let otherTracker = DeliveryTracker(platform: other.platform, ledger: other.ledger, bus: other.bus, clock: h.clock)

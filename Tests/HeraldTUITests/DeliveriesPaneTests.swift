@@ -16,8 +16,9 @@ struct DeliveriesPaneTests {
         defer { ws.close() }
         let numbers = ["+385911111111", "+385912222222", "+385913333333", "+385914444444"]
         let bulk = try #require(try await ws.invites.invite(numbers: numbers).bulkId)
+        let effects = PaneEffects()
         let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
-                                     effects: EffectQueue { _ in }, toasts: ToastBoard(clock: clock), clock: clock)
+                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
         func draw(height: Int = 10) -> Canvas {
@@ -25,14 +26,17 @@ struct DeliveriesPaneTests {
             pane.render(into: &canvas, in: canvas.bounds, theme: theme)
             return canvas
         }
+        #expect(draw().snapshot().contains("Reading the ledger…"))
+        await effects.settle()
+        _ = try await ws.feed.check()
         _ = try ws.ledger.applyDeliveryInfos(bulkId: bulk, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveredToTerminal),
             DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveredToTerminal),
             DeliveryUpdate(address: "385913333333", messageId: nil, status: .deliveryImpossible),
             DeliveryUpdate(address: "385914444444", messageId: nil, status: .messageWaiting),
         ])
-        #expect(pane.handle(serviceEvent: .deliveryChanged(DeliveryChange(bulkId: bulk, address: "385911111111", messageId: nil,
-                                                                         personId: nil, from: nil, to: .deliveredToTerminal, at: clock.now()))))
+        let change = try #require(try await ws.feed.check())
+        #expect(pane.handle(serviceEvent: .ledgerChanged(change)))
         let canvas = draw()
         let lines = canvas.snapshot().components(separatedBy: "\n")
         #expect(lines[0].contains("Deliveries — 1 bulk · filter: all"))
@@ -54,6 +58,7 @@ struct DeliveriesPaneTests {
         #expect(draw().cell(x: invitedAt, y: 3)?.style.role == .statusDelivered)
         // enter opens the bulk: recipients with their status
         #expect(pane.handle(action: .open))
+        await effects.settle()
         let opened = draw(height: 14).snapshot()
         #expect(opened.contains("+385913333333"))
         #expect(opened.contains("impossible"))

@@ -34,10 +34,13 @@ final class ShellWorkspace {
 final class ShellEffects: @unchecked Sendable {
     private let stream: AsyncStream<EffectCompletion>
     let queue: EffectQueue
+    /// Completions run on this UI side (as the app loop runs them), when given.
+    let ui: UISide?
 
-    init() {
+    init(ui: UISide? = nil) {
         let (stream, continuation) = AsyncStream<EffectCompletion>.makeStream()
         self.stream = stream
+        self.ui = ui
         queue = EffectQueue { continuation.yield($0) }
     }
 
@@ -45,7 +48,25 @@ final class ShellEffects: @unchecked Sendable {
         var iterator = stream.makeAsyncIterator()
         while queue.inFlight > 0 {
             guard let completion = await iterator.next() else { return }
-            queue.complete(completion)
+            if let ui { ui { _ = queue.complete(completion) } } else { queue.complete(completion) }
         }
+    }
+}
+
+/// Runs view-model code the way the app loop does: inside a `UIThreadGuard`, so any storage read or
+/// write it makes synchronously (instead of through an effect) is recorded and fails the test.
+final class UISide: @unchecked Sendable {
+    let guardian = UIThreadGuard()
+
+    func callAsFunction<T>(_ body: () throws -> T) rethrows -> T { try guardian.run(body) }
+
+    /// Storage accesses made on the UI side so far.
+    var violations: [String] { guardian.violations }
+
+    /// The rows of `range` once read: asks (as a render does), lets the reads finish, asks again.
+    func rows(_ vm: ContactsViewModel, _ range: Range<Int>, _ effects: ShellEffects) async -> [ContactRow] {
+        _ = self { vm.rows(in: range) }
+        await effects.settle()
+        return self { vm.rows(in: range) }.compactMap { $0 }
     }
 }

@@ -5,11 +5,20 @@ import HeraldStore
 import Testing
 @testable import HeraldViewModels
 
+/// Every test drives the view-model from the UI side of a `UIThreadGuard` and ends by checking
+/// that the UI side never touched the store: reads go through effects only.
 @Suite("Contacts view-model")
 struct ContactsViewModelTests {
-    private func make(_ ws: ShellWorkspace, effects: ShellEffects, toasts: ToastBoard) -> ContactsViewModel {
-        ContactsViewModel(book: ws.book, invites: ws.workspace.invites, suggestions: ws.workspace.suggestions,
-                          effects: effects.queue, toasts: toasts)
+    /// A view-model built on the UI side, its effects run on the UI side, the first listing read.
+    private func make(_ ws: ShellWorkspace, toasts: ToastBoard? = nil) async -> (ContactsViewModel, ShellEffects, UISide) {
+        let ui = UISide()
+        let effects = ShellEffects(ui: ui)
+        let vm = ui {
+            ContactsViewModel(book: ws.book, invites: ws.workspace.invites, suggestions: ws.workspace.suggestions,
+                              effects: effects.queue, toasts: toasts ?? ToastBoard(clock: ws.clock))
+        }
+        await effects.settle()
+        return (vm, effects, ui)
     }
 
     private func seed(_ ws: ShellWorkspace) throws {
@@ -23,86 +32,132 @@ struct ContactsViewModelTests {
     @Test func listsEveryoneInSectionsByFirstNameThenByLastName() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)
-        let vm = make(ws, effects: ShellEffects(), toasts: ToastBoard(clock: ws.clock))
+        let (vm, effects, ui) = await make(ws)
         #expect(vm.count == 5)
-        let rows = vm.rows(in: 0..<5)
+        let rows = await ui.rows(vm, 0..<5, effects)
         #expect(rows.map(\.name) == ["Ana Horvat", "Ivo Babić", "Marko Ćosić", "Šime Anić", "Zora Kovač"])
         #expect(rows.map(\.section) == ["A", "I", "M", "S", "Z"])
         #expect(rows.allSatisfy { $0.startsSection })
-        vm.setSort(byLastName: true)
-        #expect(vm.rows(in: 0..<5).map(\.name) == ["Šime Anić", "Ivo Babić", "Marko Ćosić", "Ana Horvat", "Zora Kovač"])
-        #expect(vm.rows(in: 0..<2).map(\.section) == ["A", "B"])
+        ui { vm.setSort(byLastName: true) }
+        await effects.settle()
+        #expect(await ui.rows(vm, 0..<5, effects).map(\.name) == ["Šime Anić", "Ivo Babić", "Marko Ćosić", "Ana Horvat", "Zora Kovač"])
+        #expect(await ui.rows(vm, 0..<2, effects).map(\.section) == ["A", "B"])
+        #expect(ui.violations.isEmpty)
+    }
+
+    @Test func aRowNotReadYetIsAPlaceholderUntilItsReadArrives() async throws {
+        let ws = try await ShellWorkspace()
+        for i in 0..<300 { try ws.add("Person", String(format: "%03d", i), "091 \(String(format: "%03d", i)) 0000") }
+        let (vm, effects, ui) = await make(ws)
+        vm.readAhead = 10
+        let far = ui { vm.rows(in: 250..<260) }
+        #expect(far.count == 10 && far.allSatisfy { $0 == nil })      // nothing read there yet: placeholders, no query
+        await effects.settle()
+        #expect(ui { vm.rows(in: 250..<260) }.allSatisfy { $0 != nil })
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func searchNarrowsPerKeystrokeAndHighlightsMatches() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)
-        let vm = make(ws, effects: ShellEffects(), toasts: ToastBoard(clock: ws.clock))
-        vm.beginSearch()
-        vm.setQuery("a")
+        let (vm, effects, ui) = await make(ws)
+        ui { vm.beginSearch(); vm.setQuery("a") }
+        await effects.settle()
         let afterOne = vm.count
-        vm.setQuery("an")
+        ui { vm.setQuery("an") }
+        await effects.settle()
         #expect(vm.count < afterOne)
-        #expect(Set(vm.rows(in: 0..<vm.count).map(\.name)) == ["Ana Horvat", "Šime Anić"])
-        let ana = try #require(vm.rows(in: 0..<vm.count).first { $0.name == "Ana Horvat" })
+        #expect(Set(await ui.rows(vm, 0..<vm.count, effects).map(\.name)) == ["Ana Horvat", "Šime Anić"])
+        let ana = try #require(await ui.rows(vm, 0..<vm.count, effects).first { $0.name == "Ana Horvat" })
         #expect(ana.matches == [0..<2])
-        vm.setQuery("anic")   // diacritics folded: matches "Anić"
-        #expect(vm.rows(in: 0..<vm.count).map(\.name) == ["Šime Anić"])
-        #expect(vm.rows(in: 0..<1).first?.matches == [5..<9])
-        vm.clearSearch()
+        ui { vm.setQuery("anic") }    // diacritics folded: matches "Anić"
+        await effects.settle()
+        #expect(await ui.rows(vm, 0..<vm.count, effects).map(\.name) == ["Šime Anić"])
+        #expect(await ui.rows(vm, 0..<1, effects).first?.matches == [5..<9])
+        ui { vm.clearSearch() }
+        await effects.settle()
         #expect(vm.count == 5 && !vm.isSearching)
+        #expect(ui.violations.isEmpty)
     }
 
-    @Test func selectionAllNoneInvertFollowTheShownRows() async throws {
+    @Test func keystrokesFasterThanTheSearchShowTheLastQuery() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)
-        let vm = make(ws, effects: ShellEffects(), toasts: ToastBoard(clock: ws.clock))
-        vm.toggleSelection()
+        let (vm, effects, ui) = await make(ws)
+        ui { vm.beginSearch(); for text in ["z", "zo", "zor", "zora"] { vm.setQuery(text) } }
+        await effects.settle()
+        #expect(vm.listing.query == "zora" && vm.count == 1)
+        #expect(await ui.rows(vm, 0..<1, effects).map(\.name) == ["Zora Kovač"])
+        #expect(ui.violations.isEmpty)
+    }
+
+    @Test func selectionAllNoneInvertFollowTheShownRowsAndCanBeRestored() async throws {
+        let ws = try await ShellWorkspace()
+        try seed(ws)
+        let (vm, effects, ui) = await make(ws)
+        _ = await ui.rows(vm, 0..<5, effects)
+        ui { vm.toggleSelection() }
         #expect(vm.selection.count == 1)
-        vm.toggleSelection()
+        ui { vm.toggleSelection() }
         #expect(vm.selection.isEmpty)
-        vm.setQuery("an")
-        vm.selectAll()
+        ui { vm.setQuery("an") }
+        await effects.settle()
+        ui { vm.selectAll() }
         #expect(vm.selection.count == 2)
-        vm.clearSearch()
-        vm.invertSelection()
+        ui { vm.clearSearch() }
+        await effects.settle()
+        ui { vm.invertSelection() }
+        await effects.settle()
         #expect(vm.selection.count == 3)
-        vm.selectNone()
+        ui { vm.selectNone() }
         #expect(vm.selection.isEmpty)
+        ui { vm.restoreSelection() }
+        #expect(vm.selection.count == 3)
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func invitingTheSelectionAsksFirstThenSendsAndShowsTheNewState() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)
-        let effects = ShellEffects()
         let toasts = ToastBoard(clock: ws.clock)
-        let vm = make(ws, effects: effects, toasts: toasts)
-        vm.moveCursor(to: 0)                 // Ana Horvat
-        vm.toggleSelection()
-        vm.moveCursor(to: 4)                 // Zora Kovač, two numbers
-        vm.toggleSelection()
-        vm.requestInvite()
+        let (vm, effects, ui) = await make(ws, toasts: toasts)
+        _ = try await ws.workspace.feed.check()       // the feed starts where the pane's reads stand
+        _ = await ui.rows(vm, 0..<5, effects)
+        ui {
+            vm.moveCursor(to: 0)                 // Ana Horvat
+            vm.toggleSelection()
+            vm.moveCursor(to: 4)                 // Zora Kovač, two numbers
+            vm.toggleSelection()
+            vm.requestInvite()
+        }
+        await effects.settle()
         let confirmation = try #require(vm.confirmation)
         #expect(confirmation.personIds.count == 2)
         #expect(confirmation.numberCount == 3)
+        #expect(confirmation.sampleNames == ["Ana Horvat", "Zora Kovač"])
         #expect(try ws.workspace.ledger.bulks().isEmpty)     // nothing sent before the yes
-        vm.confirmInvite()
+        ui { vm.confirmInvite() }
         #expect(vm.isInviting)
         await effects.settle()
         #expect(!vm.isInviting && vm.selection.isEmpty)
         #expect(toasts.notes.last?.text.hasPrefix("invited 3 numbers (bulk ") == true)
         #expect(try ws.workspace.ledger.bulks().count == 1)
-        let rows = vm.rows(in: 0..<5)
+        // The change feed says the ledger moved; the rows shown are read again.
+        let change = try #require(try await ws.workspace.feed.check())
+        _ = ui { vm.handle(event: .ledgerChanged(change)) }
+        await effects.settle()
+        let rows = await ui.rows(vm, 0..<5, effects)
         #expect(rows[0].badge.state != .notInvited)
         #expect(rows[1].badge.text == "not invited")
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func aPersonWithOneOfTwoNumbersInvitedShowsTheCount() async throws {
         let ws = try await ShellWorkspace()
         try ws.add("Zora", "Kovač", "091 444 4444", "098 555 5555")
         _ = try await ws.workspace.invites.invite(numbers: ["+385914444444"])
-        let vm = make(ws, effects: ShellEffects(), toasts: ToastBoard(clock: ws.clock))
-        let badge = try #require(vm.rows(in: 0..<1).first?.badge)
+        let (vm, effects, ui) = await make(ws)
+        let badge = try #require(await ui.rows(vm, 0..<1, effects).first?.badge)
         #expect(badge.count == 1 && badge.total == 2)
         #expect(badge.text.hasSuffix(" 1/2"))
     }
@@ -110,37 +165,59 @@ struct ContactsViewModelTests {
     @Test func nothingToInviteSaysWhatToDo() async throws {
         let ws = try await ShellWorkspace()
         let toasts = ToastBoard(clock: ws.clock)
-        let vm = make(ws, effects: ShellEffects(), toasts: toasts)
+        let (vm, _, ui) = await make(ws, toasts: toasts)
         #expect(vm.isAddressBookEmpty)
-        vm.requestInvite()
+        ui { vm.requestInvite() }
         #expect(vm.confirmation == nil)
         #expect(toasts.notes.last?.level == .warning)
+    }
+
+    @Test func peopleImportedByAnotherProcessAppearOnTheFeedsEvent() async throws {
+        let ws = try await ShellWorkspace()
+        try seed(ws)
+        let (vm, effects, ui) = await make(ws)
+        _ = try await ws.workspace.feed.check()
+        // Another process on the same folder stores a person.
+        let other = try HeraldDatabase.open(inDirectory: ws.folder)
+        _ = try ContactStore(database: other).insert(Person(firstName: "Nova", lastName: "Osoba", phones: []))
+        try await ws.workspace.feed.check()
+        #expect(vm.count == 5)
+        // The feed published `.contactsChanged`; the pane reads its listing again.
+        _ = ui { vm.handle(event: .contactsChanged(generation: 0)) }
+        await effects.settle()
+        #expect(vm.count == 6)
+        #expect(await ui.rows(vm, 0..<6, effects).map(\.name).contains("Nova Osoba"))
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func suggestionsGoOnTopAndAreRecordedAsSeen() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)
-        let effects = ShellEffects()
-        let vm = make(ws, effects: effects, toasts: ToastBoard(clock: ws.clock))
+        let (vm, effects, ui) = await make(ws)
         vm.suggestionCount = 2
-        vm.loadSuggestions()
+        ui { vm.loadSuggestions() }
         await effects.settle()
         #expect(vm.visibleSuggestions.count == 2)
         #expect(vm.count == 7)
-        let top = vm.rows(in: 0..<2)
-        #expect(top.allSatisfy { $0.section == nil && $0.reasons != nil })
+        let top = await ui.rows(vm, 0..<2, effects)
+        #expect(top.count == 2 && top.allSatisfy { $0.section == nil && $0.reasons != nil })
         let seen = try SuggestionHistoryStore(database: ws.workspace.database).seenIDs()
         #expect(Set(top.compactMap(\.personId)) == seen)
-        vm.setQuery("zora")                  // a search hides the block
+        #expect(await ui.rows(vm, 2..<7, effects).count == 5)
+        ui { vm.setQuery("zora") }                  // a search hides the block
+        await effects.settle()
         #expect(vm.visibleSuggestions.isEmpty && vm.count == 1)
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func detailShowsEveryNumberWithTypeStatusHistoryAndBulk() async throws {
         let ws = try await ShellWorkspace()
         try ws.add("Zora", "Kovač", "091 444 4444", "01 4555 555")
         let sent = try await ws.workspace.invites.invite(numbers: ["+385914444444"])
-        let vm = make(ws, effects: ShellEffects(), toasts: ToastBoard(clock: ws.clock))
-        vm.openDetail()
+        let (vm, effects, ui) = await make(ws)
+        _ = await ui.rows(vm, 0..<1, effects)
+        ui { vm.openDetail() }
+        await effects.settle()
         let detail = try #require(vm.detail)
         #expect(detail.numbers.map(\.e164) == ["+385914444444", "+38514555555"])
         #expect(detail.numbers[0].kind == "mobile")
@@ -149,13 +226,23 @@ struct ContactsViewModelTests {
         let bulk = try #require(sent.bulkId)
         #expect(detail.bulkIds == [bulk])
         #expect(detail.lines.contains { $0.contains("Not among the current suggestions") })
+        #expect(ui.violations.isEmpty)
+    }
+
+    @Test func aFailedReadSaysSoInsteadOfAnEmptyBook() async throws {
+        let ws = try await ShellWorkspace()
+        try seed(ws)
+        try ws.workspace.database.write { db in try db.execute(sql: "DROP TABLE email") }   // rows can no longer be read
+        let (vm, _, _) = await make(ws)
+        #expect(vm.loadError?.hasPrefix("could not read the contacts") == true)
+        #expect(!vm.isAddressBookEmpty)
     }
 
     @Test func hostileNamesAreSanitised() async throws {
         let ws = try await ShellWorkspace()
         try ws.add("Evil\u{1B}[2J\u{1B}]0;owned\u{07}", "Name", "091 111 1111")
-        let vm = make(ws, effects: ShellEffects(), toasts: ToastBoard(clock: ws.clock))
-        let name = try #require(vm.rows(in: 0..<1).first?.name)
+        let (vm, effects, ui) = await make(ws)
+        let name = try #require(await ui.rows(vm, 0..<1, effects).first?.name)
         #expect(!name.contains("\u{1B}") && !name.contains("\u{07}"))
     }
 }

@@ -7,9 +7,16 @@ import Testing
 
 @Suite("Deliveries view-model")
 struct DeliveriesViewModelTests {
-    private func make(_ ws: ShellWorkspace, effects: ShellEffects = ShellEffects(), toasts: ToastBoard? = nil) -> DeliveriesViewModel {
-        DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites, effects: effects.queue,
-                            toasts: toasts ?? ToastBoard(clock: ws.clock), clock: ws.clock)
+    /// A view-model built and driven on the UI side; its first snapshot read.
+    private func make(_ ws: ShellWorkspace, ui: UISide = UISide(), effects: ShellEffects? = nil,
+                      toasts: ToastBoard? = nil) async -> DeliveriesViewModel {
+        let effects = effects ?? ShellEffects(ui: ui)
+        let vm = ui {
+            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites, effects: effects.queue,
+                                toasts: toasts ?? ToastBoard(clock: ws.clock), clock: ws.clock)
+        }
+        await effects.settle()
+        return vm
     }
 
     /// Sends one bulk to these numbers and returns its id.
@@ -20,29 +27,32 @@ struct DeliveriesViewModelTests {
     @Test func listsBulksWithCountsPerStatus() async throws {
         let ws = try await ShellWorkspace()
         let bulk = try await send(ws, ["+385911111111", "+385912222222", "+385913333333"])
-        let vm = make(ws)
+        let ui = UISide()
+        let vm = await make(ws, ui: ui)
         let row = try #require(vm.bulks.first)
         #expect(row.bulkId == bulk)
         #expect(row.recipients == 3)
         #expect(row.invited + row.pending + row.impossible + row.other == 3)
+        #expect(ui.violations.isEmpty)
     }
 
-    @Test func deliveryEventsUpdateTheCountsAndLightTheChangedCellsForAMoment() async throws {
+    @Test func feedBatchesMoveTheCountsWithoutAQueryAndLightTheChangedCells() async throws {
         let ws = try await ShellWorkspace()
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
-        let vm = make(ws)
+        let ui = UISide()
+        let effects = ShellEffects(ui: ui)
+        let vm = await make(ws, ui: ui, effects: effects)
+        _ = try await ws.workspace.feed.check()       // the feed starts where the snapshot stands
         let before = try #require(vm.bulks.first)
-        let changes = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [
+        _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveredToTerminal),
             DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible),
         ])
-        #expect(changes.count == 2)
-        for change in changes {
-            #expect(vm.handle(event: .deliveryChanged(DeliveryChange(bulkId: bulk, address: change.msisdn, messageId: change.messageId,
-                                                                     personId: nil, from: change.from, to: change.to, at: ws.clock.now()))))
-        }
-        #expect(vm.isStale)
-        vm.refreshIfNeeded()
+        let change = try #require(try await ws.workspace.feed.check())
+        #expect(change.deliveries.count == 2)
+        #expect(ui { vm.handle(event: .ledgerChanged(change)) })
+        #expect(effects.queue.inFlight == 0)            // folded in memory: nothing read again
+        #expect(vm.snapshotsRead == 1)
         let after = try #require(vm.bulks.first)
         #expect(after.invited == 1 && after.impossible == 1)
         let now = ws.clock.now()
@@ -56,6 +66,24 @@ struct DeliveriesViewModelTests {
         #expect(vm.tick(now: ws.clock.now()))
         #expect(!vm.isHighlighted(bulk, .invited, now: ws.clock.now()))
         #expect(vm.highlights.isEmpty)
+        #expect(ui.violations.isEmpty)
+    }
+
+    @Test func aBatchThatDoesNotContinueTheSnapshotReadsAFreshOne() async throws {
+        let ws = try await ShellWorkspace()
+        let bulk = try await send(ws, ["+385911111111"])
+        let ui = UISide()
+        let effects = ShellEffects(ui: ui)
+        let vm = await make(ws, ui: ui, effects: effects)
+        let stale = LedgerChange(previous: 0, sequence: (vm.sequence ?? 0) + 5, deliveries: [
+            DeliveryChange(bulkId: bulk, address: "385911111111", messageId: nil, personId: nil, from: nil,
+                           to: .deliveredToTerminal, at: ws.clock.now()),
+        ], bulks: [])
+        _ = ui { vm.handle(event: .ledgerChanged(stale)) }
+        await effects.settle()
+        #expect(vm.snapshotsRead == 2)
+        #expect(vm.bulks.first?.recipients == 1)          // not counted twice
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func openingABulkShowsRecipientsAndFiltersByStatus() async throws {
@@ -63,40 +91,48 @@ struct DeliveriesViewModelTests {
         try ws.add("Ana", "Horvat", "091 111 1111")
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible)])
-        let vm = make(ws)
-        vm.open()
-        #expect(vm.openBulkId == bulk)
+        let ui = UISide()
+        let effects = ShellEffects(ui: ui)
+        let vm = await make(ws, ui: ui, effects: effects)
+        ui { vm.open() }
+        #expect(vm.openBulkId == bulk && vm.isLoadingRecipients)
+        await effects.settle()
         #expect(vm.visibleRecipients.map(\.name) == ["Ana Horvat", "—"])
-        vm.setFilter(.impossible)
+        ui { vm.setFilter(.impossible) }
         #expect(vm.visibleRecipients.map(\.number) == ["+385912222222"])
-        vm.setFilter(.invited)
+        ui { vm.setFilter(.invited) }
         #expect(vm.visibleRecipients.isEmpty)
-        #expect(vm.close() && vm.openBulkId == nil)
+        #expect(ui { vm.close() } && vm.openBulkId == nil)
         #expect(vm.visibleBulks.isEmpty)          // no bulk has invited recipients
-        vm.setFilter(.impossible)
+        ui { vm.setFilter(.impossible) }
         #expect(vm.visibleBulks.map(\.bulkId) == [bulk])
-        vm.cycleFilter()
+        ui { vm.cycleFilter() }
         #expect(vm.filter == .all)
+        #expect(ui.violations.isEmpty)
     }
 
-    @Test func aBulkWrittenByAnotherProcessAppearsOnTheTrackersEvent() async throws {
+    @Test func aBulkWrittenByAnotherProcessArrivesThroughTheFeed() async throws {
         let ws = try await ShellWorkspace()
-        let vm = make(ws)
+        let ui = UISide()
+        let vm = await make(ws, ui: ui)
         #expect(vm.bulks.isEmpty)
+        _ = try await ws.workspace.feed.check()
         let other = try await Workspace.open(dataDirectory: ws.folder, config: WorkspaceConfig(region: "HR"), clock: ws.clock)
         let bulk = try #require(try await other.invites.invite(numbers: ["+385911111111"]).bulkId)
         other.close()
-        await ws.workspace.tracker.refresh()     // the rescan publishes bulksDiscovered on the bus
-        #expect(vm.handle(event: .bulksDiscovered(bulkIds: [bulk])))
-        vm.refreshIfNeeded()
+        let change = try #require(try await ws.workspace.feed.check())
+        #expect(change.bulks.map(\.bulkId) == [bulk])
+        #expect(ui { vm.handle(event: .ledgerChanged(change)) })
         #expect(vm.bulks.map(\.bulkId) == [bulk])
+        #expect(vm.bulks.first?.recipients == 1)
         #expect(vm.isHighlighted(bulk, .row, now: ws.clock.now()))
+        #expect(ui.violations.isEmpty)
     }
 
     @Test func trackerStateShowsTheCountdownAndPassesLeft() async throws {
         let ws = try await ShellWorkspace()
         let bulk = try await send(ws, ["+385911111111"])
-        let vm = make(ws)
+        let vm = await make(ws)
         #expect(vm.trackerLine(now: ws.clock.now()).contains("idle"))
         let now = ws.clock.now()
         _ = vm.handle(event: .trackerState(TrackerState(nextPassAt: now.addingTimeInterval(3),
@@ -114,15 +150,21 @@ struct DeliveriesViewModelTests {
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveredToTerminal),
             DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible),
         ])
-        let effects = ShellEffects()
+        let ui = UISide()
+        let effects = ShellEffects(ui: ui)
         let toasts = ToastBoard(clock: ws.clock)
-        let vm = make(ws, effects: effects, toasts: toasts)
-        vm.requestResend()
+        let vm = await make(ws, ui: ui, effects: effects, toasts: toasts)
+        _ = try await ws.workspace.feed.check()
+        ui { vm.requestResend() }
+        await effects.settle()
         #expect(vm.confirmation?.numbers == ["+385912222222"])
-        vm.confirmResend()
+        ui { vm.confirmResend() }
         await effects.settle()
         #expect(try ws.workspace.ledger.bulks().count == 2)
         #expect(toasts.notes.last?.text.hasPrefix("resent to 1 number") == true)
+        let change = try #require(try await ws.workspace.feed.check())
+        _ = ui { vm.handle(event: .ledgerChanged(change)) }
         #expect(vm.bulks.count == 2)
+        #expect(ui.violations.isEmpty)
     }
 }

@@ -10,12 +10,9 @@ public struct BulkRecipient: Sendable, Hashable {
 }
 
 extension ContactBook {
-    /// Bulks of the ledger, newest first, with the latest status of each recipient.
-    public func bulks(limit: Int? = 200) throws -> [(bulk: BulkRecord, statuses: [DeliveryStatus])] {
-        try ledger.bulks(limit: limit).map { bulk in
-            (bulk, try ledger.recipients(ofBulk: bulk.bulkId).map(\.status))
-        }
-    }
+    /// Every bulk with its recipients counted per status, and the change sequence they stand at:
+    /// what the Deliveries pane starts from (one grouped query).
+    public func deliveriesSnapshot() throws -> BulkCountsSnapshot { try ledger.bulkCounts() }
 
     /// One bulk's record, nil when unknown.
     public func bulk(id: String) throws -> BulkRecord? { try ledger.bulk(id: id) }

@@ -72,7 +72,7 @@ public struct ContactBook: Sendable {
         } else {
             people = try contacts.people(sortedBy: listing.sort, limit: upper - lower, offset: lower)
         }
-        return try people.map { ContactEntry(person: $0, summary: try ledger.summary(for: $0)) }
+        return zip(people, try ledger.summaries(for: people)).map { ContactEntry(person: $0, summary: $1) }
     }
 
     /// Every id of a listing, in order (for select all / invert).
@@ -86,6 +86,9 @@ public struct ContactBook: Sendable {
 
     /// One person's invitation summary.
     public func summary(for person: Person) throws -> PersonInvitationSummary { try ledger.summary(for: person) }
+
+    /// The invitation summaries of these people, from one query.
+    public func summaries(for people: [Person]) throws -> [PersonInvitationSummary] { try ledger.summaries(for: people) }
 
     /// One person with every invitation, nil when there is no such person.
     public func detail(personId: Int64) throws -> PersonDetail? {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// The workspace's one background polling queue for delivery states, per bulk (not per person).
 ///
@@ -30,6 +31,9 @@ public actor DeliveryTracker {
     private var backoffUntil: Date?
     private var consecutiveErrors = 0
     private var lastScan: Date?
+    /// The ledger's change sequence at the last scan.
+    private var scannedVersion: Int64?
+    private let log = Logger(label: "herald.tracker")
     /// Platform calls made since the tracker was created.
     public private(set) var platformCalls = 0
 
@@ -120,7 +124,14 @@ public actor DeliveryTracker {
     public func refresh() {
         let now = clock.now()
         lastScan = now
-        guard let records = try? ledger.bulksWithPendingRecipients() else { return }
+        // The change feed's counter: when no process wrote the ledger since the last scan, there is
+        // nothing to read again.
+        let version: Int64
+        do { version = try ledger.version().ledger } catch { logFailure("could not read the ledger's version", error); return }
+        if version == scannedVersion { return }
+        let records: [BulkRecord]
+        do { records = try ledger.bulksWithPendingRecipients() } catch { logFailure("could not read the pending bulks", error); return }
+        scannedVersion = version
         var live = Set<String>()
         var discovered: [String] = []
         var changes: [DeliveryChange] = []
@@ -140,17 +151,23 @@ public actor DeliveryTracker {
         }
         for id in entries.keys where !live.contains(id) {
             // Became final (here or in another process): publish what changed since we last looked.
-            if let record = try? ledger.bulk(id: id) { changes += reload(record, at: now) }
-            entries.removeValue(forKey: id)
+            do {
+                if let record = try ledger.bulk(id: id) { changes += reload(record, at: now) }
+                entries.removeValue(forKey: id)
+            } catch {
+                logFailure("could not read bulk \(id)", error)
+                scannedVersion = nil    // read it again at the next scan
+            }
         }
-        for change in changes { bus.publish(.deliveryChanged(change)) }
-        if !discovered.isEmpty { bus.publish(.bulksDiscovered(bulkIds: discovered)) }
+        // What changed reaches screens through the change feed; the tracker only says where its schedule stands.
         if !discovered.isEmpty || !changes.isEmpty { bus.publish(.trackerState(state())) }
     }
 
     /// Starts watching a bulk now (after a send), without waiting for the next rescan.
     public func track(bulkId: String) {
-        guard let record = try? ledger.bulk(id: bulkId) else { return }
+        let found: BulkRecord?
+        do { found = try ledger.bulk(id: bulkId) } catch { logFailure("could not read bulk \(bulkId)", error); return }
+        guard let record = found else { return }
         let isNew = entries[bulkId] == nil
         _ = reload(record, at: clock.now())
         if isNew { bus.publish(.trackerState(state())) }
@@ -176,7 +193,9 @@ public actor DeliveryTracker {
         guard !due.isEmpty else { return report }
         passes: for (bulkId, _) in due {
             // Another process may have polled it since the last scan.
-            if let fresh = try? ledger.bulk(id: bulkId) {
+            let fresh: BulkRecord?
+            do { fresh = try ledger.bulk(id: bulkId) } catch { logFailure("could not read bulk \(bulkId)", error); fresh = nil }
+            if let fresh {
                 if fresh.passesDone != entries[bulkId]?.record.passesDone {
                     report.changes += reload(fresh, at: now)
                     if let d = dueDate(of: fresh), d > now { continue }
@@ -189,9 +208,19 @@ public actor DeliveryTracker {
             do { result = .success(try await platform.deliveryInfos(bulkId: bulkId)) } catch { result = .failure(error) }
             switch result {
             case .success(let infos):
-                consecutiveErrors = 0
-                report.polled.append(bulkId)
-                report.changes += apply(infos, bulkId: bulkId, at: clock.now())
+                do {
+                    report.changes += try apply(infos, bulkId: bulkId, at: clock.now())
+                    consecutiveErrors = 0
+                    report.polled.append(bulkId)
+                } catch {
+                    // Not written: the pass is not spent, and the same infos are asked for again.
+                    logFailure("could not store the delivery infos of bulk \(bulkId)", error)
+                    report.failures[bulkId] = "could not store the delivery infos: \(error)"
+                    consecutiveErrors += 1
+                    backoffUntil = clock.now().addingTimeInterval(settings.backoff(afterErrors: consecutiveErrors))
+                    report.backingOffUntil = backoffUntil
+                    break passes
+                }
             case .failure(let error):
                 report.failures[bulkId] = error.description
                 if case .tooManyRequests(let after) = error {
@@ -212,7 +241,6 @@ public actor DeliveryTracker {
                 }
             }
         }
-        for change in report.changes { bus.publish(.deliveryChanged(change)) }
         bus.publish(.trackerState(state()))
         return report
     }
@@ -245,13 +273,13 @@ public actor DeliveryTracker {
     // MARK: steps
 
     /// Applies one bulk's delivery infos, records the pass and its next time.
-    private func apply(_ infos: [DeliveryInfo], bulkId: String, at now: Date) -> [DeliveryChange] {
+    private func apply(_ infos: [DeliveryInfo], bulkId: String, at now: Date) throws -> [DeliveryChange] {
         let updates = infos.map { DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus) }
-        let applied = (try? ledger.applyDeliveryInfos(bulkId: bulkId, updates)) ?? []
-        let rows = (try? ledger.recipients(ofBulk: bulkId)) ?? []
+        let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
+        let rows = try ledger.recipients(ofBulk: bulkId)
         let passes = (entries[bulkId]?.record.passesDone ?? 0) + 1
         let next = nextPoll(after: now, passesDone: passes, pending: rows.map(\.status).filter { !$0.isFinal })
-        try? ledger.recordPoll(bulkId: bulkId, nextPollAt: next)
+        try ledger.recordPoll(bulkId: bulkId, nextPollAt: next)
         if var entry = entries[bulkId] {
             entry.record.passesDone = passes
             entry.record.nextPollAt = next
@@ -269,7 +297,9 @@ public actor DeliveryTracker {
         let passes = (entries[bulkId]?.record.passesDone ?? 0) + 1
         let pending = entries[bulkId]?.statuses.values.filter { !$0.isFinal } ?? []
         let next = nextPoll(after: now, passesDone: passes, pending: Array(pending))
-        try? ledger.recordPoll(bulkId: bulkId, nextPollAt: next)
+        do { try ledger.recordPoll(bulkId: bulkId, nextPollAt: next) } catch {
+            logFailure("could not record the pass of bulk \(bulkId)", error)
+        }
         entries[bulkId]?.record.passesDone = passes
         entries[bulkId]?.record.nextPollAt = next
         entries[bulkId]?.record.lastPolledAt = now
@@ -277,7 +307,12 @@ public actor DeliveryTracker {
 
     /// Re-reads a bulk's rows; returns the changes since they were last read (none for a new bulk).
     private func reload(_ record: BulkRecord, at now: Date) -> [DeliveryChange] {
-        let rows = (try? ledger.recipients(ofBulk: record.bulkId)) ?? []
+        let rows: [InvitationInfo]
+        do { rows = try ledger.recipients(ofBulk: record.bulkId) } catch {
+            logFailure("could not read the recipients of bulk \(record.bulkId)", error)
+            scannedVersion = nil
+            return []
+        }
         let before = entries[record.bulkId]
         var entry = Entry(record: record, statuses: [:], rows: [:])
         var changes: [DeliveryChange] = []
@@ -293,5 +328,9 @@ public actor DeliveryTracker {
         }
         entries[record.bulkId] = entry
         return changes
+    }
+
+    private func logFailure(_ what: String, _ error: any Error) {
+        log.warning("\(what)", metadata: ["error": "\(error)"])
     }
 }

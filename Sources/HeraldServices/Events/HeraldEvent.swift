@@ -1,14 +1,16 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 
 /// Something a service did that a screen or `herald watch` may want to show.
 public enum HeraldEvent: Sendable, Hashable {
-    /// One recipient's delivery status changed.
-    case deliveryChanged(DeliveryChange)
+    /// The ledger changed (in this process or another): recipients that entered a bulk or changed
+    /// status, and bulk records that changed, between two sequence numbers of the change feed.
+    case ledgerChanged(LedgerChange)
+    /// The address book changed (an import or an edit, here or in another process).
+    case contactsChanged(generation: Int64)
     /// A bulk of invitations was accepted by the platform.
     case bulkSent(BulkSent)
-    /// Bulks with non-final recipients were found (for example in the ledger after a restart).
-    case bulksDiscovered(bulkIds: [String])
     /// A page of a user's inbox arrived.
     case inboxLoaded(InboxLoaded)
     /// Messages of a user's inbox were marked seen (or the mark was rolled back).
@@ -19,21 +21,42 @@ public enum HeraldEvent: Sendable, Hashable {
     case toast(level: ToastLevel, text: String)
 }
 
-/// A recipient's status moving from one value to another.
+/// One batch of the change feed: everything the ledger changed after `previous` up to `sequence`.
+/// A screen that holds a snapshot taken at `previous` (or has folded every batch up to it) may fold
+/// this one; otherwise it reads a fresh snapshot.
+public struct LedgerChange: Sendable, Hashable {
+    public var previous: Int64
+    public var sequence: Int64
+    public var deliveries: [DeliveryChange]
+    /// Bulk records inserted or changed (passes, next poll), in their present state.
+    public var bulks: [BulkRecord]
+
+    public init(previous: Int64, sequence: Int64, deliveries: [DeliveryChange], bulks: [BulkRecord]) {
+        self.previous = previous
+        self.sequence = sequence
+        self.deliveries = deliveries
+        self.bulks = bulks
+    }
+}
+
+/// A recipient's status moving from one value to another within a bulk.
 public struct DeliveryChange: Sendable, Hashable {
     public var bulkId: String
+    /// The ledger row, when known.
+    public var invitationId: Int64?
     /// MSISDN of the recipient as the wire writes it.
     public var address: String
     public var messageId: String?
     public var personId: Int64?
-    /// The status before; nil when the recipient was not known to have one.
+    /// The status before; nil when the recipient just entered the bulk.
     public var from: DeliveryStatus?
     public var to: DeliveryStatus
     public var at: Date
 
-    public init(bulkId: String, address: String, messageId: String?, personId: Int64?,
+    public init(bulkId: String, invitationId: Int64? = nil, address: String, messageId: String?, personId: Int64?,
                 from: DeliveryStatus?, to: DeliveryStatus, at: Date) {
         self.bulkId = bulkId
+        self.invitationId = invitationId
         self.address = address
         self.messageId = messageId
         self.personId = personId

@@ -29,6 +29,8 @@ public final class Workspace: @unchecked Sendable {
     public let templates: TemplateService
     public let invites: InviteService
     public let tracker: DeliveryTracker
+    /// What changed in the local store, from any process: the source of live screens and `herald watch`.
+    public let feed: ChangeFeed
     public let inbox: InboxService
     public let suggestions: SuggestionService
     public let share: ShareService
@@ -39,6 +41,7 @@ public final class Workspace: @unchecked Sendable {
     private let lease: SendLease
     private let lock = NSLock()
     private var trackerTask: Task<Void, Never>?
+    private var feedTask: Task<Void, Never>?
     private let removeOnClose: Bool
 
     private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
@@ -70,6 +73,7 @@ public final class Workspace: @unchecked Sendable {
                                                          retry: config.sendRetry),
                                 clock: clock)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
+        feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
                              auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock)
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
@@ -157,6 +161,17 @@ public final class Workspace: @unchecked Sendable {
         }
     }
 
+    /// Starts following the change feed (once): `.ledgerChanged` and `.contactsChanged` are published
+    /// on the bus until `close()`. The feed starts from the store as it is now.
+    public func startFeed() async throws {
+        try await feed.start()
+        lock.withLock {
+            guard feedTask == nil else { return }
+            let feed = self.feed
+            feedTask = Task { await feed.run() }
+        }
+    }
+
     /// Stops the tracker's loop.
     public func stopTracking() {
         let task = lock.withLock {
@@ -169,6 +184,7 @@ public final class Workspace: @unchecked Sendable {
     /// Stops background work and ends every event subscription; a demo workspace's folder is removed.
     public func close() {
         stopTracking()
+        lock.withLock { feedTask }?.cancel()
         lease.release()
         bus.close()
         if removeOnClose { try? FileManager.default.removeItem(at: dataDirectory) }

@@ -29,6 +29,8 @@ public struct WorkspaceConfig: Sendable {
     /// From address of email invitations; nil: email invitations are off.
     public var emailFrom: String?
     public var emailCommand: ExternalCommand
+    /// How often the change feed looks for writes (of this process or another).
+    public var feedInterval: TimeInterval = 0.5
 
     public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, signature: String? = nil, messageKey: String? = nil,
                 engine: EngineConfig = EngineConfig(), tracker: TrackerSettings = .default, sendRetry: SendRetry = SendRetry(),

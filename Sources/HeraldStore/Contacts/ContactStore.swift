@@ -72,6 +72,7 @@ public struct ContactStore: Sendable {
     public func searchHits(_ query: String, sortedBy sort: ContactSort = .firstName,
                            limit: Int? = nil) throws -> (total: Int, hits: [SearchHit])? {
         if query.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+        UIThreadGuard.storageTouched("search")
         let index = try indexCache.current(database.pool)
         return index.search(query, byLastName: sort == .lastName, limit: limit)
     }

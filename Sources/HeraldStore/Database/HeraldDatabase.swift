@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeraldCore
 import HeraldLocks
 
 /// The client's local SQLite file (`herald.sqlite` in the data directory): a GRDB `DatabasePool`
@@ -50,6 +51,7 @@ public final class HeraldDatabase: Sendable {
 
     /// A write transaction; a storage failure comes out as `StorageError` naming the folder.
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        UIThreadGuard.storageTouched("write")
         do { return try pool.write(updates) } catch let error as DatabaseError {
             throw StorageError(folder: folder, underlying: error)
         }
@@ -57,6 +59,7 @@ public final class HeraldDatabase: Sendable {
 
     /// A read; a storage failure comes out as `StorageError` naming the folder.
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        UIThreadGuard.storageTouched("read")
         do { return try pool.read(value) } catch let error as DatabaseError {
             throw StorageError(folder: folder, underlying: error)
         }

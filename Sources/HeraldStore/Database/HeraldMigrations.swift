@@ -155,6 +155,36 @@ enum HeraldMigrations {
             }
             try db.execute(sql: "DELETE FROM setting WHERE key = 'inbox.pendingSeen'")
         }
+        m.registerMigration("v3-ledger-change-feed") { db in
+            // The change feed: one counter for the whole ledger, stamped by triggers on every row a
+            // write inserts or changes, whichever process writes it. "What changed since N" is then an
+            // index range, and "did anything change" one read of `ledger_clock`. The bulk index gains
+            // the status column so counts per bulk come from the index alone.
+            try db.execute(sql: """
+                CREATE TABLE ledger_clock (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+                INSERT INTO ledger_clock (id, seq) VALUES (1, 0);
+                ALTER TABLE invitation ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE bulk ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX invitation_change ON invitation(change_seq);
+                CREATE INDEX bulk_change ON bulk(change_seq);
+                DROP INDEX invitation_bulk;
+                CREATE INDEX invitation_bulk_status ON invitation(bulk_id, status);
+                """)
+            for table in ["invitation", "bulk"] {
+                let key = table == "invitation" ? "id" : "bulk_id"
+                let stamp = """
+                    UPDATE ledger_clock SET seq = seq + 1 WHERE id = 1;
+                    UPDATE \(table) SET change_seq = (SELECT seq FROM ledger_clock WHERE id = 1) WHERE \(key) = NEW.\(key);
+                    """
+                let watched = table == "invitation"
+                    ? "status, bulk_id, message_id, error, updated_ms, person_id"
+                    : "passes_done, next_poll_ms, last_polled_ms, recipient_count, message_text, message_key"
+                try db.execute(sql: """
+                    CREATE TRIGGER \(table)_feed_insert AFTER INSERT ON \(table) BEGIN \(stamp) END;
+                    CREATE TRIGGER \(table)_feed_update AFTER UPDATE OF \(watched) ON \(table) BEGIN \(stamp) END;
+                    """)
+            }
+        }
         return m
     }
 }

@@ -23,6 +23,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case selectAll = "select_all"
     case selectNone = "select_none"
     case invertSelection = "invert_selection"
+    case restoreSelection = "restore_selection"
     case sort, filter, copy
     // panes
     case invite, resend, topic

@@ -44,6 +44,7 @@ public enum KeyBindings {
         KeyBinding(.selectAll, [.char("a")], "Select all (shown) rows", [.contacts, .deliveries], hint: "all"),
         KeyBinding(.selectNone, [.char("n")], "Select none", [.contacts, .deliveries]),
         KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts, .deliveries]),
+        KeyBinding(.restoreSelection, [.char("u")], "Bring back the selection cleared by select none or invert", [.contacts]),
         KeyBinding(.sort, [.char("s")], "Change the sort order", [.contacts, .deliveries, .inbox]),
         KeyBinding(.invite, [.char("I")], "Invite the selected people", [.contacts], hint: "invite"),
         KeyBinding(.filter, [.char("f")], "Filter the rows", [.contacts, .deliveries, .inbox], hint: "filter"),

@@ -43,7 +43,8 @@ public final class ContactsPane: LivePane {
 
     public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
         let vm = viewModel
-        var title = "Contacts — \(vm.listing.total) \(vm.query.isEmpty ? "people" : "found")"
+        var title = vm.isLoading ? "Contacts — reading…" : "Contacts — \(vm.listing.total) \(vm.listing.query.isEmpty ? "people" : "found")"
+        if vm.isListing && !vm.isLoading { title += " · searching…" }
         title += " · by \(vm.sortsByLastName ? "last" : "first") name"
         if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
         if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
@@ -62,7 +63,9 @@ public final class ContactsPane: LivePane {
             canvas.put(TextFit.truncate(error, to: inside.width - 2), x: inside.x + 1, y: inside.y + 1, style: Style(.error), clip: inside)
         } else if vm.isAddressBookEmpty {
             renderEmpty(into: &canvas, rect: inside)
-        } else if vm.count == 0 {
+        } else if vm.isLoading {
+            canvas.put("Reading the address book…", x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
+        } else if vm.count == 0 && !vm.isListing {
             canvas.put(TextFit.truncate("Nobody matches \"\(vm.query)\". Esc clears the search.", to: inside.width - 2),
                        x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
         } else {
@@ -101,8 +104,11 @@ public final class ContactsPane: LivePane {
         ListView.render(into: &canvas, rect: rect, state: &list) { canvas, rowRect, context in
             let i = context.index - offset
             guard i >= 0, i < rows.count else { return }
-            let row = rows[i]
             let base = context.style
+            guard let row = rows[i] else {
+                canvas.put("…", x: rowRect.x + 4, y: rowRect.y, style: Style(.muted, background: .backgroundOf(base.role)))
+                return
+            }
             var x = rowRect.x
             // gutter: ★ for suggestions, the section letter on a section's first (or the top) row
             if context.index < suggestions {
@@ -218,6 +224,7 @@ public final class ContactsPane: LivePane {
         case .selectAll: vm.selectAll()
         case .selectNone: vm.selectNone()
         case .invertSelection: vm.invertSelection()
+        case .restoreSelection: vm.restoreSelection()
         case .sort: vm.toggleSort()
         case .open: vm.openDetail(); detailScroll = 0
         case .invite: vm.requestInvite()

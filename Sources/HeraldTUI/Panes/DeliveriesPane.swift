@@ -42,7 +42,6 @@ public final class DeliveriesPane: LivePane {
 
     public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
         let vm = viewModel
-        vm.refreshIfNeeded()
         let now = clock.now()
         var title = "Deliveries — \(vm.bulks.count) bulk\(vm.bulks.count == 1 ? "" : "s") · filter: \(vm.filter.rawValue)"
         if vm.isResending { title += " · resending…" }
@@ -54,6 +53,8 @@ public final class DeliveriesPane: LivePane {
             canvas.put(TextFit.truncate(error, to: body.width - 2), x: body.x + 1, y: body.y + 1, style: Style(.error), clip: body)
         } else if let open = vm.openBulk {
             renderRecipients(of: open, into: &canvas, rect: body, now: now)
+        } else if vm.isLoading {
+            canvas.put("Reading the ledger…", x: inside.x + 1, y: inside.y + 2, style: Style(.muted), clip: inside)
         } else if vm.visibleBulks.isEmpty {
             let text = vm.bulks.isEmpty ? "No invitations sent yet. Select people in Contacts (1) and press I."
                                         : "No bulk has \(vm.filter.rawValue) recipients. Press f to change the filter."
@@ -120,6 +121,10 @@ public final class DeliveriesPane: LivePane {
         let rows = vm.visibleRecipients
         recipientList.count = rows.count
         recipientList.select(vm.recipientCursor)
+        if rows.isEmpty && vm.isLoadingRecipients {
+            canvas.put("Reading the recipients…", x: table.x + 1, y: table.y + 1, style: Style(.muted), clip: table)
+            return
+        }
         if rows.isEmpty {
             canvas.put("No \(vm.filter.rawValue) recipients in this bulk (f changes the filter).", x: table.x + 1, y: table.y + 1,
                        style: Style(.muted), clip: table)

@@ -48,12 +48,14 @@ public final class AppViewModel {
     public func fold(_ event: HeraldEvent) -> Bool {
         let time = Self.clockTime(clock.now())
         switch event {
-        case .deliveryChanged(let change):
-            lastEvent = "\(time) \(change.address) → \(change.to.label)"
+        case .ledgerChanged(let change):
+            guard let last = change.deliveries.last else { return false }
+            let more = change.deliveries.count > 1 ? " (+\(change.deliveries.count - 1) more)" : ""
+            lastEvent = "\(time) +\(last.address) → \(last.to.label)\(more)"
+        case .contactsChanged:
+            return false
         case .bulkSent(let sent):
             lastEvent = "\(time) bulk \(sent.bulkId.prefix(8)) sent to \(sent.accepted)"
-        case .bulksDiscovered(let ids):
-            lastEvent = "\(time) \(ids.count) bulk\(ids.count == 1 ? "" : "s") found"
         case .inboxLoaded(let loaded):
             unreadInbox = loaded.countUnread
             lastEvent = "\(time) inbox of \(loaded.externalUserId): \(loaded.countUnread) unread"

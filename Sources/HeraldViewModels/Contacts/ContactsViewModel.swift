@@ -12,9 +12,26 @@ public struct InviteConfirmation: Sendable, Hashable {
     public let sampleNames: [String]
 }
 
+/// A listing and the first rows of it, read together.
+struct ListingRead: Sendable {
+    let listing: ContactListing
+    /// Index of the first entry; entries before `start` only tell where a section begins.
+    let from: Int
+    let start: Int
+    let entries: [ContactEntry]
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
 /// The Contacts pane's state: the Suggested block on top of the A–Z list, incremental search,
-/// sort, selection, the detail of one person and the invite flow. Rows are loaded from the
-/// `ContactBook` only for the range being shown, so 100,000 people cost a screenful.
+/// sort, selection, the detail of one person and the invite flow.
+///
+/// Nothing here reads the store on the UI thread. A listing (everyone, or a search's matches) and
+/// the rows of a window are read by effects; until they arrive the list keeps what it showed
+/// (marked as loading), and a row not read yet is shown as a placeholder. Every read carries the
+/// generation of the listing it was asked for, so a late answer to an older search is dropped.
 public final class ContactsViewModel {
     public let book: ContactBook
     private let invites: InviteService
@@ -31,14 +48,35 @@ public final class ContactsViewModel {
     public private(set) var suggested: [Suggestion] = []
     public private(set) var cursor = 0
     public private(set) var selection = Set<Int64>()
+    /// The selection before the last select-none or invert, for undo.
+    public private(set) var previousSelection: Set<Int64>?
     public private(set) var detail: PersonDetailView?
     public private(set) var confirmation: InviteConfirmation?
     public private(set) var isInviting = false
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
+    /// True until the first listing arrived.
+    public private(set) var isLoading = true
+    /// True while a listing for a newer query or sort is being read.
+    public private(set) var isListing = false
     /// How many suggestions to ask for.
     public var suggestionCount = 5
+    /// Rows read around the window shown, above and below it.
+    public var readAhead = 60
+
+    /// Rows read so far, by index in the list (suggestions first).
     private var cache: [Int: ContactRow] = [:]
+    private var suggestionRows: [ContactRow] = []
+    /// Bumped for every new listing; reads for an older one are dropped.
+    private var generation = 0
+    /// The range being read for the current generation, if any.
+    private var reading: Range<Int>?
+    /// A read of the rows shown is wanted once the one in flight is back.
+    private var wanted: Range<Int>?
+    private var listingInFlight = false
+    private var relistWanted = false
+    /// The window last drawn, read again when the ledger or the contacts change.
+    private var shown: Range<Int> = 0..<0
 
     public init(book: ContactBook, invites: InviteService, suggestions: SuggestionService?, effects: EffectQueue,
                 toasts: ToastBoard) {
@@ -56,52 +94,71 @@ public final class ContactsViewModel {
     /// Rows in the list: the suggestions (without a search) then the people.
     public var count: Int { visibleSuggestions.count + listing.total }
     /// The suggestions shown now (none during a search).
-    public var visibleSuggestions: [Suggestion] { query.isEmpty ? suggested : [] }
+    public var visibleSuggestions: [Suggestion] { listing.query.isEmpty ? suggested : [] }
     /// True when the address book has nobody in it.
-    public var isAddressBookEmpty: Bool { query.isEmpty && listing.total == 0 && loadError == nil }
+    public var isAddressBookEmpty: Bool { !isLoading && query.isEmpty && listing.total == 0 && loadError == nil }
 
-    /// The rows of `range` (clamped); reads from the store only rows not already loaded.
-    public func rows(in range: Range<Int>) -> [ContactRow] {
+    /// The rows of `range` (clamped), nil for a row not read yet; asks for the missing ones to be
+    /// read (off the UI thread). Memory only.
+    public func rows(in range: Range<Int>) -> [ContactRow?] {
         let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
         guard lower < upper else { return [] }
-        if (lower..<upper).contains(where: { cache[$0] == nil }) { load(lower..<upper) }
-        return (lower..<upper).compactMap { cache[$0] }
+        shown = lower..<upper
+        let suggestions = visibleSuggestions.count
+        let slots: [ContactRow?] = (lower..<upper).map { $0 < suggestions ? suggestionRows[safe: $0] : cache[$0] }
+        if slots.contains(where: { $0 == nil }) { request(lower..<upper) }
+        return slots
     }
 
-    /// The row under the cursor.
-    public var currentRow: ContactRow? { rows(in: cursor..<(cursor + 1)).first }
+    /// The row under the cursor, when it was read.
+    public var currentRow: ContactRow? { cursor < visibleSuggestions.count ? suggestionRows[safe: cursor] : cache[cursor] }
 
-    private func load(_ range: Range<Int>) {
-        if cache.count > 4_000 { cache = [:] }
-        let shown = visibleSuggestions
-        var previousSection: String?
-        for index in range where index < shown.count {
-            let suggestion = shown[index]
-            let summary = (try? book.summary(for: suggestion.person)) ?? PersonInvitationSummary(person: suggestion.person, invitations: [])
-            cache[index] = makeRow(suggestion.person, summary, section: nil, starts: false, reasons: suggestion.reasons)
-        }
-        let start = max(range.lowerBound, shown.count) - shown.count
-        let end = range.upperBound - shown.count
+    private func request(_ range: Range<Int>) {
+        if let reading, reading.contains(range.lowerBound), reading.contains(range.upperBound - 1) { return }
+        guard reading == nil else { wanted = range; return }
+        let suggestions = visibleSuggestions.count
+        let start = max(0, range.lowerBound - suggestions - readAhead)
+        let end = min(listing.total, range.upperBound - suggestions + readAhead)
         guard start < end else { return }
-        let fetchFrom = max(0, start - 1)
-        do {
-            let entries = try book.entries(listing, range: fetchFrom..<end)
-            for (offset, entry) in entries.enumerated() {
-                let index = fetchFrom + offset
-                let section = Self.section(of: entry.person, sort: sort)
-                defer { previousSection = section }
-                guard index >= start else { continue }
-                let starts = index == 0 || previousSection != section
-                cache[index + shown.count] = makeRow(entry.person, entry.summary, section: section, starts: starts, reasons: nil)
-            }
-            loadError = nil
-        } catch {
-            loadError = "cannot read the contacts: \(error)"
-        }
+        reading = range
+        read(people: start..<end, generation: generation, listing: listing, sort: sort)
     }
 
-    private func makeRow(_ person: Person, _ summary: PersonInvitationSummary, section: String?, starts: Bool,
-                         reasons: [String]?) -> ContactRow {
+    /// Reads people `range` of `listing` with their summaries, and stores them as rows.
+    private func read(people range: Range<Int>, generation: Int, listing: ContactListing, sort: ContactSort) {
+        let book = self.book, query = self.query
+        // One row before the range, to know whether the first one starts a section.
+        let from = max(0, range.lowerBound - 1)
+        effects.perform({ try book.entries(listing, range: from..<range.upperBound) }, then: { [weak self] result in
+            guard let self, generation == self.generation else { return }
+            self.reading = nil
+            switch result {
+            case .success(let entries):
+                if self.cache.count > 4_000 { self.cache = [:] }
+                let offset = self.visibleSuggestions.count
+                var previousSection: String?
+                for (i, entry) in entries.enumerated() {
+                    let index = from + i
+                    let section = Self.section(of: entry.person, sort: sort)
+                    defer { previousSection = section }
+                    guard index >= range.lowerBound else { continue }
+                    let starts = index == 0 || previousSection != section
+                    self.cache[index + offset] = Self.makeRow(entry.person, entry.summary, section: section, starts: starts,
+                                                              reasons: nil, query: query)
+                }
+                self.loadError = nil
+            case .failure(let error):
+                self.loadError = "could not read the contacts: \(Self.describe(error))"
+            }
+            if let wanted = self.wanted {
+                self.wanted = nil
+                _ = self.rows(in: wanted)
+            }
+        })
+    }
+
+    static func makeRow(_ person: Person, _ summary: PersonInvitationSummary, section: String?, starts: Bool,
+                        reasons: [String]?, query: String) -> ContactRow {
         let name = TerminalSafeText.sanitize(person.displayName)
         let number = person.phones.first.map { $0.number.e164 ?? $0.number.raw } ?? ""
         return ContactRow(person: person, summary: summary, badge: InvitationBadge(summary: summary, hasPhones: !person.phones.isEmpty), section: section,
@@ -121,21 +178,77 @@ public final class ContactsViewModel {
         return String(letter)
     }
 
-    /// Reads the list again (after a sort or search change, or when the ledger changed).
+    /// Reads the list again for the current query and sort (off the UI thread), with the first
+    /// screen of rows; the cursor stays on the same person when it can.
     public func reload() {
-        do {
-            listing = try book.listing(query: query, sort: sort)
-            loadError = nil
-        } catch {
-            listing = ContactListing(query: query, sort: sort, total: 0, ids: nil)
-            loadError = "cannot read the contacts: \(error)"
-        }
+        guard !listingInFlight else { relistWanted = true; return }
+        listingInFlight = true
+        isListing = true
+        generation += 1
+        reading = nil
+        let token = generation, book = self.book, query = self.query, sort = self.sort
+        let keep = currentRow?.personId
+        let first = max(0, shown.lowerBound - visibleSuggestions.count)
+        let window = first..<(first + max(shown.count, 1) + readAhead)
+        effects.perform({ () throws -> ListingRead in
+            let listing = try book.listing(query: query, sort: sort)
+            let keepAt = keep.flatMap { id in listing.ids?.firstIndex(of: id) }
+            let start = keepAt.map { max(0, $0 - window.count / 2) } ?? min(window.lowerBound, max(0, listing.total - window.count))
+            let from = max(0, start - 1)
+            return ListingRead(listing: listing, from: from, start: start,
+                               entries: try book.entries(listing, range: from..<(start + window.count)))
+        }, then: { [weak self] result in
+            guard let self else { return }
+            self.listingInFlight = false
+            defer {
+                if self.relistWanted { self.relistWanted = false; self.reload() }
+            }
+            guard token == self.generation else { return }
+            self.isLoading = false
+            self.isListing = false
+            switch result {
+            case .success(let read):
+                self.install(read, keep: keep)
+            case .failure(let error):
+                self.loadError = "could not read the contacts: \(Self.describe(error))"
+            }
+        })
+    }
+
+    private func install(_ read: ListingRead, keep: Int64?) {
+        let fresh = read.listing
+        let cursorChanged = fresh.query != listing.query || fresh.sort != listing.sort
+        listing = fresh
+        loadError = nil
         cache = [:]
+        let offset = visibleSuggestions.count
+        var previousSection: String?
+        for (i, entry) in read.entries.enumerated() {
+            let index = read.from + i
+            let section = Self.section(of: entry.person, sort: fresh.sort)
+            defer { previousSection = section }
+            guard index >= read.start else { continue }       // read only to know where its section starts
+            let starts = index == 0 || previousSection != section
+            cache[index + offset] = Self.makeRow(entry.person, entry.summary, section: section, starts: starts,
+                                                 reasons: nil, query: fresh.query)
+        }
+        if let keep, let ids = fresh.ids, let at = ids.firstIndex(of: keep) { cursor = at + offset }
+        else if cursorChanged && fresh.ids != nil { cursor = 0 }
         cursor = min(cursor, max(0, count - 1))
     }
 
-    /// Forgets loaded rows (their invitation states changed) without moving.
-    public func invalidateRows() { cache = [:] }
+    /// Reads the rows shown again (their invitation states changed), keeping them on screen meanwhile.
+    public func refreshRows() {
+        guard !shown.isEmpty, reading == nil else { return }
+        let suggestions = visibleSuggestions.count
+        let start = max(0, shown.lowerBound - suggestions), end = min(listing.total, shown.upperBound - suggestions)
+        if suggestions > 0 { refreshSuggestionRows() }
+        guard start < end else { return }
+        reading = shown
+        read(people: start..<end, generation: generation, listing: listing, sort: sort)
+    }
+
+    static func describe(_ error: any Error) -> String { (error as? any UserFacingError)?.userMessage ?? "\(error)" }
 
     // MARK: cursor
 
@@ -153,22 +266,39 @@ public final class ContactsViewModel {
     /// Asks the suggestion service for the Suggested block; the people shown are recorded as seen.
     public func loadSuggestions() {
         guard let service = suggestionService else { return }
-        let wanted = suggestionCount
-        effects.perform({ () async throws -> [Suggestion] in
+        let wanted = suggestionCount, book = self.book
+        effects.perform({ () async throws -> ([Suggestion], [PersonInvitationSummary]) in
             let found = try await service.suggestions(count: wanted)
             try await service.markShown(found)
-            return found
+            return (found, try book.summaries(for: found.map(\.person)))
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(let found):
-                let hadSuggestions = !self.visibleSuggestions.isEmpty
+            case .success(let (found, summaries)):
+                let before = self.visibleSuggestions.count
                 self.suggested = found
-                if self.query.isEmpty && !hadSuggestions && self.cursor > 0 { self.cursor += found.count }
-                self.cache = [:]
+                self.suggestionRows = Self.suggestionRows(found, summaries)
+                // People rows sit after the suggestions: move them (and a cursor among them) along.
+                let shift = self.visibleSuggestions.count - before
+                if shift != 0 {
+                    self.cache = Dictionary(uniqueKeysWithValues: self.cache.map { ($0.key + shift, $0.value) })
+                    if self.cursor >= before && self.cursor > 0 { self.cursor = max(0, self.cursor + shift) }
+                }
             case .failure(let error):
-                self.toasts.post("suggestions unavailable: \(error)", level: .warning)
+                self.toasts.post("suggestions unavailable: \(Self.describe(error))", level: .warning)
             }
+        })
+    }
+
+    private static func suggestionRows(_ found: [Suggestion], _ summaries: [PersonInvitationSummary]) -> [ContactRow] {
+        zip(found, summaries).map { makeRow($0.person, $1, section: nil, starts: false, reasons: $0.reasons, query: "") }
+    }
+
+    private func refreshSuggestionRows() {
+        let book = self.book, found = suggested
+        effects.perform({ try book.summaries(for: found.map(\.person)) }, then: { [weak self] result in
+            guard let self, case .success(let summaries) = result, self.suggested == found else { return }
+            self.suggestionRows = Self.suggestionRows(found, summaries)
         })
     }
 
@@ -216,57 +346,95 @@ public final class ContactsViewModel {
 
     /// Selects everyone the list shows (every match of a search).
     public func selectAll() {
-        do { selection.formUnion(try book.ids(of: listing)) } catch { toasts.post("\(error)", level: .error) }
+        withIdsOfListing { [weak self] ids in self?.selection.formUnion(ids) }
     }
 
-    public func selectNone() { selection.removeAll() }
+    public func selectNone() {
+        guard !selection.isEmpty else { return }
+        previousSelection = selection
+        selection.removeAll()
+    }
+
+    /// Brings back the selection a select-none or invert cleared.
+    public func restoreSelection() {
+        guard let previous = previousSelection else { return }
+        previousSelection = selection
+        selection = previous
+    }
 
     /// Selects those shown that were not selected and unselects the others.
     public func invertSelection() {
-        do {
-            let shown = Set(try book.ids(of: listing))
-            selection = shown.subtracting(selection).union(selection.subtracting(shown))
-        } catch {
-            toasts.post("\(error)", level: .error)
+        withIdsOfListing { [weak self] ids in
+            guard let self else { return }
+            let shown = Set(ids)
+            self.previousSelection = self.selection
+            self.selection = shown.subtracting(self.selection).union(self.selection.subtracting(shown))
         }
+    }
+
+    /// Every id of the listing shown: at hand for a search, read off the UI thread for everyone.
+    private func withIdsOfListing(_ body: @escaping ([Int64]) -> Void) {
+        if let ids = listing.ids { body(ids); return }
+        let book = self.book, listing = self.listing
+        effects.perform({ try book.ids(of: listing) }, then: { [weak self] result in
+            switch result {
+            case .success(let ids): body(ids)
+            case .failure(let error): self?.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
+            }
+        })
     }
 
     // MARK: detail
 
     public func openDetail() {
         guard let row = currentRow, let id = row.personId else { return }
-        do {
-            guard let found = try book.detail(personId: id) else {
-                toasts.post("this person is no longer in the address book", level: .warning)
-                reload()
-                return
+        let reasons = suggested.first { $0.person.id == id }?.reasons
+        readDetail(personId: id, reasons: reasons, opening: true)
+    }
+
+    private func readDetail(personId id: Int64, reasons: [String]?, opening: Bool) {
+        let book = self.book
+        effects.perform({ try book.detail(personId: id) }, then: { [weak self] result in
+            guard let self else { return }
+            if !opening && self.detail?.personId != id { return }      // closed meanwhile
+            switch result {
+            case .success(let found?):
+                self.detail = PersonDetailView(detail: found, reasons: reasons)
+            case .success(nil):
+                self.detail = nil
+                self.toasts.post("this person is no longer in the address book", level: .warning)
+                self.reload()
+            case .failure(let error):
+                self.toasts.post("could not read this person: \(Self.describe(error))", level: .error)
             }
-            let reasons = suggested.first { $0.person.id == id }?.reasons
-            detail = PersonDetailView(detail: found, reasons: reasons)
-        } catch {
-            toasts.post("cannot read this person: \(error)", level: .error)
-        }
+        })
     }
 
     public func closeDetail() { detail = nil }
 
     // MARK: invite
 
-    /// Asks to invite the selection, or the person under the cursor when nothing is selected.
+    /// Asks to invite the selection, or the person under the cursor when nothing is selected; the
+    /// numbers that will be tried are counted off the UI thread before the question is asked.
     public func requestInvite() {
         guard !isInviting else { toasts.post("an invitation is already being sent", level: .warning); return }
         var ids = Array(selection)
         if ids.isEmpty, let id = (detail?.personId ?? currentRow?.personId) { ids = [id] }
         guard !ids.isEmpty else { toasts.post("nobody to invite: select people with space", level: .warning); return }
-        var numbers: Int?
-        var names: [String] = []
-        if ids.count <= 2_000, let people = try? book.people(ids: ids) {
-            numbers = people.reduce(0) { $0 + $1.invitableNumbers.count }
-            names = people.prefix(3).map { TerminalSafeText.sanitize($0.displayName) }
-        } else if let people = try? book.people(ids: Array(ids.prefix(3))) {
-            names = people.map { TerminalSafeText.sanitize($0.displayName) }
-        }
-        confirmation = InviteConfirmation(personIds: ids, numberCount: numbers, sampleNames: names)
+        let book = self.book, chosen = ids
+        effects.perform({ () throws -> InviteConfirmation in
+            let counted = chosen.count <= 2_000
+            let people = try book.people(ids: counted ? chosen : Array(chosen.prefix(3)))
+            let names = people.map { TerminalSafeText.sanitize($0.displayName) }.sorted().prefix(3)
+            return InviteConfirmation(personIds: chosen, numberCount: counted ? people.reduce(0) { $0 + $1.invitableNumbers.count } : nil,
+                                      sampleNames: Array(names))
+        }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let question): self.confirmation = question
+            case .failure(let error): self.toasts.post("could not read the people to invite: \(Self.describe(error))", level: .error)
+            }
+        })
     }
 
     public func cancelInvite() { confirmation = nil }
@@ -287,12 +455,10 @@ public final class ContactsViewModel {
             case .success(let sent):
                 self.toasts.post(Self.describe(sent), level: sent.recipients.isEmpty ? .warning : .success)
                 self.selection.subtract(ids)
-                self.cache = [:]
             case .failure(let error):
-                let message = (error as? any UserFacingError)?.userMessage ?? "\(error)"
-                self.toasts.post("invitation failed: \(message)", level: .error)
-                self.cache = [:]
+                self.toasts.post("invitation failed: \(Self.describe(error))", level: .error)
             }
+            self.refreshRows()          // their states changed (the feed will also say so)
         })
     }
 
@@ -309,15 +475,17 @@ public final class ContactsViewModel {
 
     // MARK: events
 
-    /// Folds a service event: a delivery change or a new bulk changes invitation states shown.
+    /// Folds a service event: the ledger changed (rows shown and the detail are read again, kept on
+    /// screen meanwhile), or the address book did (the listing is read again).
     public func handle(event: HeraldEvent) -> Bool {
         switch event {
-        case .deliveryChanged, .bulkSent:
-            cache = [:]
-            if let id = detail?.personId, let found = try? book.detail(personId: id) {
-                detail = PersonDetailView(detail: found, reasons: detail?.reasons)
-            }
-            return true
+        case .ledgerChanged:
+            refreshRows()
+            if let id = detail?.personId { readDetail(personId: id, reasons: detail?.reasons, opening: false) }
+            return false
+        case .contactsChanged:
+            reload()
+            return false
         default:
             return false
         }

@@ -28,28 +28,56 @@ public enum DeliveryColumn: String, Sendable, Hashable, CaseIterable {
     case row, invited, pending, impossible, status
 }
 
-/// One bulk as the Deliveries table shows it.
+extension DeliveryColumn {
+    /// The columns that count recipients.
+    static let counted: [DeliveryColumn] = [.invited, .pending, .impossible]
+}
+
+/// One bulk as the Deliveries table shows it: its record and how many recipients stand in each
+/// status, counted once (a grouped query) and then moved along by the change feed.
 public struct BulkSummary: Sendable, Hashable {
     public let bulkId: String
     public let createdAt: Date
     /// The message text or key, sanitised; "" when unknown.
     public let message: String
-    public let recipients: Int
-    public let invited: Int
-    public let pending: Int
-    public let impossible: Int
+    /// Recipients per status.
+    public private(set) var counts: [DeliveryStatus: Int]
+    private let recordedRecipients: Int
     /// Delivery-info passes already made.
     public let passesDone: Int
 
-    public init(record: BulkRecord, statuses: [DeliveryStatus]) {
+    public init(_ bulk: BulkCounts) {
+        let record = bulk.record
         bulkId = TerminalSafeText.sanitize(record.bulkId)
         createdAt = record.createdAt
         message = TerminalSafeText.sanitize(record.messageText ?? record.messageKey.map { "[\($0)]" } ?? "")
-        recipients = max(record.recipientCount, statuses.count)
-        invited = statuses.filter(\.isInvited).count
-        pending = statuses.filter(\.isPending).count
-        impossible = statuses.filter(\.isImpossible).count
+        counts = bulk.counts.filter { $0.value > 0 }
+        recordedRecipients = record.recipientCount
         passesDone = record.passesDone
+    }
+
+    public var recipients: Int { max(recordedRecipients, counts.values.reduce(0, +)) }
+    public var invited: Int { total(where: \.isInvited) }
+    public var pending: Int { total(where: \.isPending) }
+    public var impossible: Int { total(where: \.isImpossible) }
+
+    private func total(where predicate: (DeliveryStatus) -> Bool) -> Int {
+        counts.reduce(0) { predicate($1.key) ? $0 + $1.value : $0 }
+    }
+
+    /// The same bulk with a newer record (passes done, recipient count).
+    func with(record: BulkRecord) -> BulkSummary {
+        var copy = BulkSummary(BulkCounts(record: record, counts: counts))
+        copy.counts = counts
+        return copy
+    }
+
+    /// The same bulk with one recipient moved from one status to another (`from` nil: a new recipient).
+    func moving(from: DeliveryStatus?, to: DeliveryStatus) -> BulkSummary {
+        var copy = self
+        if let from, let n = copy.counts[from] { copy.counts[from] = n > 1 ? n - 1 : nil }
+        copy.counts[to, default: 0] += 1
+        return copy
     }
 
     /// Recipients counted under `filter`.
@@ -62,6 +90,16 @@ public struct BulkSummary: Sendable, Hashable {
         }
     }
 
+    /// Recipients counted in a column of the table (0 for columns that do not count).
+    func count(_ column: DeliveryColumn) -> Int {
+        switch column {
+        case .invited: return invited
+        case .pending: return pending
+        case .impossible: return impossible
+        case .row, .status: return 0
+        }
+    }
+
     /// Recipients with none of the three states (e.g. DeliveredToNetwork waiting for the handset).
     public var other: Int { max(0, recipients - invited - pending - impossible) }
 }
@@ -71,9 +109,17 @@ public struct RecipientRow: Sendable, Hashable {
     public let invitationId: Int64?
     public let name: String
     public let number: String
-    public let status: DeliveryStatus
-    public let updatedAt: Date
+    public private(set) var status: DeliveryStatus
+    public private(set) var updatedAt: Date
     public let error: String?
+
+    /// The same recipient in a new status.
+    func with(status: DeliveryStatus, at: Date) -> RecipientRow {
+        var copy = self
+        copy.status = status
+        copy.updatedAt = at
+        return copy
+    }
 
     public init(_ recipient: BulkRecipient) {
         let inv = recipient.invitation

@@ -1,10 +1,16 @@
 import Foundation
 import HeraldCore
 import HeraldServices
+import HeraldStore
 
-/// The Deliveries pane's state: every bulk with its counts per status, live as the tracker's
-/// events arrive (changed cells stay lit for `highlightDuration`), one bulk opened to its
+/// The Deliveries pane's state: every bulk with its counts per status, live as the change feed's
+/// batches arrive (changed cells stay lit for `highlightDuration`), one bulk opened to its
 /// recipients, a status filter, the tracker's schedule, and resending what failed.
+///
+/// Reads happen off the UI thread: the bulks come as one snapshot (one grouped query) taken at a
+/// change sequence; from then on each `.ledgerChanged` batch that continues that sequence is folded
+/// into the counts in memory. A batch that does not continue it (the pane missed one) reads a fresh
+/// snapshot. Render and keys only read what this holds.
 public final class DeliveriesViewModel {
     public let book: ContactBook
     private let invites: InviteService
@@ -14,19 +20,34 @@ public final class DeliveriesViewModel {
     /// How long a changed cell stays highlighted.
     public var highlightDuration: TimeInterval = 1.5
 
-    public private(set) var bulks: [BulkSummary] = []
-    public private(set) var filter: DeliveryFilter = .all
+    public private(set) var bulks: [BulkSummary] = [] { didSet { refilter() } }
+    public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
+    /// Bulks the filter lets through (those with at least one recipient in that state).
+    public private(set) var visibleBulks: [BulkSummary] = []
     public private(set) var cursor = 0
     /// The bulk opened to its recipients, nil for the list of bulks.
     public private(set) var openBulkId: String?
-    public private(set) var recipients: [RecipientRow] = []
+    public private(set) var recipients: [RecipientRow] = [] { didSet { refilterRecipients() } }
+    /// Recipients of the open bulk the filter lets through.
+    public private(set) var visibleRecipients: [RecipientRow] = []
     public private(set) var recipientCursor = 0
     public private(set) var tracker: TrackerState?
     public private(set) var confirmation: ResendConfirmation?
     public private(set) var isResending = false
     public private(set) var loadError: String?
-    /// True when events arrived since the ledger was last read.
-    public private(set) var isStale = false
+    /// True until the first snapshot arrived.
+    public private(set) var isLoading = true
+    /// True while the open bulk's recipients are being read.
+    public private(set) var isLoadingRecipients = false
+    /// The change sequence the counts stand at (nil while a snapshot is being read).
+    public private(set) var sequence: Int64?
+    /// Batches that arrived while a snapshot was being read; folded once it is in.
+    private var waiting: [LedgerChange] = []
+    private var snapshotInFlight = false
+    /// Fresh snapshots a batch that does not continue the counts may still ask for.
+    private var resyncsLeft = 2
+    /// Snapshots read so far (the first one and every resync), for tests and the benchmark.
+    public private(set) var snapshotsRead = 0
     /// Lit cells: (bulkId or invitation id as text, column) → when the light goes out.
     public private(set) var highlights: [HighlightKey: Date] = [:]
 
@@ -44,43 +65,113 @@ public final class DeliveriesViewModel {
         self.effects = effects
         self.toasts = toasts
         self.clock = clock
-        reload(highlightNew: false)
+        reload()
     }
 
     // MARK: reading
 
-    /// Bulks the filter lets through (those with at least one recipient in that state).
-    public var visibleBulks: [BulkSummary] { filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 } }
-    /// Recipients of the open bulk the filter lets through.
-    public var visibleRecipients: [RecipientRow] { recipients.filter { filter.matches($0.status) } }
-    public var currentBulk: BulkSummary? {
-        let shown = visibleBulks
-        return cursor < shown.count ? shown[cursor] : nil
-    }
+    public var currentBulk: BulkSummary? { cursor < visibleBulks.count ? visibleBulks[cursor] : nil }
     /// The open bulk's summary.
     public var openBulk: BulkSummary? { openBulkId.flatMap { id in bulks.first { $0.bulkId == id } } }
 
-    /// Reads the ledger again when events said it changed (once per frame at most).
-    public func refreshIfNeeded() {
-        guard isStale else { return }
-        isStale = false
-        reload()
+    private func refilter() {
+        visibleBulks = filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 }
+        cursor = max(0, min(cursor, visibleBulks.count - 1))
+        refilterRecipients()
     }
 
-    /// Reads every bulk again; new bulks and changed counts light up (unless `highlightNew` is false).
-    public func reload(highlightNew: Bool = true) {
-        let keep = currentBulk?.bulkId
-        do {
-            let fresh = try book.bulks().map { BulkSummary(record: $0.bulk, statuses: $0.statuses) }
-            if highlightNew { lightChanges(from: bulks, to: fresh) }
+    private func refilterRecipients() {
+        visibleRecipients = filter == .all ? recipients : recipients.filter { filter.matches($0.status) }
+        recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
+    }
+
+    /// Reads every bulk again off the UI thread (first load, `ctrl-r`, or a missed batch).
+    public func reload() {
+        guard !snapshotInFlight else { return }
+        snapshotInFlight = true
+        sequence = nil
+        let book = self.book
+        effects.perform({ try book.deliveriesSnapshot() }, then: { [weak self] result in
+            self?.receive(result)
+        })
+    }
+
+    private func receive(_ result: Result<BulkCountsSnapshot, any Error>) {
+        snapshotInFlight = false
+        isLoading = false
+        snapshotsRead += 1
+        switch result {
+        case .success(let snapshot):
+            let keep = currentBulk?.bulkId
+            let fresh = snapshot.bulks.map(BulkSummary.init)
+            if !bulks.isEmpty { lightChanges(from: bulks, to: fresh) }
             bulks = fresh
+            sequence = snapshot.sequence
             loadError = nil
-        } catch {
-            loadError = "cannot read the ledger: \(error)"
+            if let keep, let at = visibleBulks.firstIndex(where: { $0.bulkId == keep }) { cursor = at }
+            let held = waiting
+            waiting = []
+            for change in held { fold(change) }
+        case .failure(let error):
+            loadError = "could not read the ledger: \((error as? any UserFacingError)?.userMessage ?? "\(error)")"
+            waiting = []
         }
-        if let keep, let at = visibleBulks.firstIndex(where: { $0.bulkId == keep }) { cursor = at }
-        cursor = max(0, min(cursor, visibleBulks.count - 1))
-        if openBulkId != nil { reloadRecipients(highlight: highlightNew) }
+    }
+
+    /// Folds one batch of the change feed into the counts (and the open bulk's recipients).
+    private func fold(_ change: LedgerChange) {
+        guard let sequence else { waiting.append(change); return }
+        if change.sequence <= sequence { return }            // already in the snapshot
+        guard change.previous == sequence else {
+            // The batch starts before what this holds: read a fresh snapshot (which then stands at or
+            // past the batch). A feed that never reaches it does not make the pane read forever.
+            guard resyncsLeft > 0 else { return }
+            resyncsLeft -= 1
+            reload()
+            return
+        }
+        resyncsLeft = 2
+        let until = clock.now().addingTimeInterval(highlightDuration)
+        var byId = Dictionary(uniqueKeysWithValues: bulks.enumerated().map { ($1.bulkId, $0) })
+        var updated = bulks
+        for record in change.bulks {
+            if let at = byId[record.bulkId] {
+                updated[at] = updated[at].with(record: record)
+            } else {
+                updated.insert(BulkSummary(BulkCounts(record: record, counts: [:])), at: 0)
+                byId = Dictionary(uniqueKeysWithValues: updated.enumerated().map { ($1.bulkId, $0) })
+                highlights[HighlightKey(record.bulkId, .row)] = until
+            }
+        }
+        var missing = false
+        for delivery in change.deliveries {
+            guard let at = byId[delivery.bulkId] else { missing = true; continue }
+            let before = updated[at]
+            let after = before.moving(from: delivery.from, to: delivery.to)
+            updated[at] = after
+            for column in DeliveryColumn.counted where before.count(column) != after.count(column) {
+                highlights[HighlightKey(delivery.bulkId, column)] = until
+            }
+        }
+        bulks = updated.sorted { ($0.createdAt, $1.bulkId) > ($1.createdAt, $0.bulkId) }
+        self.sequence = change.sequence
+        foldRecipients(change, until: until)
+        if missing { reload() }        // a recipient of a bulk this pane never saw: read again
+    }
+
+    private func foldRecipients(_ change: LedgerChange, until: Date) {
+        guard let open = openBulkId else { return }
+        let mine = change.deliveries.filter { $0.bulkId == open }
+        guard !mine.isEmpty else { return }
+        if mine.contains(where: { $0.from == nil }) { loadRecipients(highlight: true); return }
+        var at: [Int64: Int] = [:]
+        for (i, r) in recipients.enumerated() { if let id = r.invitationId { at[id] = i } }
+        for delivery in mine {
+            guard let id = delivery.invitationId, let i = at[id] else { continue }
+            recipients[i] = recipients[i].with(status: delivery.to, at: delivery.at)
+            highlights[HighlightKey(String(id), .status)] = until
+        }
+        recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
     }
 
     private func lightChanges(from old: [BulkSummary], to new: [BulkSummary]) {
@@ -88,29 +179,36 @@ public final class DeliveriesViewModel {
         let until = clock.now().addingTimeInterval(highlightDuration)
         for bulk in new {
             guard let was = before[bulk.bulkId] else { highlights[HighlightKey(bulk.bulkId, .row)] = until; continue }
-            if was.invited != bulk.invited { highlights[HighlightKey(bulk.bulkId, .invited)] = until }
-            if was.pending != bulk.pending { highlights[HighlightKey(bulk.bulkId, .pending)] = until }
-            if was.impossible != bulk.impossible { highlights[HighlightKey(bulk.bulkId, .impossible)] = until }
+            for column in DeliveryColumn.counted where was.count(column) != bulk.count(column) {
+                highlights[HighlightKey(bulk.bulkId, column)] = until
+            }
         }
     }
 
-    private func reloadRecipients(highlight: Bool) {
+    private func loadRecipients(highlight: Bool) {
         guard let id = openBulkId else { return }
-        do {
-            let fresh = try book.recipients(ofBulk: id).map(RecipientRow.init)
-            if highlight {
-                let before = Dictionary(recipients.compactMap { r in r.invitationId.map { ($0, r.status) } }, uniquingKeysWith: { a, _ in a })
-                let until = clock.now().addingTimeInterval(highlightDuration)
-                for r in fresh {
-                    guard let rid = r.invitationId, let was = before[rid], was != r.status else { continue }
-                    highlights[HighlightKey(String(rid), .status)] = until
+        isLoadingRecipients = true
+        let book = self.book
+        effects.perform({ try book.recipients(ofBulk: id).map(RecipientRow.init) }, then: { [weak self] result in
+            guard let self, self.openBulkId == id else { return }
+            self.isLoadingRecipients = false
+            switch result {
+            case .success(let fresh):
+                if highlight {
+                    let before = Dictionary(self.recipients.compactMap { r in r.invitationId.map { ($0, r.status) } },
+                                            uniquingKeysWith: { a, _ in a })
+                    let until = self.clock.now().addingTimeInterval(self.highlightDuration)
+                    for r in fresh {
+                        guard let rid = r.invitationId, let was = before[rid], was != r.status else { continue }
+                        self.highlights[HighlightKey(String(rid), .status)] = until
+                    }
                 }
+                self.recipients = fresh
+            case .failure(let error):
+                self.toasts.post("could not read the recipients: \((error as? any UserFacingError)?.userMessage ?? "\(error)")", level: .error)
             }
-            recipients = fresh
-        } catch {
-            toasts.post("cannot read the recipients: \(error)", level: .error)
-        }
-        recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
+            self.recipientCursor = max(0, min(self.recipientCursor, self.visibleRecipients.count - 1))
+        })
     }
 
     /// True while `column` of `row` (a bulkId, or an invitation id for recipients) is lit.
@@ -176,7 +274,8 @@ public final class DeliveriesViewModel {
         guard openBulkId == nil, let bulk = currentBulk else { return }
         openBulkId = bulk.bulkId
         recipientCursor = 0
-        reloadRecipients(highlight: false)
+        recipients = []
+        loadRecipients(highlight: false)
     }
 
     /// Closes the open bulk; false when none was open.
@@ -189,18 +288,34 @@ public final class DeliveriesViewModel {
 
     public func setFilter(_ new: DeliveryFilter) {
         filter = new
-        cursor = max(0, min(cursor, visibleBulks.count - 1))
         recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
     }
 
     public func cycleFilter() { setFilter(filter.next) }
 
-    /// Asks to resend the failed numbers of the open bulk (or the bulk under the cursor).
+    /// Asks to resend the failed numbers of the open bulk (or the bulk under the cursor); the failed
+    /// numbers are read off the UI thread unless the bulk is open.
     public func requestResend() {
         guard !isResending else { toasts.post("a resend is already running", level: .warning); return }
         guard let bulkId = openBulkId ?? currentBulk?.bulkId else { toasts.post("no bulk to resend", level: .warning); return }
-        let rows = (try? book.recipients(ofBulk: bulkId)) ?? []
-        let failed = Array(Set(rows.map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn))).sorted()
+        if openBulkId == bulkId, !isLoadingRecipients {
+            confirmResend(of: bulkId, failed: recipients.filter { $0.status.isImpossible }.map(\.number))
+            return
+        }
+        let book = self.book
+        effects.perform({ try book.recipients(ofBulk: bulkId).map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn) },
+                        then: { [weak self] result in
+            switch result {
+            case .success(let failed): self?.confirmResend(of: bulkId, failed: failed)
+            case .failure(let error):
+                self?.toasts.post("could not read bulk \(bulkId.prefix(8)): \((error as? any UserFacingError)?.userMessage ?? "\(error)")",
+                                  level: .error)
+            }
+        })
+    }
+
+    private func confirmResend(of bulkId: String, failed numbers: [String]) {
+        let failed = Array(Set(numbers)).sorted()
         guard !failed.isEmpty else { toasts.post("nothing failed in bulk \(bulkId.prefix(8))", level: .info); return }
         confirmation = ResendConfirmation(bulkId: bulkId, numbers: failed)
     }
@@ -223,7 +338,6 @@ public final class DeliveriesViewModel {
                 if let bulk = sent.bulkId { text += " (bulk \(bulk.prefix(8)))" }
                 if !sent.skipped.isEmpty { text += "; \(sent.skipped.count) skipped by the resend policy" }
                 self.toasts.post(text, level: sent.recipients.isEmpty ? .warning : .success)
-                self.reload()
             case .failure(let error):
                 self.toasts.post("resend failed: \((error as? any UserFacingError)?.userMessage ?? "\(error)")", level: .error)
             }
@@ -235,8 +349,8 @@ public final class DeliveriesViewModel {
     /// Folds a service event; true when something shown changed.
     public func handle(event: HeraldEvent) -> Bool {
         switch event {
-        case .deliveryChanged, .bulkSent, .bulksDiscovered:
-            isStale = true     // many changes arrive together: read the ledger once, before the next frame
+        case .ledgerChanged(let change):
+            fold(change)
             return true
         case .trackerState(let state):
             tracker = state

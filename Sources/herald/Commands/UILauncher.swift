@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldEngine
 import HeraldServices
+import HeraldStore
 import HeraldTUI
 import HeraldViewModels
 import Logging
@@ -56,6 +57,10 @@ struct UILauncher {
         } catch {
             throw Output.failure("cannot open the workspace: \(error)")
         }
+        do { try await workspace.startFeed() } catch {
+            workspace.close()
+            throw Output.failure("cannot read the workspace: \(StorageFailure.message(for: error) ?? "\(error)")")
+        }
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
                                                themes: themes, keyMap: keyMap, log: log)
         workspace.close()
@@ -78,8 +83,14 @@ struct UILauncher {
                 var none = sigset_t()
                 sigemptyset(&none)
                 pthread_sigmask(SIG_SETMASK, &none, nil)
-                continuation.resume(returning: runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
-                                                       themes: themes, keyMap: keyMap, log: log))
+                // Render, keys and events never touch the store: anything that does is logged.
+                let uiGuard = UIThreadGuard { access in
+                    log.warning("storage touched on the UI thread", metadata: ["access": "\(access)"])
+                }
+                continuation.resume(returning: uiGuard.run {
+                    runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
+                            keyMap: keyMap, log: log)
+                })
             }
             thread.stackSize = 8 << 20
             thread.name = "herald-ui"

@@ -17,19 +17,21 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let ws = try await global.openWorkspace()
         defer { ws.close() }
-        // The ledger as it is before tracking starts: only what changes from now on is printed.
-        let follower = WatchLedgerFollower(ledger: ws.ledger)
+        // The change feed starts from the ledger as it is now: only what changes from then on is printed,
+        // whoever changes it (this process's tracker, or another Herald on the same data folder).
+        let events = ws.bus.stream()
+        try await ws.startFeed()
         ws.startTracking()
         let json = json
-        // Reads the ledger at least every second (as often as the tracker polls when it is faster).
-        let every = min(1, await ws.tracker.settings.interval)
         // Also with --json (stdout stays JSON only): a script may wait for this line before sending.
         FileHandle.standardError.write(Data("herald: watching deliveries in \(ws.dataDirectory.path) (Ctrl-C to stop)\n".utf8))
         let loop = Task {
             let names = NameCache(ws: ws)
-            while !Task.isCancelled {
-                for change in follower.poll() { Self.emit(Self.line(change, json: json, names: names)) }
-                try? await Task.sleep(nanoseconds: UInt64(every * 1_000_000_000))
+            for await event in events {
+                guard case .ledgerChanged(let change) = event else { continue }
+                for delivery in change.deliveries.sorted(by: { $0.at < $1.at }) {
+                    Self.emit(Self.line(delivery, json: json, names: names))
+                }
             }
         }
         let interrupt = SignalTrap(SIGINT)
@@ -38,14 +40,15 @@ struct WatchCommand: AsyncParsableCommand {
         interrupt.cancel()
     }
 
-    private static func line(_ change: WatchLedgerFollower.Change, json: Bool, names: NameCache) -> String {
+    private static func line(_ change: DeliveryChange, json: Bool, names: NameCache) -> String {
+        let address = change.address.hasPrefix("+") ? change.address : "+" + change.address
         if json {
-            return (try? Output.json(WatchJSON(bulkId: change.bulkId, address: change.address, messageId: change.messageId,
+            return (try? Output.json(WatchJSON(bulkId: change.bulkId, address: address, messageId: change.messageId,
                                                personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
                                                at: Output.iso(change.at)))) ?? ""
         }
         let name = names.name(change.personId)
-        return "\(Output.iso(change.at))  \(change.bulkId)  \(change.address)  \(Output.safe(name))  \(change.from?.label ?? "new") → \(change.to.label)"
+        return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label ?? "new") → \(change.to.label)"
     }
 
     /// Writes one line at once, so a reader on a pipe sees it immediately.
