@@ -31,7 +31,7 @@ public actor PlatformEngine {
         try config.validate()
         let pool: DatabasePool
         do { pool = try EngineDatabase.open(at: url) } catch {
-            throw EngineError.storage("cannot open \(url.path): \(error)")
+            throw EngineError.storage("cannot open \(url.path): \(storageDescription(error))")
         }
         return PlatformEngine(pool: pool, clock: clock, config: config)
     }
@@ -122,6 +122,13 @@ public actor PlatformEngine {
         default:
             return "\(error)"
         }
+    }
+
+    /// A storage failure in words: SQLite's result code and message, never the SQL statement that
+    /// GRDB's own description carries.
+    static func storageDescription(_ error: any Error) -> String {
+        guard let database = error as? DatabaseError else { return "\(error)" }
+        return "SQLite error \(database.extendedResultCode.rawValue): \(database.message ?? "no message")"
     }
 
     static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> APIResponse {

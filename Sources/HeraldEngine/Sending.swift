@@ -93,14 +93,16 @@ extension PlatformEngine {
                 if let id = clientId { earlier[id] = sent }
                 responses.append(result(sent, now: now))
             }
-            return SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: Self.deliveryInfoURL(bulkId),
+            let infoURL = try Self.deliveryInfoURL(bulkId)
+            return SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: infoURL,
                                                                  responses: responses))
         }
         return try Self.json(answer)
     }
 
-    static func deliveryInfoURL(_ bulkId: String) -> String {
-        (try? GetDeliveryInfos.path.path(["bulkId": bulkId])) ?? "/1/smsmessaging/outbound/requests/\(bulkId)/deliveryInfos"
+    /// The path of a bulk's delivery infos, its id encoded (a hand-made path would not be).
+    static func deliveryInfoURL(_ bulkId: String) throws(APIError) -> String {
+        try GetDeliveryInfos.path.path(["bulkId": bulkId])
     }
 
     /// Validates, renders and stores one new destination.

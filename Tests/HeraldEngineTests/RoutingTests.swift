@@ -13,6 +13,24 @@ import HeraldCore
         #expect(h.creds.secret != h.creds.applicationCode)
     }
 
+    @Test func aFileThatIsNotADatabaseIsNamedWithSQLitesWordsNeverItsSQL() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("engine.sqlite")
+        try Data(repeating: 0x41, count: 4096).write(to: url)
+        do {
+            _ = try PlatformEngine.open(at: url)
+            Issue.record("a file of 'A's is not a database")
+        } catch {
+            let text = String(describing: error)
+            #expect(text.contains("cannot open \(url.path)"))
+            #expect(text.contains("SQLite error 26"))
+            #expect(!text.contains("while executing"))
+            #expect(!text.uppercased().contains("PRAGMA") && !text.uppercased().contains("CREATE TABLE"))
+        }
+    }
+
     @Test func unknownEndpointIsNotFound() async throws {
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }

@@ -38,15 +38,26 @@ import Testing
         let s = try TempStore()
         let mine = try SendLease.take(for: s.database)
         let theirs = try SendLease.take(for: s.database)
-        #expect(mine.isAlive(mine.owner))
-        #expect(mine.isAlive(theirs.owner))
-        #expect(!mine.isAlive("p1-never-was"))
-        #expect(!mine.isAlive(nil))
-        #expect(!mine.isAlive("../leases/" + mine.owner))
+        #expect(try mine.isAlive(mine.owner))
+        #expect(try mine.isAlive(theirs.owner))
+        #expect(try !mine.isAlive("p1-never-was"))
+        #expect(try !mine.isAlive(nil))
+        #expect(try !mine.isAlive("../leases/" + mine.owner))
         theirs.release()
-        #expect(!mine.isAlive(theirs.owner))
+        #expect(try !mine.isAlive(theirs.owner))
         let files = try FileManager.default.contentsOfDirectory(atPath: s.dir.appendingPathComponent("leases").path)
         #expect(files == [mine.owner + ".lock"])
+    }
+
+    @Test func aLeaseThatCannotBeCheckedIsNeverTakenForGone() throws {
+        let s = try TempStore()
+        let mine = try SendLease.take(for: s.database)
+        // A lease "file" that cannot be opened for locking (here a folder): whether its process lives is unknown.
+        let blocked = s.dir.appendingPathComponent("leases/p1-0badc0de.lock")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        #expect(throws: (any Error).self) { try mine.isAlive("p1-0badc0de") }
+        mine.sweep()  // best effort: leaves what it cannot check
+        #expect(FileManager.default.fileExists(atPath: blocked.path))
     }
 
     @Test func journalsOfEarlierVersionsMoveIntoTheLedgerWithNoOwner() throws {
@@ -69,6 +80,21 @@ import Testing
         #expect(snapshot.sends == [JournaledSend(id: "42-abc", owner: nil, payload: "{\"id\":\"42-abc\"}")])
         #expect(try SeenOutboxStore(database: database).marks(userId: "ana") == [QueuedSeenMark(messageId: "m1", timestampDelta: 3)])
         #expect(try SettingsStore(database: database).all().isEmpty)
+    }
+
+    @Test func aSeenQueueOfAnEarlierVersionThatCannotBeParsedIsKeptNotDeleted() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-v1-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent(HeraldDatabase.fileName).path
+        do {
+            let old = try DatabaseQueue(path: path)
+            try HeraldMigrations.migrator.migrate(old, upTo: "v1-caches")
+            try old.write { db in try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('inbox.pendingSeen', '{\"ana\": [')") }
+        }
+        let database = try HeraldDatabase(path: path)
+        #expect(try SeenOutboxStore(database: database).users().isEmpty)
+        #expect(try SettingsStore(database: database).string("inbox.pendingSeen") == "{\"ana\": [")
     }
 
     @Test func aFullDiskIsNamedWithItsFolderAndWhatHappensToQueuedInvitations() throws {

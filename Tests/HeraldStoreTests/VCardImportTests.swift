@@ -222,4 +222,18 @@ import HeraldCore
         #expect(throws: ImportError.self) { try ContactImporter.detectFormat(of: try s.write("z.txt", "hello")) }
         #expect(throws: ImportError.self) { try ContactImporter.detectFormat(of: s.dir.appendingPathComponent("missing.vcf")) }
     }
+
+    @Test func aFileThatCannotBeReadIsSaidSoWithItsCauseNotTakenForAnUnknownFormat() {
+        // Opens fine, and its first read fails (EIO): before, that read was taken for an empty file.
+        let url = URL(fileURLWithPath: "/proc/self/mem")
+        do {
+            _ = try ContactImporter.detectFormat(of: url)
+            Issue.record("an unreadable file has no format")
+        } catch ImportError.unreadable(let path, let why) {
+            #expect(path == url.path)
+            #expect(!why.isEmpty && why != "permission denied")
+        } catch {
+            Issue.record("expected ImportError.unreadable, got \(error)")
+        }
+    }
 }

@@ -86,4 +86,15 @@ import Testing
         #expect(suspended == 1)
         #expect(pane.model.text == "From the editor <>")
     }
+
+    @Test func anEditedFileThatCannotBeReadBackIsSaidSoNotCalledNonUTF8() {
+        // An "editor" that exits 0 and leaves no file behind.
+        do {
+            _ = try ComposerExternalEditor.edit("Hi <>", environment: ["EDITOR": "rm", "PATH": "/usr/bin:/bin"]) { $0() }
+            Issue.record("a file that is gone cannot be the edited text")
+        } catch {
+            #expect(error.description.hasPrefix("cannot read the edited file "))
+            #expect(error.description.hasSuffix("; the message was not changed"))
+        }
+    }
 }

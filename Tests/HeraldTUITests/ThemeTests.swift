@@ -84,6 +84,25 @@ import Testing
         #expect(throws: ThemeError.self) { try ThemeLoader(userDirectory: dir, builtinDirectory: nil).load("nonexistent") }
     }
 
+    @Test func aThemeFolderThatCannotBeListedIsNamedWhenAThemeIsNotFound() throws {
+        let dir = try RepositoryFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notAFolder = dir.appendingPathComponent("themes")
+        try "x".write(to: notAFolder, atomically: true, encoding: .utf8)
+        let loader = ThemeLoader(userDirectory: notAFolder, builtinDirectory: nil)
+        do {
+            _ = try loader.load("mine")
+            Issue.record("no theme \"mine\" anywhere")
+        } catch {
+            #expect(error.problem.contains("no such theme"))
+            #expect(error.problem.contains("\(notAFolder.path) cannot be listed"))
+        }
+        // A folder that does not exist is no problem (most people have no user themes).
+        let missing = ThemeLoader(userDirectory: dir.appendingPathComponent("none"), builtinDirectory: nil)
+        do { _ = try missing.load("mine") } catch { #expect(!error.problem.contains("cannot be listed")) }
+        #expect(loader.availableNames() == missing.availableNames())
+    }
+
     @Test func colourDepthFollowsTheEnvironment() {
         #expect(ColorDepth.detect(environment: ["COLORTERM": "truecolor"], terminfoColors: 256) == .truecolor)
         #expect(ColorDepth.detect(environment: ["COLORTERM": "24bit"], terminfoColors: 8) == .truecolor)

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// Reads users' inboxes: pages with filters, counters, a local cache, seen marks, and the two ways to
 /// authenticate (application code or short-lived JWTs, minted again once when the platform refuses one).
@@ -9,7 +10,11 @@ import HeraldStore
 /// A seen mark is queued in the database together with the local mark before the platform is called,
 /// and cleared once the platform took it: a mark the platform did not take (unreachable, or this
 /// process killed mid-call) stays queued and is sent by the next call or the next open, by any process.
+///
+/// A local read or write that fails is never taken for an empty inbox or an empty queue: it is
+/// reported to the caller when the outcome depends on it, and logged (`herald.inbox`) with its cause.
 public actor InboxService {
+    private static let log = Logger(label: "herald.inbox")
     private let platform: any MessagingPlatform
     private let cache: InboxCacheStore
     private let bus: EventBus
@@ -48,9 +53,12 @@ public actor InboxService {
                               skip: page.seenIds, isNextPage: true)
     }
 
-    /// Messages in the local cache, newest first.
+    /// Messages in the local cache, newest first; empty (and the cause logged) when the cache cannot be read.
     public func cached(user: String, filter: InboxFilter? = nil) -> [InboxMessage] {
-        (try? cache.messages(userId: user, filter: filter)) ?? []
+        do { return try cache.messages(userId: user, filter: filter) } catch {
+            Self.logFailure("could not read the local inbox copy", error, user: user)
+            return []
+        }
     }
 
     private func load(user: String, filter: InboxFilter, request: InboxFilter, skip: Set<String>,
@@ -64,13 +72,18 @@ public actor InboxService {
             }
         } catch {
             if case .platform(let api) = error, api.isRetryable {
-                return cachedPage(user: user, filter: filter, request: request, skip: skip)
+                // An unreadable local copy is not an empty inbox: the platform's failure is reported.
+                do { return try cachedPage(user: user, filter: filter, request: request, skip: skip) } catch let local {
+                    Self.logFailure("could not read the local inbox copy", local, user: user)
+                }
             }
             throw error
         }
         let fresh = response.inboxMessages.filter { !skip.contains($0.messageId) }
         let page = Array(fresh.prefix(filter.limit))
-        try? cache.save(page, userId: user)
+        do { try cache.save(page, userId: user) } catch {
+            Self.logFailure("could not save the inbox page locally", error, user: user)
+        }
         // A message marked seen locally while its mark is pending stays seen in what we show.
         let local = Set(cached(user: user).filter(\.seen).map(\.messageId))
         let shown = page.map { m -> InboxMessage in
@@ -87,8 +100,8 @@ public actor InboxService {
         return result
     }
 
-    private func cachedPage(user: String, filter: InboxFilter, request: InboxFilter, skip: Set<String>) -> InboxPage {
-        let all = cached(user: user)
+    private func cachedPage(user: String, filter: InboxFilter, request: InboxFilter, skip: Set<String>) throws -> InboxPage {
+        let all = try cache.messages(userId: user, filter: nil)
         let matching = all.filter { request.matches($0) && !skip.contains($0.messageId) }
         let page = Array(matching.prefix(filter.limit))
         return InboxPage(externalUserId: user, filter: filter, messages: page,
@@ -105,8 +118,15 @@ public actor InboxService {
     public func markSeen(user: String, messageIds: [String]) async throws(InboxError) -> SeenResult {
         guard !user.isEmpty else { throw .emptyUser }
         await retryPendingSeen(user: user)
-        let known = Dictionary(cached(user: user).map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
-        let queued = Set(((try? outbox.marks(userId: user)) ?? []).map(\.messageId))
+        let known: [String: InboxMessage]
+        let queued: Set<String>
+        do {
+            known = Dictionary(try cache.messages(userId: user, filter: nil).map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
+            queued = Set(try outbox.marks(userId: user).map(\.messageId))
+        } catch {
+            Self.logFailure("could not read the local inbox copy or its seen queue", error, user: user)
+            throw .seenNotSaved(userMessage(for: error), pending: 0)
+        }
         var toMark: [String] = []
         var already: [String] = []
         var seenInCall = Set<String>()
@@ -128,34 +148,49 @@ public actor InboxService {
             if error.isRetryable {
                 throw .seenNotSaved(error.description, pending: toMark.count)
             }
-            try? outbox.clear(messageIds: toMark, userId: user, unmark: true)
+            do { try outbox.clear(messageIds: toMark, userId: user, unmark: true) } catch let local {
+                // Left queued and marked: the next retry meets the same refusal and drops them.
+                Self.logFailure("could not undo refused seen marks", local, user: user)
+            }
             bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: toMark, seen: false)))
             throw .platform(error)
         }
-        try? outbox.clear(messageIds: toMark, userId: user)
+        clearSent(toMark, user: user)
         return SeenResult(marked: toMark, alreadySeen: already)
     }
 
-    /// Seen marks waiting for the platform, of one user.
-    public func pendingSeenCount(user: String) -> Int { ((try? outbox.marks(userId: user)) ?? []).count }
+    /// Seen marks waiting for the platform, of one user; 0 (and the cause logged) when the queue cannot be read.
+    public func pendingSeenCount(user: String) -> Int {
+        do { return try outbox.marks(userId: user).count } catch {
+            Self.logFailure("could not read the seen queue", error, user: user)
+            return 0
+        }
+    }
 
     /// Sends the marks queued for a user; returns how many went through. Marks the platform refuses
     /// as malformed or unknown are dropped (sending them again cannot succeed); on other failures they wait.
     @discardableResult
     public func retryPendingSeen(user: String) async -> Int {
-        guard let queue = try? outbox.marks(userId: user), !queue.isEmpty else { return 0 }
+        let queue: [QueuedSeenMark]
+        do { queue = try outbox.marks(userId: user) } catch {
+            Self.logFailure("could not read the seen queue", error, user: user)
+            return 0
+        }
+        guard !queue.isEmpty else { return 0 }
         let ids = queue.map(\.messageId)
         do {
             try await platform.markSeen(externalUserId: user, messages: queue.map(\.wire))
         } catch {
             switch error {
-            case .badRequest, .notFound: try? outbox.clear(messageIds: ids, userId: user)
+            case .badRequest, .notFound: clearSent(ids, user: user, dropping: true)
             default: break
             }
             return 0
         }
-        try? outbox.clear(messageIds: ids, userId: user)
-        try? cache.setSeen(true, messageIds: ids, userId: user)
+        clearSent(ids, user: user)
+        do { try cache.setSeen(true, messageIds: ids, userId: user) } catch {
+            Self.logFailure("could not mark the local copy seen", error, user: user)
+        }
         bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: ids, seen: true)))
         return ids.count
     }
@@ -163,9 +198,26 @@ public actor InboxService {
     /// Sends every user's queued marks (on open: a process killed mid-call left them).
     @discardableResult
     public func drainSeenOutbox() async -> Int {
+        let users: [String]
+        do { users = try outbox.users() } catch {
+            Self.logFailure("could not read the seen queue", error, user: "*")
+            return 0
+        }
         var sent = 0
-        for user in (try? outbox.users()) ?? [] { sent += await retryPendingSeen(user: user) }
+        for user in users { sent += await retryPendingSeen(user: user) }
         return sent
+    }
+
+    /// Takes marks the platform answered for out of the queue; when that fails they stay queued (sent
+    /// again by the next retry, or dropped when refused again) and the cause is logged.
+    private func clearSent(_ ids: [String], user: String, dropping: Bool = false) {
+        do { try outbox.clear(messageIds: ids, userId: user) } catch {
+            Self.logFailure(dropping ? "could not drop refused seen marks" : "could not clear sent seen marks", error, user: user)
+        }
+    }
+
+    private static func logFailure(_ what: String, _ error: any Error, user: String) {
+        log.error("\(what)", metadata: ["user": "\(user)", "error": "\(logCause(error))"])
     }
 
     // MARK: auth

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// What the invite service takes from the configuration.
 public struct InviteSettings: Sendable, Hashable {
@@ -57,6 +58,7 @@ public struct SendRetry: Sendable, Hashable {
 /// latest statuses) and queueing are one write transaction, and each journaled send names the
 /// `SendLease` of its process, so reconciliation replays only sends whose process is gone.
 public actor InviteService {
+    private static let log = Logger(label: "herald.invite")
     private let platform: any MessagingPlatform
     private let ledger: LedgerStore
     private let contacts: ContactStore
@@ -170,17 +172,23 @@ public actor InviteService {
         let queued = Set(snapshot.queued.map(\.correlator))
         var covered = Set<String>()
         for entry in snapshot.sends {
-            let send = try? PendingSend.decode(entry.payload)  // unreadable: its rows are marked failed below
+            let send: PendingSend?
+            do { send = try PendingSend.decode(entry.payload) } catch {
+                // Unreadable: its rows are marked failed below, with the reason; the cause goes to the log.
+                Self.log.error("could not read back an interrupted send", metadata: ["send": "\(entry.id)", "error": "\(logCause(error))"])
+                send = nil
+            }
             let destinations = Set(send?.destinations.compactMap(\.messageId) ?? [])
             covered.formUnion(destinations)
             let mine = destinations.intersection(queued)
             let own = entry.owner == lease.owner
             if own, inFlight.contains(entry.id) { continue }
-            if !own, lease.isAlive(entry.owner) {
-                report.otherProcess += mine.count
-                continue
-            }
             do {
+                // Whether its process still sends it; when that cannot be told, it is left queued (never sent twice).
+                if !own, try lease.isAlive(entry.owner) {
+                    report.otherProcess += mine.count
+                    continue
+                }
                 // Another process's send is taken over first (one reconciler wins it).
                 if !own, try !ledger.takeOver(send: entry.id, from: entry.owner, to: lease.owner) { continue }
                 guard send != nil else {

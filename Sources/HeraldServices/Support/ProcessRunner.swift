@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The outcome of a program that ran to its end.
 public struct ProcessOutcome: Sendable, Hashable {
@@ -14,6 +15,8 @@ public struct ProcessOutcome: Sendable, Hashable {
 /// Runs a program with Foundation's `Process`, feeds it `input` on stdin and collects its output,
 /// without blocking a Swift concurrency thread.
 enum ProcessRunner {
+    private static let log = Logger(label: "herald.process")
+
     private static let ignoreSigpipe: Void = {
         // A program that exits before reading all of stdin must not kill Herald with SIGPIPE:
         // the write fails with EPIPE instead and the program's exit status is reported.
@@ -74,11 +77,19 @@ enum ProcessRunner {
             collected.set(stderr: data)
             group.leave()
         }
+        let program = command.program
         group.enter()
         DispatchQueue.global().async {
+            // A program may exit before reading all of its input (EPIPE): its exit status says whether
+            // it did its job; the write failure is logged, never taken for success or failure by itself.
             let writer = stdin.fileHandleForWriting
-            try? writer.write(contentsOf: input)
-            try? writer.close()
+            do { try writer.write(contentsOf: input) } catch {
+                Self.log.warning("the program did not take all of its input",
+                                 metadata: ["program": "\(program)", "bytes": "\(input.count)", "error": "\(Self.describe(error))"])
+            }
+            do { try writer.close() } catch {
+                Self.log.warning("could not close the program's input", metadata: ["program": "\(program)", "error": "\(Self.describe(error))"])
+            }
             group.leave()
         }
         return await withCheckedContinuation { continuation in

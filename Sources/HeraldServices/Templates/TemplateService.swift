@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// Why a message (template) could not be read or changed.
 public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
@@ -32,9 +33,21 @@ public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
     }
 }
 
+/// What `TemplateService.listing()` could read, and what it could not (the causes are logged).
+public struct TemplateListing: Sendable {
+    public var messages: [ApplicationMessage] = []
+    /// The key of the default message; nil when the application has none or it could not be asked.
+    public var defaultKey: String?
+    /// Why the default message is not known, when the platform could not be asked.
+    public var defaultUnknown: String?
+    /// One "could not read …" sentence per message (or the local copy) that could not be read.
+    public var unreadable: [String] = []
+}
+
 /// The application's messages: the default one and custom ones, read and written through the
 /// platform and cached in the store (the cache answers when the platform cannot be reached).
 public actor TemplateService {
+    private static let log = Logger(label: "herald.templates")
     private let platform: any MessagingPlatform
     private let cache: TemplateCacheStore
     private let clock: any HeraldClock
@@ -98,35 +111,71 @@ public actor TemplateService {
             return m
         } catch {
             if case .notFound = error {
-                try? cache.remove(key: key)
+                do { try cache.remove(key: key) } catch let local {
+                    Self.log.warning("could not drop a deleted message from the local copy",
+                                     metadata: ["key": "\(key)", "error": "\(logCause(local))"])
+                }
                 throw .notFound(key: key)
             }
-            if error.isRetryable, let cached = try? cache.template(key: key) {
-                return Self.message(cached, applicationKey: applicationKey)
+            if error.isRetryable {
+                // An unreadable local copy answers nothing: the platform's failure is reported.
+                do {
+                    if let cached = try cache.template(key: key) { return Self.message(cached, applicationKey: applicationKey) }
+                } catch let local {
+                    Self.log.error("could not read the local copy of a message", metadata: ["key": "\(key)", "error": "\(logCause(local))"])
+                }
             }
             throw .platform(error)
         }
     }
 
     /// Every message this client knows (the cache), with the default first; refreshed from the
-    /// platform when it answers. The platform has no "list" call: messages come from this client's
-    /// creates and reads.
+    /// platform when it answers. What could not be read is logged and left out: `listing()` says what.
     public func list() async -> [ApplicationMessage] {
-        var keys = (try? cache.all().map(\.messageKey)) ?? []
-        if let d = try? await defaultMessageKey() {
+        await listing().messages
+    }
+
+    /// Every message this client knows (the cache), with the default first, refreshed from the
+    /// platform when it answers, and what could not be read. The platform has no "list" call:
+    /// messages come from this client's creates and reads. A message deleted on the platform is left out.
+    public func listing() async -> TemplateListing {
+        var out = TemplateListing()
+        var keys: [String] = []
+        do { keys = try cache.all().map(\.messageKey) } catch {
+            out.unreadable.append(Self.problem("could not read the local copy of the messages", error))
+        }
+        do {
+            let d = try await defaultMessageKey()
+            out.defaultKey = d
             keys.removeAll { $0 == d }
             keys.insert(d, at: 0)
+        } catch TemplateError.noDefault {
+            // The application has no default message: nothing is missing.
+        } catch {
+            out.defaultUnknown = Self.problem("could not ask the platform for the default message", error)
         }
-        var out: [ApplicationMessage] = []
         for key in keys {
-            if let m = try? await message(key: key) { out.append(m) }
+            do {
+                let m = try await message(key: key)
+                out.messages.append(m)
+            } catch TemplateError.notFound {
+                // Deleted on the platform (and dropped from the local copy).
+            } catch {
+                out.unreadable.append(Self.problem("could not read message \"\(key)\"", error))
+            }
         }
         return out
     }
 
     /// Messages in the cache, without asking the platform.
-    public func cached() -> [ApplicationMessage] {
-        ((try? cache.all()) ?? []).map { Self.message($0, applicationKey: applicationKey) }
+    public func cached() throws -> [ApplicationMessage] {
+        try cache.all().map { Self.message($0, applicationKey: applicationKey) }
+    }
+
+    /// "`what`: why", with the cause logged.
+    private static func problem(_ what: String, _ error: any Error) -> String {
+        log.error("\(what)", metadata: ["error": "\(logCause(error))"])
+        return "\(what): \(userMessage(for: error))"
     }
 
     /// Creates a custom message.
@@ -166,10 +215,15 @@ public actor TemplateService {
         guard unknown.isEmpty else { throw .unknownFields(unknown) }
     }
 
+    /// Keeps the platform's answer locally; when that fails the answer still stands (the cause is logged).
     private func save(_ m: ApplicationMessage) {
-        try? cache.save(CachedTemplate(messageKey: m.key, applicationKey: m.clientMobileApplicationKey, text: m.text,
-                                       placeholder: m.placeholder, clientPlaceholder: m.clientPlaceholder,
-                                       fetchedAt: clock.now()))
+        do {
+            try cache.save(CachedTemplate(messageKey: m.key, applicationKey: m.clientMobileApplicationKey, text: m.text,
+                                          placeholder: m.placeholder, clientPlaceholder: m.clientPlaceholder,
+                                          fetchedAt: clock.now()))
+        } catch {
+            Self.log.warning("could not keep a message in the local copy", metadata: ["key": "\(m.key)", "error": "\(logCause(error))"])
+        }
     }
 
     static func message(_ c: CachedTemplate, applicationKey: String) -> ApplicationMessage {

@@ -34,6 +34,8 @@ public final class Workspace: @unchecked Sendable {
     public let inbox: InboxService
     public let suggestions: SuggestionService
     public let share: ShareService
+    /// Sends email invitations from `config.emailFrom`; nil when no sender is configured.
+    public let emailInviter: EmailInviter?
 
     /// What opening did with invitations an interrupted run had left queued.
     public private(set) var reconciledOnOpen = ReconcileReport()
@@ -46,7 +48,7 @@ public final class Workspace: @unchecked Sendable {
 
     private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
                  engine: PlatformEngine, credentials: PlatformCredentials, parser: PhoneNumberParser, lease: SendLease,
-                 removeOnClose: Bool) throws {
+                 emailSender: EmailAddress?, removeOnClose: Bool) throws {
         self.dataDirectory = dataDirectory
         self.config = config
         self.clock = clock
@@ -78,10 +80,8 @@ public final class Workspace: @unchecked Sendable {
                              auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock)
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
                                         owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
-        var inviter: EmailInviter?
-        if let from = config.emailFrom, let address = try? EmailAddress(from, field: "email_from") {
-            inviter = EmailInviter(sender: address, command: config.emailCommand, clock: clock)
-        }
+        let inviter = emailSender.map { EmailInviter(sender: $0, command: config.emailCommand, clock: clock) }
+        emailInviter = inviter
         share = ShareService(platform: platform, emailInviter: inviter)
     }
 
@@ -95,6 +95,8 @@ public final class Workspace: @unchecked Sendable {
 
     static func open(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock,
                      removeOnClose: Bool) async throws -> Workspace {
+        // A sender that is set but unusable is said at once, not taken for "no email sender".
+        let emailSender = try config.emailFrom.map { try EmailAddress($0, field: "email_from") }
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         } catch {
@@ -113,7 +115,7 @@ public final class Workspace: @unchecked Sendable {
             engine = try PlatformEngine.open(at: dataDirectory.appendingPathComponent(engineFileName), clock: clock,
                                              config: config.engine)
         } catch {
-            throw WorkspaceError.engine(String(describing: error))
+            throw WorkspaceError.engine(engineFailure(error))
         }
         let credentials = try await sandboxCredentials(engine: engine, settings: SettingsStore(database: database))
         let lease: SendLease
@@ -123,7 +125,7 @@ public final class Workspace: @unchecked Sendable {
         lease.sweep()
         let workspace = try Workspace(dataDirectory: dataDirectory, config: config, clock: clock, database: database,
                                       engine: engine, credentials: credentials, parser: parser, lease: lease,
-                                      removeOnClose: removeOnClose)
+                                      emailSender: emailSender, removeOnClose: removeOnClose)
         workspace.reconciledOnOpen = await workspace.invites.reconcileQueued()
         await workspace.inbox.drainSeenOutbox()
         return workspace
@@ -134,20 +136,29 @@ public final class Workspace: @unchecked Sendable {
     static func sandboxCredentials(engine: PlatformEngine, settings: SettingsStore) async throws -> PlatformCredentials {
         if let key = try settings.string(keyApplication), let secret = try settings.string(keySecret),
            let code = try settings.string(keyCode) {
-            let known = try? await engine.credentials(applicationKey: key)
+            // A failed read is not "unknown application": the saved credentials would be replaced.
+            let known: ApplicationCredentials?
+            do { known = try await engine.credentials(applicationKey: key) } catch {
+                throw WorkspaceError.engine("cannot read the sandbox application: \(engineFailure(error))")
+            }
             if let known, known.secret == secret, known.applicationCode == code {
                 return PlatformCredentials(applicationKey: key, applicationSecret: secret, applicationCode: code)
             }
         }
         let app: ApplicationCredentials
         do { app = try await engine.bootstrapSandbox() } catch {
-            throw WorkspaceError.engine(String(describing: error))
+            throw WorkspaceError.engine(engineFailure(error))
         }
         try settings.set(keyApplication, app.applicationKey)
         try settings.set(keySecret, app.secret)
         try settings.set(keyCode, app.applicationCode)
         return PlatformCredentials(applicationKey: app.applicationKey, applicationSecret: app.secret,
                                    applicationCode: app.applicationCode)
+    }
+
+    /// What an engine failure means for people: a storage error in plain words (never SQL text).
+    static func engineFailure(_ error: any Error) -> String {
+        StorageFailure.message(for: error) ?? String(describing: error)
     }
 
     // MARK: background work

@@ -140,6 +140,8 @@ enum HeraldMigrations {
                 DELETE FROM setting WHERE key LIKE 'invite.pending.%';
                 """)
             // The seen queue of earlier versions (one JSON object: user → [{messageId, timestampDelta}]).
+            // Removed only once carried over: one that cannot be parsed stays in `setting` as it was
+            // (its marks are not lost, and failing the migration would leave the whole database unopenable).
             if let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'inbox.pendingSeen'"),
                let queue = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [[String: Any]]] {
                 for (user, marks) in queue {
@@ -152,8 +154,8 @@ enum HeraldMigrations {
                             """, arguments: [user, id, delta])
                     }
                 }
+                try db.execute(sql: "DELETE FROM setting WHERE key = 'inbox.pendingSeen'")
             }
-            try db.execute(sql: "DELETE FROM setting WHERE key = 'inbox.pendingSeen'")
         }
         m.registerMigration("v3-ledger-change-feed") { db in
             // The change feed: one counter for the whole ledger, stamped by triggers on every row a

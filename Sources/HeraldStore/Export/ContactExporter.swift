@@ -41,12 +41,17 @@ public struct ContactExporter: Sendable {
         return ids.count
     }
 
-    /// Writes the export to a file.
+    /// Writes the export to a file. A failed close is a failed export: the data may not have reached the disk.
     @discardableResult
     public func export(_ format: ExportFormat, to url: URL) throws -> Int {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        return try export(format) { try handle.write(contentsOf: Data($0.utf8)) }
+        let count: Int
+        do { count = try export(format) { try handle.write(contentsOf: Data($0.utf8)) } } catch {
+            try? handle.close()  // the export already failed: that failure is the one to report
+            throw error
+        }
+        try handle.close()
+        return count
     }
 }

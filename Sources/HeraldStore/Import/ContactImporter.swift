@@ -43,9 +43,15 @@ public struct ContactImporter: Sendable {
         case "csv": return .csv
         default: break
         }
-        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ImportError.unreadable(url.path, "permission denied") }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        // The real cause, never a guessed one, and a failed read is not an empty file.
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 4096) ?? Data()
+        } catch {
+            throw ImportError.unreadable(url.path, error.localizedDescription)
+        }
         let text = String(decoding: head, as: UTF8.self)
             .trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}")))
         if text.uppercased().hasPrefix("BEGIN:VCARD") { return .vcard }

@@ -36,28 +36,32 @@ public final class SendLease: Sendable {
     }
 
     /// Whether the process that holds lease `owner` is still alive (nil: a send from before leases).
-    public func isAlive(_ owner: String?) -> Bool {
+    /// Throws when its lease file cannot be checked: "cannot tell" is never taken for "gone", which
+    /// would let its unfinished sends be taken over (and sent twice) while it may still be sending them.
+    public func isAlive(_ owner: String?) throws -> Bool {
         guard let owner else { return false }
         if owner == self.owner { return true }
         // Owners are ours ("p<pid>-<hex>"); anything else names no lease file (and never a path elsewhere).
         guard !owner.isEmpty, owner.utf8.allSatisfy({ $0 == 0x2D || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
         else { return false }
         let path = Self.path(owner, in: directory)
-        switch try? FileLock.probe(path) {
+        switch try FileLock.probe(path) {
         case .held: return true
         case .taken(let stale):
             unlink(path)
             stale.unlock()
             return false
-        case .missing, nil: return false
+        case .missing: return false
         }
     }
 
     /// Removes the lease files of processes that are gone (a process killed leaves its file).
+    /// Best effort: a folder or file that cannot be checked now is left for the next sweep, and
+    /// reconciliation asks `isAlive` itself (where "cannot tell" is reported).
     public func sweep() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasSuffix(".lock") {
-            _ = isAlive(String(name.dropLast(5)))
+            _ = try? isAlive(String(name.dropLast(5)))
         }
     }
 

@@ -50,7 +50,11 @@ public enum ComposerExternalEditor {
         guard status == 0 else {
             throw Failure(description: "\(editor) exited with status \(status); the message was not changed (set $EDITOR to your editor)")
         }
-        guard let data = try? Data(contentsOf: file), let edited = String(data: data, encoding: .utf8) else {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch {
+            throw Failure(description: "cannot read the edited file \(file.path) (\(error.localizedDescription)); the message was not changed")
+        }
+        guard let edited = String(data: data, encoding: .utf8) else {
             throw Failure(description: "the edited file is not UTF-8 text; the message was not changed")
         }
         return edited.hasSuffix("\n") ? String(edited.dropLast()) : edited

@@ -16,11 +16,7 @@ extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
     public convenience init(_ env: PaneEnvironment, composer: ComposerPane, composerIndex: Int = 2) {
         let ws = env.workspace
-        var inviter: EmailInviter?
-        if let from = ws.config.emailFrom, let address = try? EmailAddress(from, field: "email_from") {
-            inviter = EmailInviter(sender: address, command: ws.config.emailCommand, clock: ws.clock)
-        }
-        let model = ShareViewModel(share: ws.share, clipboard: Clipboard(method: .osc52), emailInviter: inviter,
+        let model = ShareViewModel(share: ws.share, clipboard: Clipboard(method: .osc52), emailInviter: ws.emailInviter,
                                    effects: env.effects,
                                    settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
                                                            sender: ws.config.sender))
@@ -55,7 +51,11 @@ extension ComposerPane {
         let store = ws.contacts
         recipients = { [weak contacts] in
             guard let ids = contacts?.selection, !ids.isEmpty else { return [] }
-            return (try? store.people(ids: ids.sorted())) ?? []
+            do { return try store.people(ids: ids.sorted()) } catch {
+                // Never "nobody selected": the person at the keyboard is told the selection could not be read.
+                app.toasts.post("could not read the \(ids.count) selected people: \(userMessage(for: error))", level: .error)
+                return []
+            }
         }
     }
 }

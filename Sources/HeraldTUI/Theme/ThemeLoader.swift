@@ -48,14 +48,26 @@ public struct ThemeLoader: Sendable {
         return nil
     }
 
-    /// Names of every theme that can be loaded, sorted.
+    /// Names of every theme that can be loaded, sorted (a theme folder that cannot be listed adds none;
+    /// `load` of a name not found says which folder and why).
     public func availableNames() -> [String] {
+        listing().names
+    }
+
+    /// The theme names, and "FOLDER cannot be listed (why)" for each folder that exists and cannot be listed.
+    private func listing() -> (names: [String], problems: [String]) {
         var names = Set(BuiltinThemes.sources.keys)
+        var problems: [String] = []
         for dir in [builtinDirectory, userDirectory].compactMap({ $0 }) {
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-            for file in files where file.hasSuffix(".toml") { names.insert(String(file.dropLast(5))) }
+            guard FileManager.default.fileExists(atPath: dir.path) else { continue }   // no user themes: nothing to list
+            do {
+                let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+                for file in files where file.hasSuffix(".toml") { names.insert(String(file.dropLast(5))) }
+            } catch {
+                problems.append("\(dir.path) cannot be listed (\(error.localizedDescription))")
+            }
         }
-        return names.sorted()
+        return (names.sorted(), problems)
     }
 
     /// Loads the theme `name`; a user theme with `base = "…"` gets its missing roles from that theme.
@@ -92,6 +104,8 @@ public struct ThemeLoader: Sendable {
             }
         }
         if let embedded = BuiltinThemes.sources[name] { return (embedded, "built-in \(name)") }
-        throw ThemeError(source: name, problem: "no such theme (available: \(availableNames().joined(separator: ", ")))")
+        let (names, problems) = listing()
+        let unlisted = problems.isEmpty ? "" : "; " + problems.joined(separator: "; ")
+        throw ThemeError(source: name, problem: "no such theme (available: \(names.joined(separator: ", ")))\(unlisted)")
     }
 }

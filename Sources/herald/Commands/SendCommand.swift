@@ -116,9 +116,9 @@ struct SendCommand: AsyncParsableCommand {
         }
         if !result.recipients.isEmpty {
             var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
+            var names = ContactNameColumn(contacts: ws.contacts)
             for r in result.recipients {
-                let name = r.personId.flatMap { try? ws.contacts.person(id: $0)?.displayName } ?? ""
-                table.add([r.address, name, r.status.label + (r.reason.map { ": \($0)" } ?? ""), r.messageId ?? ""])
+                table.add([r.address, names.name(of: r.personId), r.status.label + (r.reason.map { ": \($0)" } ?? ""), r.messageId ?? ""])
             }
             print(table.render(), terminator: "")
         }

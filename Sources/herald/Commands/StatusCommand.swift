@@ -35,11 +35,18 @@ struct StatusCommand: AsyncParsableCommand {
             await task.value
             interrupt.cancel()
         } else {
-            // One fresh look at the platform; the ledger answers when it cannot be reached.
-            if let infos = try? await ws.platform.deliveryInfos(bulkId: bulk) {
-                _ = try? ws.ledger.applyDeliveryInfos(bulkId: bulk, infos.map {
-                    DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus)
-                })
+            // One fresh look at the platform; the ledger answers when it cannot be reached, and says so.
+            do {
+                let infos = try await ws.platform.deliveryInfos(bulkId: bulk)
+                do {
+                    _ = try ws.ledger.applyDeliveryInfos(bulkId: bulk, infos.map {
+                        DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus)
+                    })
+                } catch {
+                    Output.warn("could not record the platform's fresh states (\(userMessage(for: error))): showing the states last recorded")
+                }
+            } catch {
+                Output.warn("could not ask the platform (\(userMessage(for: error))): showing the states last recorded")
             }
         }
         let rows = try ws.ledger.recipients(ofBulk: bulk)
@@ -51,10 +58,10 @@ struct StatusCommand: AsyncParsableCommand {
         }
         var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
         var counts: [DeliveryStatus: Int] = [:]
+        var names = ContactNameColumn(contacts: ws.contacts)
         for r in rows {
             counts[r.status, default: 0] += 1
-            let name = r.personId.flatMap { try? ws.contacts.person(id: $0)?.displayName } ?? ""
-            table.add([r.msisdn, name, r.status.label, r.messageId ?? ""])
+            table.add([r.msisdn, names.name(of: r.personId), r.status.label, r.messageId ?? ""])
         }
         print("Bulk \(Output.safe(bulk)): \(rows.count) recipient(s)")
         print(table.render(), terminator: "")

@@ -51,30 +51,40 @@ struct TemplatesList: AsyncParsableCommand {
         enum CodingKeys: String, CodingKey { case messageEditingAllowed, messages }
     }
 
+    /// Prints what could be read; what could not is said on stderr, and a message that could not be
+    /// read makes the exit status 1 (a missing row is never passed off as a shorter list).
     func run() async throws {
         let ws = try await global.openWorkspace()
         defer { ws.close() }
-        let all = await ws.templates.list()
-        let defaultKey = try? await ws.templates.defaultMessageKey()
-        let editing = try? await ws.templates.isEditingAllowed()
-        if json {
-            try Output.printJSON(ListJSON(messageEditingAllowed: editing, messages: all.map { TemplateJSON($0, defaultKey: defaultKey) }))
-            return
+        let listing = await ws.templates.listing()
+        let defaultKey = listing.defaultKey
+        let editing: Bool?
+        var editingUnknown: String?
+        do { editing = try await ws.templates.isEditingAllowed() } catch {
+            editing = nil
+            editingUnknown = userMessage(for: error)
         }
-        print("Message editing: \(editingLabel(editing))")
-        var table = OutputTable(headers: ["ID", "DEFAULT", "TEXT"], maxWidths: [36, 7, 80])
-        for m in all { table.add([m.key, m.key == defaultKey ? "yes" : "", m.text.replacingOccurrences(of: "\n", with: " ")]) }
-        print(table.render(), terminator: "")
+        if let why = listing.defaultUnknown { Output.warn(why) }
+        if json {
+            if let why = editingUnknown { Output.warn("could not ask the platform whether editing is allowed: \(why)") }
+            try Output.printJSON(ListJSON(messageEditingAllowed: editing,
+                                          messages: listing.messages.map { TemplateJSON($0, defaultKey: defaultKey) }))
+        } else {
+            let label = editing.map(editingLabel) ?? "unknown (could not ask the platform: \(editingUnknown ?? "no answer"))"
+            print("Message editing: \(Output.safe(label))")
+            var table = OutputTable(headers: ["ID", "DEFAULT", "TEXT"], maxWidths: [36, 7, 80])
+            for m in listing.messages {
+                table.add([m.key, m.key == defaultKey ? "yes" : "", m.text.replacingOccurrences(of: "\n", with: " ")])
+            }
+            print(table.render(), terminator: "")
+        }
+        guard listing.unreadable.isEmpty else { throw Output.failure(listing.unreadable.joined(separator: "; ")) }
     }
 }
 
-/// "on", "off", or why it is not known.
-private func editingLabel(_ allowed: Bool?) -> String {
-    switch allowed {
-    case true?: return "on (`herald templates update` may change messages)"
-    case false?: return "off (turn it on with `herald templates editing on`)"
-    case nil: return "unknown (the platform could not be reached)"
-    }
+/// "on" or "off", with what to do about it.
+private func editingLabel(_ allowed: Bool) -> String {
+    allowed ? "on (`herald templates update` may change messages)" : "off (turn it on with `herald templates editing on`)"
 }
 
 /// `on` / `off` on the command line.
@@ -122,7 +132,11 @@ struct TemplatesShow: AsyncParsableCommand {
         do {
             let m: ApplicationMessage
             if let key { m = try await ws.templates.message(key: key) } else { m = try await ws.templates.defaultMessage() }
-            let defaultKey = try? await ws.templates.defaultMessageKey()
+            let defaultKey: String?
+            do { defaultKey = try await ws.templates.defaultMessageKey() } catch {
+                defaultKey = nil
+                if error != .noDefault { Output.warn("could not tell whether it is the default message: \(error.userMessage)") }
+            }
             if json { try Output.printJSON(TemplateJSON(m, defaultKey: defaultKey)) } else { printTemplate(m, defaultKey: defaultKey) }
         } catch {
             throw Output.failure(for: error)

@@ -21,7 +21,11 @@ struct UILauncher {
         options.dataDir = dataDir
         var workspaceConfig = try options.workspaceConfig()      // config.toml (warnings printed once) + environment
         if demo, workspaceConfig.senderName == nil { workspaceConfig.senderName = "Alex" }   // the demo's sender fills {SENDER_NAME}
-        let config = (try? HeraldConfig.load(from: paths.configFile)) ?? HeraldConfig()
+        // Read a second time for theme and keys (its warnings were printed above); a failure now is said, never the defaults.
+        let config: HeraldConfig
+        do { config = try HeraldConfig.load(from: paths.configFile) } catch {
+            throw Output.failure("\(error)\nFix the file or move it aside to use the defaults.")
+        }
         let themes = ThemeLoader()
         let theme: Theme
         do { theme = try themes.load(themeName ?? config.theme ?? "default") } catch {
