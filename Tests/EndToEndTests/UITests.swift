@@ -28,7 +28,7 @@ struct UITests {
         try await ui.waitForFirstFrame()
         try await ui.keys("/")
         try await ui.type("ana")
-        let found = try await ui.waitUntil("search results") { $0.contains("found") && $0.contains("/ ana") }
+        let found = try await ui.waitUntil("search results") { $0.contains("found") && $0.contains("/ ana") && !$0.contains("searching…") }
         #expect(found.contains("Ana"))
         try await ui.keys("Enter")                     // leave the field, results stay
         try await ui.keys("Space")

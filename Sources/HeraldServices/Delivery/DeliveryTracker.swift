@@ -136,6 +136,8 @@ public actor DeliveryTracker {
         var discovered: [String] = []
         var changes: [DeliveryChange] = []
         for record in records {
+            // A bulk whose passes are spent is never polled again: its rows need not be held.
+            if record.passesDone > 0 && record.nextPollAt == nil && entries[record.bulkId] == nil { continue }
             live.insert(record.bulkId)
             if let known = entries[record.bulkId] {
                 if known.record.passesDone != record.passesDone || known.record.lastPolledAt != record.lastPolledAt

@@ -75,6 +75,7 @@ public final class ContactsViewModel {
     private var wanted: Range<Int>?
     private var listingInFlight = false
     private var relistWanted = false
+    private var relistKeepsCursor = true
     /// The window last drawn, read again when the ledger or the contacts change.
     private var shown: Range<Int> = 0..<0
 
@@ -179,15 +180,22 @@ public final class ContactsViewModel {
     }
 
     /// Reads the list again for the current query and sort (off the UI thread), with the first
-    /// screen of rows; the cursor stays on the same person when it can.
-    public func reload() {
-        guard !listingInFlight else { relistWanted = true; return }
+    /// screen of rows; the cursor stays on the same person when it can (a new search starts at the top).
+    public func reload() { reload(keepingCursor: true) }
+
+    private func reload(keepingCursor: Bool) {
+        guard !listingInFlight else {
+            relistWanted = true
+            relistKeepsCursor = relistKeepsCursor && keepingCursor
+            return
+        }
         listingInFlight = true
         isListing = true
         generation += 1
         reading = nil
         let token = generation, book = self.book, query = self.query, sort = self.sort
-        let keep = currentRow?.personId
+        let keep = keepingCursor ? currentRow?.personId : nil
+        if !keepingCursor { shown = 0..<shown.count }
         let first = max(0, shown.lowerBound - visibleSuggestions.count)
         let window = first..<(first + max(shown.count, 1) + readAhead)
         effects.perform({ () throws -> ListingRead in
@@ -201,7 +209,12 @@ public final class ContactsViewModel {
             guard let self else { return }
             self.listingInFlight = false
             defer {
-                if self.relistWanted { self.relistWanted = false; self.reload() }
+                if self.relistWanted {
+                    let keeping = self.relistKeepsCursor
+                    self.relistWanted = false
+                    self.relistKeepsCursor = true
+                    self.reload(keepingCursor: keeping)
+                }
             }
             guard token == self.generation else { return }
             self.isLoading = false
@@ -315,7 +328,7 @@ public final class ContactsViewModel {
         guard clean != query else { return }
         query = clean
         cursor = 0
-        reload()
+        reload(keepingCursor: false)
     }
 
     public func clearSearch() {

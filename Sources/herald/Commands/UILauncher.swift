@@ -38,7 +38,6 @@ struct UILauncher {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Output.failure("the UI needs a terminal (stdin and stdout must not be redirected); for scripts use the subcommands, see herald --help")
         }
-        UILogging.bootstrap(file: paths.logFile)
         let log = Logger(label: "herald.ui")
 
         let workspace: Workspace

@@ -1,14 +1,15 @@
 import Foundation
 import Logging
 
-/// swift-log to a file (append), so nothing is ever written to the screen while the UI runs.
-struct UIFileLogHandler: LogHandler {
-    private let sink: UILogSink
+/// swift-log to a file (append), for every command: nothing is ever written to the screen while the
+/// UI runs, and a command's own output (stderr included) stays what it says to the person.
+struct FileLogHandler: LogHandler {
+    private let sink: LogSink
     private let label: String
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
 
-    init(label: String, sink: UILogSink) {
+    init(label: String, sink: LogSink) {
         self.label = label
         self.sink = sink
     }
@@ -27,7 +28,7 @@ struct UIFileLogHandler: LogHandler {
 }
 
 /// The open log file, shared by every handler; writes are serialised.
-final class UILogSink: @unchecked Sendable {
+final class LogSink: @unchecked Sendable {
     private let lock = NSLock()
     private let handle: FileHandle?
 
@@ -46,10 +47,10 @@ final class UILogSink: @unchecked Sendable {
     }
 }
 
-enum UILogging {
-    /// Sends every logger of the process to `url`. Call once, before the UI starts.
+enum FileLogging {
+    /// Sends every logger of the process to `url`. Called once, before any command runs.
     static func bootstrap(file url: URL) {
-        let sink = UILogSink(url: url)
-        LoggingSystem.bootstrap { label in UIFileLogHandler(label: label, sink: sink) }
+        let sink = LogSink(url: url)
+        LoggingSystem.bootstrap { label in FileLogHandler(label: label, sink: sink) }
     }
 }
