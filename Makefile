@@ -33,8 +33,14 @@ test: deps
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip ConcurrencySoakTests
 	$(SWIFT) test --skip-build --filter ConcurrencySoakTests
 
-# Import and search figures on 100,000 generated people (release build of herald-bench only).
+# Figures on 100,000 generated people and a ledger of 10,000 bulks (200,000 invitations), release build:
+# import, search, the real screens (keystroke → frame, Deliveries, first frame, memory, idle CPU), and
+# `herald contacts list --search` as a whole process against fzf (installed here for the comparison).
+BENCH_PACKAGES := fzf
 bench: deps
+	@dpkg-query -W -f='$${Status}' $(BENCH_PACKAGES) 2>/dev/null | grep -q "install ok installed" || \
+	  ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BENCH_PACKAGES))
+	$(SWIFT) build -c release --product herald
 	$(SWIFT) build -c release --product herald-bench
 	$$($(SWIFT) build -c release --show-bin-path)/herald-bench all --count 100000 --rounds 10
 

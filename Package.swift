@@ -58,7 +58,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "herald-bench", dependencies: [
-            "HeraldCore", "HeraldStore",
+            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 

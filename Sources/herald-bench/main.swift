@@ -3,8 +3,10 @@ import GRDB
 import HeraldCore
 import HeraldStore
 
-// herald-bench: import and search figures for the local store. Run in release mode:
-//   swift build -c release --product herald-bench && .build/release/herald-bench import --count 100000
+// herald-bench: import, search, screen and CLI figures on generated people. Run in release mode:
+//   swift build -c release && .build/release/herald-bench all --count 100000
+// `ui` and `cli` run on a ledger of --bulks bulks × --per-bulk recipients; the screens are measured in
+// a child process (`screens --data DIR`) so its memory is the screens' alone.
 
 struct BenchOptions {
     var command = "all"
@@ -12,6 +14,11 @@ struct BenchOptions {
     var seed: UInt64 = 1
     var format = ExportFormat.vcard
     var rounds = 30
+    var bulks = 10_000
+    var perBulk = 20
+    var idleSeconds = 10.0
+    /// For `screens`: the data folder prepared by the parent.
+    var data: String?
 
     init(_ args: [String]) throws {
         var rest = args[...]
@@ -22,13 +29,17 @@ struct BenchOptions {
             case "--count": count = try Self.int(value, flag)
             case "--seed": seed = UInt64(try Self.int(value, flag))
             case "--rounds": rounds = try Self.int(value, flag)
+            case "--bulks": bulks = try Self.int(value, flag)
+            case "--per-bulk": perBulk = try Self.int(value, flag)
+            case "--idle": idleSeconds = Double(try Self.int(value, flag))
+            case "--data": data = value
             case "--format":
                 guard let f = ExportFormat(rawValue: value) else { throw BenchError("--format is vcard or csv") }
                 format = f
             default: throw BenchError("unknown option \(flag)")
             }
         }
-        guard ["import", "search", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
+        guard ["import", "search", "ui", "cli", "screens", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
     }
 
     static func int(_ s: String, _ flag: String) throws -> Int {
@@ -163,15 +174,25 @@ func searchBench(_ o: BenchOptions, db: HeraldDatabase) throws {
 
 do {
     let o = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
     #if DEBUG
     print("note: debug build; figures are only meaningful with -c release")
     #endif
+    if o.command == "screens", let data = o.data {
+        try await uiBench(o, data: URL(fileURLWithPath: data))
+        exit(0)
+    }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
     let db = try importBench(o, dir: dir)
-    if o.command != "import" { try searchBench(o, db: db) }
+    if ["search", "all"].contains(o.command) { try searchBench(o, db: db) }
+    if ["ui", "cli", "all"].contains(o.command) {
+        let seeded = try LedgerSeed.fill(db, bulks: o.bulks, perBulk: o.perBulk)
+        print("ledger:   \(seeded.bulks) bulks, \(seeded.rows) invitation rows")
+    }
+    if ["ui", "all"].contains(o.command) { try runScreens(o, data: dir.appendingPathComponent("data")) }
+    if ["cli", "all"].contains(o.command) { try cliBench(o, dir: dir) }
 } catch {
-    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R]\n".utf8))
+    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
     exit(2)
 }

@@ -23,7 +23,7 @@ struct InboxEndToEndTests {
         defer { session.kill() }
         try session.waitFor(text: "Contacts", timeout: 30)
         try session.sendKeys("4")
-        let before = try session.waitUntil(timeout: 20, "the inbox counts") { Self.unread(in: $0) != nil }
+        let before = try session.waitUntil(timeout: 20, "the inbox counts") { Self.unread(in: $0) != nil && !$0.contains("loading…") }
         let unread = try #require(Self.unread(in: before))
         #expect(unread > 0)
         // The newest message is unread (●); opening it marks it seen.

@@ -71,7 +71,8 @@ import Testing
         #expect(lines.contains("  r                Resend what failed (selected rows)"))
         #expect(lines.contains("In every list"))
         #expect(lines.contains("  j, down          Move down"))
-        #expect(lines.last == "  ctrl-l           Redraw the screen")
+        #expect(lines.contains("  ctrl-l           Redraw the screen"))
+        #expect(lines.last?.hasPrefix("  ctrl-r           Read this pane's data again now") == true)
         let hints = KeyHelp.hints(for: .contacts).map { "\($0.key) \($0.label)" }
         #expect(hints.prefix(4) == ["space select", "a all", "I invite", "f filter"])
         #expect(hints.contains("? help"))

@@ -34,6 +34,7 @@ public actor DeliveryTracker {
     /// The ledger's change sequence at the last scan.
     private var scannedVersion: Int64?
     private let log = Logger(label: "herald.tracker")
+    private let wakeSignal = WakeSignal()
     /// Platform calls made since the tracker was created.
     public private(set) var platformCalls = 0
 
@@ -248,16 +249,23 @@ public actor DeliveryTracker {
     }
 
     /// The real loop: ticks, then sleeps until the next due time or rescan, until cancelled.
-    public func run() async {
+    /// - Parameter rescanEvery: how often to look at the ledger when nothing nudged the tracker
+    ///   (default: `settings.rescanInterval`). With the change feed running, `nudge()` says when the
+    ///   ledger moved, so this can be long and the tracker sleeps between passes.
+    public func run(rescanEvery: TimeInterval? = nil) async {
+        var nudged = false
         while !Task.isCancelled {
+            if nudged { refresh() }
             await tick()
             let now = clock.now()
-            var wake = now.addingTimeInterval(settings.rescanInterval)
+            var wake = now.addingTimeInterval(rescanEvery ?? settings.rescanInterval)
             if let due = nextDueDate(), due < wake { wake = due }
-            let delay = max(0.02, wake.timeIntervalSince(now))
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            nudged = await wakeSignal.wait(upTo: max(0.02, wake.timeIntervalSince(now)))
         }
     }
+
+    /// Says the ledger changed (the change feed calls it): a sleeping `run()` looks at it now.
+    public nonisolated func nudge() { wakeSignal.signal() }
 
     /// Ticks (with real sleeps) until every listed bulk is settled; for `herald status --wait`.
     public func waitUntilSettled(bulkIds: [String]) async {

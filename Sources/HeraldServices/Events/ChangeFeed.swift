@@ -92,8 +92,13 @@ public actor ChangeFeed {
         return LedgerChange(previous: previous, sequence: sequence, deliveries: deliveries, bulks: bulks)
     }
 
-    /// Checks every `interval` until cancelled. A failed read is retried at the next check.
-    public func run() async {
+    /// Checks until cancelled: whenever a file of the database is written (inotify on the data
+    /// folder: any process's commit), and every `fallbackInterval` in case a write was not seen;
+    /// every `interval` where the folder cannot be watched. A failed read is retried at the next check.
+    public func run(fallbackInterval: TimeInterval = 5) async {
+        let wake = WakeSignal()
+        let watch = FolderWatch.start(folder: ledger.database.folder, prefix: "herald.sqlite") { wake.signal() }
+        defer { watch?.stop() }
         while !Task.isCancelled {
             do {
                 try check()
@@ -103,7 +108,11 @@ public actor ChangeFeed {
                 if text != lastFailure { log.warning("could not read the store's changes", metadata: ["error": "\(text)"]) }
                 lastFailure = text
             }
-            try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+            if await wake.wait(upTo: watch == nil ? interval : fallbackInterval) {
+                // A commit writes the log more than once: gather a burst into one check.
+                try? await Task.sleep(nanoseconds: 15_000_000)
+                _ = await wake.wait(upTo: 0)
+            }
         }
     }
 }

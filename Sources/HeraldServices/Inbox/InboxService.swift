@@ -38,8 +38,10 @@ public actor InboxService {
     // MARK: reading
 
     /// The first page for `filter`; cached locally. When the platform cannot be reached, the cache answers.
-    public func fetch(user: String, filter: InboxFilter = InboxFilter()) async throws(InboxError) -> InboxPage {
-        try await load(user: user, filter: filter, request: filter, skip: [], isNextPage: false)
+    /// - Parameter announce: false for a quiet re-read (a pane refreshing what it shows): no
+    ///   `.inboxLoaded` event, so other screens keep the counts they folded.
+    public func fetch(user: String, filter: InboxFilter = InboxFilter(), announce: Bool = true) async throws(InboxError) -> InboxPage {
+        try await load(user: user, filter: filter, request: filter, skip: [], isNextPage: false, announce: announce)
     }
 
     /// The page after `page`: asks with `dateTimeTo` = the oldest send time seen (plus one millisecond,
@@ -62,7 +64,7 @@ public actor InboxService {
     }
 
     private func load(user: String, filter: InboxFilter, request: InboxFilter, skip: Set<String>,
-                      isNextPage: Bool) async throws(InboxError) -> InboxPage {
+                      isNextPage: Bool, announce: Bool = true) async throws(InboxError) -> InboxPage {
         guard !user.isEmpty else { throw .emptyUser }
         await retryPendingSeen(user: user)
         let response: InboxResponse
@@ -94,9 +96,11 @@ public actor InboxService {
         let result = InboxPage(externalUserId: user, filter: filter, messages: shown, counts: response.counts,
                                hasMore: response.messages.count >= request.limit, fromCache: false,
                                seenIds: skip.union(page.map(\.messageId)))
-        bus.publish(.inboxLoaded(InboxLoaded(externalUserId: user, countTotal: response.countTotal,
-                                             countUnread: response.countUnread, messageCount: shown.count,
-                                             isNextPage: isNextPage)))
+        if announce {
+            bus.publish(.inboxLoaded(InboxLoaded(externalUserId: user, countTotal: response.countTotal,
+                                                 countUnread: response.countUnread, messageCount: shown.count,
+                                                 isNextPage: isNextPage)))
+        }
         return result
     }
 

@@ -27,9 +27,7 @@ public actor SuggestionService {
     public func suggestions(count: Int = 5) throws -> [Suggestion] {
         guard count > 0 else { return [] }
         let people = try contacts.people()
-        var numbers: [String] = []
-        for p in people { numbers.append(contentsOf: p.distinctNumbers) }
-        let statuses = try ledger.latestStatuses(msisdns: numbers)
+        let statuses = try ledger.latestStatusOfEveryNumber()
         let records = try history.all()
         let entries = records.mapValues { SuggestionHistoryEntry(lastSuggested: $0.lastSuggestedAt, seen: $0.seen) }
         return ranker.rank(people: people, invitations: .latestStatusByNumber(statuses), history: entries,

@@ -44,6 +44,7 @@ public final class Workspace: @unchecked Sendable {
     private let lock = NSLock()
     private var trackerTask: Task<Void, Never>?
     private var feedTask: Task<Void, Never>?
+    private var feedSubscription: EventSubscription?
     private let removeOnClose: Bool
 
     private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
@@ -168,7 +169,10 @@ public final class Workspace: @unchecked Sendable {
         lock.withLock {
             guard trackerTask == nil else { return }
             let tracker = self.tracker
-            trackerTask = Task { await tracker.run() }
+            // With the change feed running, the tracker is nudged when the ledger moves and otherwise
+            // sleeps until its next pass (a slow rescan stays as a safety net).
+            let following = feedTask != nil
+            trackerTask = Task { await tracker.run(rescanEvery: following ? 30 : nil) }
         }
     }
 
@@ -178,8 +182,11 @@ public final class Workspace: @unchecked Sendable {
         try await feed.start()
         lock.withLock {
             guard feedTask == nil else { return }
-            let feed = self.feed
+            let feed = self.feed, tracker = self.tracker
             feedTask = Task { await feed.run() }
+            feedSubscription = bus.subscribe { event in
+                if case .ledgerChanged = event { tracker.nudge() }
+            }
         }
     }
 

@@ -19,6 +19,8 @@ public struct ContactPage: Sendable {
 public struct ContactStore: Sendable {
     public let database: HeraldDatabase
     private let indexCache = SearchIndexCache()
+    /// Where the search index is saved between processes (next to the database).
+    private var indexFile: String { database.path + ".search-index" }
     private let clock: any HeraldClock
 
     public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock()) {
@@ -73,13 +75,13 @@ public struct ContactStore: Sendable {
                            limit: Int? = nil) throws -> (total: Int, hits: [SearchHit])? {
         if query.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
         UIThreadGuard.storageTouched("search")
-        let index = try indexCache.current(database.pool)
+        let index = try indexCache.current(database.pool, savedAt: indexFile)
         return index.search(query, byLastName: sort == .lastName, limit: limit)
     }
 
     /// Builds the search index now instead of on the first query.
     public func warmUpSearch() throws {
-        _ = try indexCache.current(database.pool)
+        _ = try indexCache.current(database.pool, savedAt: indexFile)
     }
 
     /// Stores a new person; returns it with its id.

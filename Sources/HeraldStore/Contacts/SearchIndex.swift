@@ -20,13 +20,13 @@ final class SearchIndex: Sendable {
     private static let phoneWeight = 4
 
     let generation: Int64
-    private let ids: [Int64]
-    private let text: [UInt8]
-    private let textStart: [Int32]
-    private let digits: [UInt8]
-    private let digitStart: [Int32]
+    let ids: [Int64]
+    let text: [UInt8]
+    let textStart: [Int32]
+    let digits: [UInt8]
+    let digitStart: [Int32]
     /// Position of each entry when sorted by last name.
-    private let lastRank: [Int32]
+    let lastRank: [Int32]
     /// Entries in last-name order (the inverse of `lastRank`).
     private let lastOrder: [Int32]
 
@@ -98,7 +98,7 @@ final class SearchIndex: Sendable {
                            digitStart: digitStart, lastRank: lastRank)
     }
 
-    private init(generation: Int64, ids: [Int64], text: [UInt8], textStart: [Int32], digits: [UInt8],
+    init(generation: Int64, ids: [Int64], text: [UInt8], textStart: [Int32], digits: [UInt8],
                  digitStart: [Int32], lastRank: [Int32]) {
         self.generation = generation
         self.ids = ids
@@ -357,11 +357,19 @@ final class SearchIndexCache: @unchecked Sendable {
     private let lock = NSLock()
     private var index: SearchIndex?
 
-    func current(_ pool: DatabasePool) throws -> SearchIndex {
-        let generation = try pool.read { db in try PersonRows.generation(db) }
-        if let idx = lock.withLock({ index }), idx.generation == generation { return idx }
+    /// The index for the contacts as they are now: the one held, else the one saved next to the
+    /// database when it was built for the same contacts (a new process starts searching at once),
+    /// else a new one, saved for the next process.
+    func current(_ pool: DatabasePool, savedAt file: String? = nil) throws -> SearchIndex {
+        let stamp = try pool.read { db in try SearchIndexFile.Stamp(db) }
+        if let idx = lock.withLock({ index }), idx.generation == stamp.generation { return idx }
+        if let file, let saved = SearchIndexFile.load(file, stamp: stamp) {
+            lock.withLock { index = saved }
+            return saved
+        }
         let fresh = try pool.read { db in try SearchIndex.build(db) }
         lock.withLock { index = fresh }
+        if let file, fresh.generation == stamp.generation { SearchIndexFile.save(fresh, stamp: stamp, to: file) }
         return fresh
     }
 }

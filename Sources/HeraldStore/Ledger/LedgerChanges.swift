@@ -125,6 +125,21 @@ extension LedgerStore {
         }
     }
 
+    /// The latest status of every number ever invited: one pass over the ledger (what ranking all
+    /// the people of a book needs, instead of one query per number).
+    public func latestStatusOfEveryNumber() throws -> [String: DeliveryStatus] {
+        try database.read { db in
+            var latest: [String: (created: Int64, id: Int64, status: String)] = [:]
+            let cursor = try Row.fetchCursor(db, sql: "SELECT msisdn, created_ms, id, status FROM invitation")
+            while let row = try cursor.next() {
+                let number: String = row[0], created: Int64 = row[1], id: Int64 = row[2]
+                if let known = latest[number], (known.created, known.id) > (created, id) { continue }
+                latest[number] = (created, id, row[3])
+            }
+            return latest.mapValues { DeliveryStatus(parsing: $0.status) }
+        }
+    }
+
     /// The invitation summary of each person, from one query over the page's ids and numbers.
     public func summaries(for people: [Person]) throws -> [PersonInvitationSummary] {
         if people.count > 400 {

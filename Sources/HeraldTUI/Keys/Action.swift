@@ -11,6 +11,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case nextPane = "next_pane"
     case previousPane = "previous_pane"
     case redraw
+    case reload
     // lists
     case moveUp = "move_up"
     case moveDown = "move_down"

@@ -225,6 +225,7 @@ public final class ContactsPane: LivePane {
         case .selectNone: vm.selectNone()
         case .invertSelection: vm.invertSelection()
         case .restoreSelection: vm.restoreSelection()
+        case .reload: vm.reload()
         case .sort: vm.toggleSort()
         case .open: vm.openDetail(); detailScroll = 0
         case .invite: vm.requestInvite()

@@ -174,6 +174,7 @@ public final class DeliveriesPane: LivePane {
         case .last: vm.moveCursor(to: Int.max / 2)
         case .open: vm.open()
         case .filter: vm.cycleFilter()
+        case .reload: vm.reload()
         case .resend: vm.requestResend()
         case .back: return vm.close()
         default: return false

@@ -12,6 +12,11 @@ public final class InboxPane: LivePane {
     private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var editing: Editing?
     private var started = false
+    /// True while the Inbox is the focused pane: it then reads its first page again every
+    /// `refreshInterval`, so a message pushed meanwhile (by anyone) shows within about a second.
+    private var visible = false
+    private var lastRefresh: Date?
+    public var refreshInterval: TimeInterval = 1
     private let dayFormatter: DateFormatter
 
     /// The field being typed in, if any.
@@ -20,8 +25,11 @@ public final class InboxPane: LivePane {
         case dates(from: TextFieldState, to: TextFieldState, onTo: Bool, problem: String?)
     }
 
-    public init(model: InboxViewModel, timeZone: TimeZone = .current) {
+    private let clock: any HeraldClock
+
+    public init(model: InboxViewModel, timeZone: TimeZone = .current, clock: any HeraldClock = SystemClock()) {
         self.model = model
+        self.clock = clock
         dayFormatter = DateFormatter()
         dayFormatter.locale = Locale(identifier: "en_US_POSIX")
         dayFormatter.timeZone = timeZone
@@ -151,6 +159,7 @@ public final class InboxPane: LivePane {
         if editing != nil { return handleEditing(action: action) }
         let page = max(1, listRect.height - 1)
         switch action {
+        case .reload: model.reload()
         case .moveDown: model.moveCursor(to: model.cursor + 1)
         case .moveUp: model.moveCursor(to: model.cursor - 1)
         case .pageDown: model.moveCursor(to: model.cursor + page)
@@ -234,7 +243,25 @@ public final class InboxPane: LivePane {
 
     public var capturesAllKeys: Bool { editing != nil }
 
-    public func didAppear() { start() }
+    public func didAppear() {
+        visible = true
+        lastRefresh = clock.now()
+        start()
+    }
+
+    public func didDisappear() { visible = false }
+
+    public func nextDeadline() -> Date? {
+        guard visible, started, let lastRefresh else { return nil }
+        return lastRefresh.addingTimeInterval(refreshInterval)
+    }
+
+    public func tick(now: Date) -> Bool {
+        guard visible, started else { return false }
+        lastRefresh = now
+        model.refresh()
+        return false
+    }
 
     /// Loads the inbox the first time (the shell may call it at start for the unread count).
     public func start() {

@@ -67,7 +67,7 @@ extension InboxPane {
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
         model.onUnreadChanged = { app.setUnreadInbox($0) }
-        self.init(model: model)
+        self.init(model: model, clock: env.clock)
         if env.inboxUser != nil { start() }      // the status bar shows the unread count from the start
     }
 }

@@ -127,6 +127,8 @@ public final class AppScreen: Screen {
         case .nextPane: focus((app.selectedPane + 1) % panes.count)
         case .previousPane: focus((app.selectedPane + panes.count - 1) % panes.count)
         case .redraw: applyTheme(theme)
+        case .reload:
+            if !focusedPane.handle(action: .reload) { app.toasts.post("nothing to read again in this pane", level: .info) }
         default: return false
         }
         return true
@@ -135,6 +137,7 @@ public final class AppScreen: Screen {
     /// Focuses pane `index` (0-based).
     public func focus(_ index: Int) {
         guard index >= 0, index < panes.count, index != app.selectedPane else { return }
+        (panes[app.selectedPane] as? any LivePane)?.didDisappear()
         app.select(pane: index)
         (panes[index] as? any LivePane)?.didAppear()
     }
@@ -189,6 +192,7 @@ public final class AppScreen: Screen {
         case .invite: forward(command, to: 0, name: "Contacts")
         case .sort: forward(command, to: 0, name: "Contacts")
         case .search: forward(command, to: 0, name: "Contacts")
+        case .reload: handleGlobal(.reload)
         case .send: forward(command, to: 2, name: "Composer")
         case .user: forward(command, to: 3, name: "Inbox")
         case .resend, .filter: forward(command, to: 4, name: "Deliveries")

@@ -16,6 +16,8 @@ public protocol LivePane: Pane {
     func handle(command: PaletteCommand) -> Bool
     /// The pane became the focused one.
     func didAppear()
+    /// Another pane took the focus.
+    func didDisappear()
     /// True while the pane shows a dialog or editor that must keep every key (even `q` and digits).
     var capturesAllKeys: Bool { get }
 }
@@ -26,5 +28,6 @@ extension LivePane {
     public func tick(now: Date) -> Bool { false }
     public func handle(command: PaletteCommand) -> Bool { false }
     public func didAppear() {}
+    public func didDisappear() {}
     public var capturesAllKeys: Bool { false }
 }

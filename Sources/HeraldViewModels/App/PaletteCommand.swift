@@ -11,6 +11,7 @@ public enum PaletteCommand: Sendable, Hashable {
     case sort(String)
     case filter(String)
     case search(String)
+    case reload
 }
 
 /// Parsing and completing palette commands. Pure: the shell gives the names it knows.
@@ -34,6 +35,7 @@ public struct CommandPalette: Sendable {
         Entry(name: "sort", argument: "first|last", summary: "sort contacts by first or last name"),
         Entry(name: "filter", argument: "all|pending|invited|impossible", summary: "filter deliveries by status"),
         Entry(name: "search", argument: "TEXT", summary: "search contacts"),
+        Entry(name: "reload", argument: nil, summary: "read the pane's data again now"),
     ]
 
     public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
@@ -56,6 +58,7 @@ public struct CommandPalette: Sendable {
         case "help", "h": return .success(.help)
         case "invite": return .success(.invite)
         case "send": return .success(.send)
+        case "reload": return .success(.reload)
         case "resend": return .success(.resend)
         case "theme":
             guard let argument else { return .failure(PaletteError(":theme needs a name: \(themeNames.joined(separator: ", "))")) }

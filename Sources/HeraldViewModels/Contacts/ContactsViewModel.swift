@@ -197,7 +197,8 @@ public final class ContactsViewModel {
         let keep = keepingCursor ? currentRow?.personId : nil
         if !keepingCursor { shown = 0..<shown.count }
         let first = max(0, shown.lowerBound - visibleSuggestions.count)
-        let window = first..<(first + max(shown.count, 1) + readAhead)
+        // The rows shown and a few more: a new search answers with one screen, the rest comes on scrolling.
+        let window = first..<(first + max(shown.count, 30) + 10)
         effects.perform({ () throws -> ListingRead in
             let listing = try book.listing(query: query, sort: sort)
             let keepAt = keep.flatMap { id in listing.ids?.firstIndex(of: id) }

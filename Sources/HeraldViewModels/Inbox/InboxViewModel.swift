@@ -27,6 +27,10 @@ public final class InboxViewModel {
     /// The message shown in full, when one is open.
     public private(set) var opened: InboxMessage?
     public private(set) var isLoading = false
+    /// True while `refresh` reads the first page again in the background.
+    public private(set) var isRefreshing = false
+    /// Bumped by every local seen mark (a refresh started before one is dropped).
+    private var seenEdits = 0
     public private(set) var hasMore = false
     /// True when the platform could not be reached and the list comes from the local cache.
     public private(set) var fromCache = false
@@ -94,6 +98,33 @@ public final class InboxViewModel {
             case .failure(let error):
                 self.fail(error)
             }
+        }
+    }
+
+    /// Reads the first page again without disturbing what is shown: messages that arrived meanwhile
+    /// go on top, known ones take their new seen state, the cursor and an open message stay put.
+    /// Does nothing while a read is in flight (the pane calls it every second while it is shown).
+    public func refresh() {
+        guard !user.isEmpty, !isLoading, !isRefreshing, problem == nil || lastPage != nil else { return }
+        let asked = generation, marks = seenEdits
+        let service = self.service, user = self.user, filter = self.filter
+        isRefreshing = true
+        effects.perform({ try await service.fetch(user: user, filter: filter, announce: false) }) { [weak self] result in
+            guard let self else { return }
+            self.isRefreshing = false
+            // A mark made meanwhile may not be in this answer: the next refresh has it.
+            guard asked == self.generation, marks == self.seenEdits, !self.isLoading,
+                  case .success(let page) = result else { return }
+            let fresh = Dictionary(page.messages.map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
+            let known = Set(self.messages.map(\.messageId))
+            let arrived = page.messages.filter { !known.contains($0.messageId) }
+            let current = self.messages.indices.contains(self.cursor) ? self.messages[self.cursor].messageId : nil
+            self.messages = arrived + self.messages.map { fresh[$0.messageId] ?? $0 }
+            if let current, let at = self.messages.firstIndex(where: { $0.messageId == current }) { self.cursor = at }
+            self.setCounts(page.counts)
+            var all = Set(self.topics)
+            for m in arrived { if let t = m.topic { all.insert(t) } }
+            self.topics = all.sorted()
         }
     }
 
@@ -239,6 +270,7 @@ public final class InboxViewModel {
     /// Sets the seen flag of loaded messages; counters move only for flags that really change, so
     /// the optimistic mark and the service's event for it count once.
     private func applySeen(_ ids: [String], seen: Bool) {
+        seenEdits += 1
         let wanted = Set(ids)
         var changed = 0, changedInFilter = 0
         for i in messages.indices where wanted.contains(messages[i].messageId) && messages[i].seen != seen {
