@@ -168,7 +168,7 @@ func uiBench(_ o: BenchOptions, data: URL) async throws {
     try await Task.sleep(nanoseconds: UInt64(o.idleSeconds * 1e9))
     let idle = (cpuSeconds() - cpuStart) / Date().timeIntervalSince(wallStart) * 100
     let tracked = await workspace.tracker.trackedBulks().count
-    print("idle:     CPU \(fmt(idle, 3)) % over \(fmt(o.idleSeconds, 0)) s with \(tracked) bulks tracked, nothing due (feed every 0.5 s)")
+    print("idle:     CPU \(fmt(idle, 3)) % over \(fmt(o.idleSeconds, 0)) s with \(tracked) bulks tracked, nothing due (the feed wakes on writes, else every 5 s)")
 }
 
 func summaryWithP99(_ times: [Double]) -> String {
@@ -177,13 +177,11 @@ func summaryWithP99(_ times: [Double]) -> String {
     return "median \(fmt(percentile(t, 0.5))) ms, p95 \(fmt(percentile(t, 0.95))) ms, p99 \(fmt(percentile(t, 0.99))) ms, max \(fmt(t.last ?? 0)) ms"
 }
 
-/// Peak resident memory of this process so far.
+/// Peak resident memory of this process so far (VmHWM: unlike getrusage's maxrss it does not carry
+/// over the parent's peak through fork and exec).
 func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    return Double(usage.ru_maxrss) / 1024
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+    return kilobytes / 1024
 }

@@ -26,15 +26,31 @@ public actor SuggestionService {
     /// The best `count` people to invite now, best first, with the reasons for each.
     public func suggestions(count: Int = 5) throws -> [Suggestion] {
         guard count > 0 else { return [] }
-        let people = try contacts.people()
         let statuses = try ledger.latestStatusOfEveryNumber()
         let records = try history.all()
         let entries = records.mapValues { SuggestionHistoryEntry(lastSuggested: $0.lastSuggestedAt, seen: $0.seen) }
-        return ranker.rank(people: people, invitations: .latestStatusByNumber(statuses), history: entries,
-                           owner: owner, now: clock.now(), count: count)
+        let now = clock.now()
+        func rank(_ people: [Person]) -> [Suggestion] {
+            ranker.rank(people: people, invitations: .latestStatusByNumber(statuses), history: entries,
+                        owner: owner, now: now, count: count)
+        }
+        // The book a page at a time: the best of each page, then the best of those. The whole book is
+        // never in memory at once (100,000 people would be ~100 MB for a few names).
+        var finalists: [Person] = []
+        var offset = 0
+        while true {
+            let page = try contacts.people(sortedBy: .firstName, limit: Self.pageSize, offset: offset)
+            finalists += rank(page).map(\.person)
+            offset += page.count
+            if page.count < Self.pageSize { break }
+        }
+        return rank(finalists)
     }
 
     /// Records that these suggestions were shown (they move behind everyone not yet shown).
+    /// People read and ranked at a time.
+    static let pageSize = 5_000
+
     public func markShown(_ personIds: [Int64]) throws {
         guard !personIds.isEmpty else { return }
         try history.markSuggested(personIds, at: clock.now(), seen: true)

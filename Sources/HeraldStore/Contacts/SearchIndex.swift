@@ -361,8 +361,9 @@ final class SearchIndexCache: @unchecked Sendable {
     /// database when it was built for the same contacts (a new process starts searching at once),
     /// else a new one, saved for the next process.
     func current(_ pool: DatabasePool, savedAt file: String? = nil) throws -> SearchIndex {
+        let generation = try pool.read { db in try PersonRows.generation(db) }
+        if let idx = lock.withLock({ index }), idx.generation == generation { return idx }
         let stamp = try pool.read { db in try SearchIndexFile.Stamp(db) }
-        if let idx = lock.withLock({ index }), idx.generation == stamp.generation { return idx }
         if let file, let saved = SearchIndexFile.load(file, stamp: stamp) {
             lock.withLock { index = saved }
             return saved
