@@ -84,9 +84,6 @@ public struct ContactBook: Sendable {
     /// People with these ids, in the order given.
     public func people(ids: [Int64]) throws -> [Person] { try contacts.people(ids: ids) }
 
-    /// One person's invitation summary.
-    public func summary(for person: Person) throws -> PersonInvitationSummary { try ledger.summary(for: person) }
-
     /// The invitation summaries of these people, from one query.
     public func summaries(for people: [Person]) throws -> [PersonInvitationSummary] { try ledger.summaries(for: people) }
 
