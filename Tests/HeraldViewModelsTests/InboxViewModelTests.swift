@@ -34,6 +34,29 @@ import Testing
         #expect(vm.problem == nil)
     }
 
+    @Test func aMessagePushedMeanwhileAppearsOnTopOnRefreshWithTheCursorAndOpenMessageKept() async throws {
+        let ws = try await workspace(messages: 5)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        vm.moveCursor(to: 2)
+        let under = vm.messages[2].messageId
+        vm.openCurrent()
+        await pump.settle()
+        // Another process (here: the platform directly) pushes a message for ana.
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Fresh", body: "Just arrived",
+                                                at: Date(timeIntervalSince1970: 1_700_001_000), seen: false)
+        vm.refresh()
+        #expect(vm.isRefreshing && !vm.isLoading)         // quiet: nothing on screen says loading
+        await pump.settle()
+        #expect(vm.messages.first?.title == "Fresh")
+        #expect(vm.messages.count == 6)
+        #expect(vm.messages[vm.cursor].messageId == under)
+        #expect(vm.opened?.messageId == under)
+        #expect(vm.counts.total == 6)
+    }
+
     @Test func openingAMessageDropsTheUnreadCountAtOnceAndTheMarkSticks() async throws {
         let ws = try await workspace(messages: 5)
         let pump = EffectPump()
