@@ -2,8 +2,6 @@
 public enum SenderIDError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing (or only spaces) was given.
     case empty
-    /// Starts or ends with a space.
-    case surroundingSpace(String)
     /// A character outside the allowed set; `position` counts characters from 1.
     case invalidCharacter(String, character: Character, position: Int)
     /// Digits only (numeric sender), but more than 16 of them.
@@ -16,12 +14,10 @@ public enum SenderIDError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty:
-            return "the sender ID is empty: use up to 16 digits or up to 11 letters, digits and spaces"
-        case .surroundingSpace(let text):
-            return "sender IDs cannot start or end with a space: \"\(text)\""
+            return "the sender ID is empty: use up to 16 digits, or up to 11 letters and digits"
         case .invalidCharacter(let text, let character, let position):
-            return "\"\(text)\" has \(SenderID.describe(character)) at position \(position); sender IDs may use "
-                + "A-Z, a-z, 0-9, space and \(SenderID.allowedPunctuationList)"
+            return "\"\(text)\" has \(SenderID.describe(character)) at position \(position); sender IDs are letters "
+                + "A-Z, a-z and digits 0-9 only (a numeric one may start with +)"
         case .numericTooLong(let text, let length):
             return "numeric sender IDs are at most \(SenderID.maxNumericLength) digits; \"\(text)\" has \(length)"
         case .alphanumericTooLong(let text, let length):
@@ -34,7 +30,8 @@ public enum SenderIDError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A validated SMS sender ID ("from"): either numeric (up to 16 digits, optional leading `+`)
-/// or alphanumeric (up to 11 GSM-safe ASCII characters with at least one letter).
+/// or alphanumeric (up to 11 ASCII letters and digits, at least one letter): no spaces, no punctuation,
+/// which carriers replace or refuse.
 public struct SenderID: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable {
         case numeric
@@ -43,9 +40,6 @@ public struct SenderID: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public static let maxNumericLength = 16
     public static let maxAlphanumericLength = 11
-    /// Punctuation allowed in alphanumeric sender IDs besides letters, digits and space.
-    public static let allowedPunctuation: Set<Character> = [".", "-", "_", "&", "+", "!", "?", "'", ",", "/", "(", ")", ":", "#"]
-    static let allowedPunctuationList = ". - _ & + ! ? ' , / ( ) : #"
 
     public let value: String
     public let kind: Kind
@@ -62,7 +56,6 @@ public struct SenderID: Sendable, Hashable, Codable, CustomStringConvertible {
     @discardableResult
     public static func validate(_ text: String) throws(SenderIDError) -> Kind {
         if text.allSatisfy({ $0 == " " }) { throw .empty }
-        if text.first == " " || text.last == " " { throw .surroundingSpace(text) }
         var position = 0
         var hasLetter = false
         var digits = 0
@@ -72,7 +65,7 @@ public struct SenderID: Sendable, Hashable, Codable, CustomStringConvertible {
                 hasLetter = true
             } else if isASCIIDigit(ch) {
                 digits += 1
-            } else if ch != " " && !allowedPunctuation.contains(ch) {
+            } else if !(ch == "+" && position == 1) {
                 throw .invalidCharacter(text, character: ch, position: position)
             }
         }
@@ -83,6 +76,7 @@ public struct SenderID: Sendable, Hashable, Codable, CustomStringConvertible {
             return .numeric
         }
         if !hasLetter { throw .noLetter(text) }
+        if text.hasPrefix("+") { throw .invalidCharacter(text, character: "+", position: 1) }
         if length > maxAlphanumericLength { throw .alphanumericTooLong(text, length: length) }
         return .alphanumeric
     }
@@ -115,6 +109,7 @@ public struct SenderID: Sendable, Hashable, Codable, CustomStringConvertible {
             default: return !s.properties.isWhitespace
             }
         }
+        if ch == " " { return "a space" }
         if printable { return "\"\(ch)\"" }
         return ch.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
     }

@@ -66,7 +66,7 @@ import HeraldCore
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }
         do {
-            _ = try await h.invite([.init(address: Numbers.croatianMobile)], sender: "Way too long sender")
+            _ = try await h.invite([.init(address: Numbers.croatianMobile)], sender: "WayTooLongSender")
             Issue.record("expected a bad request")
         } catch {
             guard case .badRequest(_, let errors) = error else { Issue.record("got \(error)"); return }

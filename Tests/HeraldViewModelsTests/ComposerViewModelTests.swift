@@ -72,8 +72,10 @@ import Testing
         #expect(vm.senderProblem == nil)
         vm.setSender("HeraldInvites2")
         #expect(vm.senderProblem?.contains("at most 11 characters") == true)
-        vm.setSender("Ana Ž")
-        #expect(vm.senderProblem?.contains("\"Ž\" at position 5") == true)
+        vm.setSender("AnaŽ")
+        #expect(vm.senderProblem?.contains("\"Ž\" at position 4") == true)
+        vm.setSender("Her ald!")
+        #expect(vm.senderProblem?.contains("a space at position 4") == true)
         vm.setSender("385911234567")
         #expect(vm.senderProblem == nil)
     }
