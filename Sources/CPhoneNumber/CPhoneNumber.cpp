@@ -61,6 +61,17 @@ extern "C" int hpn_is_supported_region(const char *region) {
     return supported_regions().count(region) ? 1 : 0;
 }
 
+extern "C" int hpn_format_international(const char *e164, char *out, int size) {
+    if (!e164 || !out || size <= 0) return 0;
+    const PhoneNumberUtil *util = PhoneNumberUtil::GetInstance();
+    PhoneNumber number;
+    if (util->Parse(e164, "ZZ", &number) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
+    std::string formatted;
+    util->Format(number, PhoneNumberUtil::INTERNATIONAL, &formatted);
+    copy_out(out, static_cast<size_t>(size), formatted);
+    return 1;
+}
+
 extern "C" int hpn_country_code_for_region(const char *region) {
     if (!region) return 0;
     return PhoneNumberUtil::GetInstance()->GetCountryCodeForRegion(region);

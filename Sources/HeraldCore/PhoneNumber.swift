@@ -161,6 +161,13 @@ public struct PhoneNumberParser: Sendable {
         return PhoneNumber(raw: raw, e164: e164, kind: kind, region: knownRegion, invalidReason: nil)
     }
 
+    /// An E.164 number as people read it ("+385 91 234 5678"); the E.164 text itself when it cannot be formatted.
+    public static func readable(_ e164: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard hpn_format_international(e164, &buffer, Int32(buffer.count)) == 1 else { return e164 }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Country calling code of a region ("HR" → 385), nil when unknown.
     public static func callingCode(forRegion region: String) -> Int? {
         let code = hpn_country_code_for_region(region.uppercased())

@@ -162,6 +162,18 @@ struct ContactsViewModelTests {
         #expect(badge.text.hasSuffix(" 1/2"))
     }
 
+    @Test func aRowShowsTheNumberAnInvitationWouldGoToFormattedForReading() async throws {
+        let ws = try await ShellWorkspace()
+        let landline = LabeledPhone(label: "work", number: ws.workspace.parser.parse("01 4555 555"))
+        let fax = LabeledPhone(label: "fax", number: ws.workspace.parser.parse("01 4666 666"))
+        let mobile = LabeledPhone(label: "cell", number: ws.workspace.parser.parse("091 444 4444"))
+        try ws.workspace.contacts.insert(Person(firstName: "Zora", lastName: "Kovač", phones: [landline, fax, mobile]))
+        try ws.workspace.contacts.insert(Person(firstName: "Ivo", lastName: "Fax", phones: [fax]))
+        let (vm, effects, ui) = await make(ws)
+        let rows = await ui.rows(vm, 0..<2, effects)
+        #expect(rows.map(\.shownNumber) == ["+385 1 4666 666", "+385 91 444 4444"])   // Ivo: no SMS number, his own shown
+    }
+
     @Test func nothingToInviteSaysWhatToDo() async throws {
         let ws = try await ShellWorkspace()
         let toasts = ToastBoard(clock: ws.clock)

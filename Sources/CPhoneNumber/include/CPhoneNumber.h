@@ -54,6 +54,10 @@ int hpn_is_supported_region(const char *region);
 /// Country calling code of a region, 0 when unknown.
 int hpn_country_code_for_region(const char *region);
 
+/// Writes `e164` in the international format people read ("+385 91 234 5678") into `out`
+/// (at most `size` bytes with the terminating NUL); returns 0 when it cannot be parsed.
+int hpn_format_international(const char *e164, char *out, int size);
+
 #ifdef __cplusplus
 }
 #endif

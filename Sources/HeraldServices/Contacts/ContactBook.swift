@@ -24,10 +24,21 @@ public struct ContactListing: Sendable, Hashable {
 public struct ContactEntry: Sendable, Hashable {
     public let person: Person
     public let summary: PersonInvitationSummary
+    /// The number an invitation would go to (a valid mobile first), as people read it; else the
+    /// first number as written; "" for nobody.
+    public let number: String
 
     public init(person: Person, summary: PersonInvitationSummary) {
         self.person = person
         self.summary = summary
+        number = Self.shownNumber(of: person)
+    }
+
+    /// The number a list shows for `person`: the one Herald would invite, formatted for reading.
+    public static func shownNumber(of person: Person) -> String {
+        if let invitable = person.invitableNumbers.first { return PhoneNumberParser.readable(invitable) }
+        guard let first = person.phones.first else { return "" }
+        return first.number.e164.map(PhoneNumberParser.readable) ?? first.number.raw
     }
 }
 

@@ -88,7 +88,7 @@ public final class ContactsPane: LivePane {
 
     /// Column widths: gutter (section letter), mark, name, number, state.
     static func columns(width: Int) -> (name: Int, number: Int, state: Int) {
-        let state = 16, number = width >= 70 ? 17 : 0
+        let state = 16, number = width >= 70 ? 19 : 0
         return (max(4, width - 4 - number - state - 2), number, state)
     }
 
@@ -124,7 +124,7 @@ public final class ContactsPane: LivePane {
             Self.drawName(row, into: &canvas, x: x, y: rowRect.y, width: cols.name, base: base)
             x += cols.name + 1
             if cols.number > 0 {
-                canvas.put(TextFit.pad(row.firstNumber, to: cols.number), x: x, y: rowRect.y,
+                canvas.put(TextFit.pad(row.shownNumber, to: cols.number), x: x, y: rowRect.y,
                            style: Style(.muted, background: .backgroundOf(base.role)), clip: rowRect)
                 x += cols.number + 1
             }

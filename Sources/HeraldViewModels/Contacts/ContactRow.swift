@@ -45,8 +45,8 @@ public struct ContactRow: Sendable, Hashable {
     public let name: String
     /// Grapheme ranges of `name` that match the search.
     public let matches: [Range<Int>]
-    /// The first number, as E.164 when valid, for the list.
-    public let firstNumber: String
+    /// The number an invitation would go to (a valid mobile first), formatted for reading ("+385 91 234 5678").
+    public let shownNumber: String
 
     public var personId: Int64? { person.id }
 }

@@ -144,7 +144,7 @@ public final class ContactsViewModel {
                     defer { previousSection = section }
                     guard index >= range.lowerBound else { continue }
                     let starts = index == 0 || previousSection != section
-                    self.cache[index + offset] = Self.makeRow(entry.person, entry.summary, section: section, starts: starts,
+                    self.cache[index + offset] = Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts,
                                                               reasons: nil, query: query)
                 }
                 self.loadError = nil
@@ -158,13 +158,12 @@ public final class ContactsViewModel {
         })
     }
 
-    static func makeRow(_ person: Person, _ summary: PersonInvitationSummary, section: String?, starts: Bool,
+    static func makeRow(_ person: Person, _ summary: PersonInvitationSummary, number: String, section: String?, starts: Bool,
                         reasons: [String]?, query: String) -> ContactRow {
         let name = TerminalSafeText.sanitize(person.displayName)
-        let number = person.phones.first.map { $0.number.e164 ?? $0.number.raw } ?? ""
         return ContactRow(person: person, summary: summary, badge: InvitationBadge(summary: summary, hasPhones: !person.phones.isEmpty), section: section,
                           startsSection: starts, reasons: reasons, name: name,
-                          matches: SearchHighlight.ranges(of: query, in: name), firstNumber: TerminalSafeText.sanitize(number))
+                          matches: SearchHighlight.ranges(of: query, in: name), shownNumber: TerminalSafeText.sanitize(number))
     }
 
     /// The A–Z section of a person in `sort` order: a capital letter, or "#" for anything else.
@@ -243,7 +242,7 @@ public final class ContactsViewModel {
             defer { previousSection = section }
             guard index >= read.start else { continue }       // read only to know where its section starts
             let starts = index == 0 || previousSection != section
-            cache[index + offset] = Self.makeRow(entry.person, entry.summary, section: section, starts: starts,
+            cache[index + offset] = Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts,
                                                  reasons: nil, query: fresh.query)
         }
         if let keep, let ids = fresh.ids, let at = ids.firstIndex(of: keep) { cursor = at + offset }
@@ -305,7 +304,10 @@ public final class ContactsViewModel {
     }
 
     private static func suggestionRows(_ found: [Suggestion], _ summaries: [PersonInvitationSummary]) -> [ContactRow] {
-        zip(found, summaries).map { makeRow($0.person, $1, section: nil, starts: false, reasons: $0.reasons, query: "") }
+        zip(found, summaries).map {
+            makeRow($0.person, $1, number: PhoneNumberParser.readable($0.number), section: nil, starts: false,
+                    reasons: $0.reasons, query: "")
+        }
     }
 
     private func refreshSuggestionRows() {
