@@ -66,6 +66,22 @@ final class PlatformCLI: @unchecked Sendable {
         return env
     }
 
+    /// Prints the threads' stacks of a process that did not finish (gdb, when installed), so a hang
+    /// that only shows under load leaves evidence in the test log.
+    static func printStacks(of pid: Int32, args: [String]) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return }
+        let gdb = Process()
+        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
+        gdb.arguments = ["-batch", "-p", String(pid), "-ex", "thread apply all bt 25"]
+        let pipe = Pipe()
+        gdb.standardOutput = pipe
+        gdb.standardError = FileHandle.nullDevice
+        guard (try? gdb.run()) != nil else { return }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gdb.waitUntilExit()
+        print("stacks of the unfinished herald \(args.prefix(4).joined(separator: " ")) (pid \(pid)):\n\(text)")
+    }
+
     /// Runs `herald ARGS --data-dir DIR` to the end (at most `timeout` seconds).
     @discardableResult
     func run(_ args: [String], dataDirOption: Bool = true, env extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> Run {
@@ -91,6 +107,7 @@ final class PlatformCLI: @unchecked Sendable {
         try process.run()
         if done.wait(timeout: .now() + timeout) == .timedOut {
             let running = process.isRunning
+            if running { Self.printStacks(of: process.processIdentifier, args: args) }
             process.terminate()
             _ = done.wait(timeout: .now() + 5)
             let said = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
