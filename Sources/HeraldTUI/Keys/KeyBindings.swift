@@ -43,7 +43,7 @@ public enum KeyBindings {
         // Contacts
         KeyBinding(.select, [.space], "Select or unselect the row", [.contacts, .share, .deliveries], hint: "select"),
         KeyBinding(.selectAll, [.char("a")], "Select all (shown) rows", [.contacts, .deliveries], hint: "all"),
-        KeyBinding(.selectNone, [.char("n")], "Select none", [.contacts, .deliveries]),
+        KeyBinding(.selectNone, [.char("D")], "Select none (u brings the selection back)", [.contacts, .deliveries]),
         KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts, .deliveries]),
         KeyBinding(.restoreSelection, [.char("u")], "Bring back the selection cleared by select none or invert", [.contacts]),
         KeyBinding(.sort, [.char("s")], "Change the sort order", [.contacts, .deliveries, .inbox]),
