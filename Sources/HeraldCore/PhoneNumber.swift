@@ -162,15 +162,36 @@ public struct PhoneNumberParser: Sendable {
     }
 
     /// An E.164 number as people read it ("+385 91 234 5678"); the E.164 text itself when it cannot be formatted.
+    /// Formatting is a libphonenumber parse (tens of µs); the screens ask for the same numbers again
+    /// and again, so answers are kept (up to 20,000).
     public static func readable(_ e164: String) -> String {
+        if let known = ReadableCache.shared.get(e164) { return known }
         var buffer = [CChar](repeating: 0, count: 64)
         guard hpn_format_international(e164, &buffer, Int32(buffer.count)) == 1 else { return e164 }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        ReadableCache.shared.set(e164, text)
+        return text
     }
 
     /// Country calling code of a region ("HR" → 385), nil when unknown.
     public static func callingCode(forRegion region: String) -> Int? {
         let code = hpn_country_code_for_region(region.uppercased())
         return code == 0 ? nil : Int(code)
+    }
+}
+
+/// Formatted numbers already asked for (thread-safe; emptied when full).
+private final class ReadableCache: @unchecked Sendable {
+    static let shared = ReadableCache()
+    private let lock = NSLock()
+    private var formatted: [String: String] = [:]
+
+    func get(_ e164: String) -> String? { lock.withLock { formatted[e164] } }
+
+    func set(_ e164: String, _ text: String) {
+        lock.withLock {
+            if formatted.count >= 20_000 { formatted.removeAll(keepingCapacity: true) }
+            formatted[e164] = text
+        }
     }
 }
