@@ -66,6 +66,26 @@ final class PlatformCLI: @unchecked Sendable {
         return env
     }
 
+    /// Waits for `process` to end; its exit status, or nil after `timeout`. Under a heavy parallel
+    /// load Foundation sometimes misses a child's exit (it stays a zombie and `terminationHandler` never
+    /// runs), so a child that has exited unreaped is reaped here and its status read directly.
+    static func waitForExit(_ process: Process, done: DispatchSemaphore, timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        let pid = process.processIdentifier
+        while Date() < deadline {
+            if done.wait(timeout: .now() + 0.5) == .success { return process.terminationStatus }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            guard let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z") else { continue }
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) == pid {
+                let signal = raw & 0x7f
+                return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+            }
+            if done.wait(timeout: .now() + 0.5) == .success { return process.terminationStatus }
+        }
+        return nil
+    }
+
     /// Prints the threads' stacks of a process that did not finish (gdb, when installed), so a hang
     /// that only shows under load leaves evidence in the test log.
     static func printStacks(of pid: Int32, args: [String]) {
@@ -105,7 +125,8 @@ final class PlatformCLI: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         try process.run()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        let status = Self.waitForExit(process, done: done, timeout: timeout)
+        if status == nil {
             let running = process.isRunning
             if running { Self.printStacks(of: process.processIdentifier, args: args) }
             process.terminate()
@@ -115,7 +136,7 @@ final class PlatformCLI: @unchecked Sendable {
         }
         try outHandle.close()
         try errHandle.close()
-        return Run(status: process.terminationStatus,
+        return Run(status: status ?? -1,
                    stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                    stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
