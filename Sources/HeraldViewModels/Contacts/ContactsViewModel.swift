@@ -76,6 +76,8 @@ public final class ContactsViewModel {
     private var listingInFlight = false
     private var relistWanted = false
     private var relistKeepsCursor = true
+    /// The ledger changed while rows were being read: read the rows shown again once they are in.
+    private var refreshAfterRead = false
     /// The window last drawn, read again when the ledger or the contacts change.
     private var shown: Range<Int> = 0..<0
 
@@ -133,6 +135,9 @@ public final class ContactsViewModel {
         effects.perform({ try book.entries(listing, range: from..<range.upperBound) }, then: { [weak self] result in
             guard let self, generation == self.generation else { return }
             self.reading = nil
+            defer {
+                if self.refreshAfterRead { self.refreshAfterRead = false; self.refreshRows() }
+            }
             switch result {
             case .success(let entries):
                 if self.cache.count > 4_000 { self.cache = [:] }
@@ -252,7 +257,8 @@ public final class ContactsViewModel {
 
     /// Reads the rows shown again (their invitation states changed), keeping them on screen meanwhile.
     public func refreshRows() {
-        guard !shown.isEmpty, reading == nil else { return }
+        guard !shown.isEmpty else { return }
+        guard reading == nil else { refreshAfterRead = true; return }
         let suggestions = visibleSuggestions.count
         let start = max(0, shown.lowerBound - suggestions), end = min(listing.total, shown.upperBound - suggestions)
         if suggestions > 0 { refreshSuggestionRows() }

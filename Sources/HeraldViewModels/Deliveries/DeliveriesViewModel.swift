@@ -134,11 +134,13 @@ public final class DeliveriesViewModel {
         let until = clock.now().addingTimeInterval(highlightDuration)
         var byId = Dictionary(uniqueKeysWithValues: bulks.enumerated().map { ($1.bulkId, $0) })
         var updated = bulks
+        var inserted = false
         for record in change.bulks {
             if let at = byId[record.bulkId] {
                 updated[at] = updated[at].with(record: record)
             } else {
                 updated.insert(BulkSummary(BulkCounts(record: record, counts: [:])), at: 0)
+                inserted = true
                 byId = Dictionary(uniqueKeysWithValues: updated.enumerated().map { ($1.bulkId, $0) })
                 highlights[HighlightKey(record.bulkId, .row)] = until
             }
@@ -153,7 +155,7 @@ public final class DeliveriesViewModel {
                 highlights[HighlightKey(delivery.bulkId, column)] = until
             }
         }
-        bulks = updated.sorted { ($0.createdAt, $1.bulkId) > ($1.createdAt, $0.bulkId) }
+        bulks = inserted ? updated.sorted { ($0.createdAt, $1.bulkId) > ($1.createdAt, $0.bulkId) } : updated
         self.sequence = change.sequence
         foldRecipients(change, until: until)
         if missing { reload() }        // a recipient of a bulk this pane never saw: read again
