@@ -32,6 +32,8 @@ struct InboxEndToEndTests {
         let after = try session.waitUntil(timeout: 10, "the unread count to drop") { Self.unread(in: $0) == unread - 1 }
         #expect(after.contains("esc closes"))
         #expect(after.contains("│ \(unread - 1) unread"))          // the status bar agrees
+        try session.sendKeys("q")                                  // closes the open message first
+        try session.waitUntil(timeout: 10, "the message to close") { !$0.contains("esc closes") }
         try session.sendKeys("q")
         try session.waitUntil(timeout: 10, "herald to exit") { _ in (try? session.hasExited()) == true }
     }

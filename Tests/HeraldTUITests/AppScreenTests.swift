@@ -114,6 +114,17 @@ struct AppScreenTests {
         #expect(h.screen.wantsToQuit)
     }
 
+    @Test func qClosesTheHelpOverlayFirstAndQuitsOnlyFromThePane() throws {
+        let h = try Harness()
+        h.type(.char("?"))
+        #expect(h.draw().snapshot().contains("Keys — 1 Contacts"))
+        h.type(.char("q"))
+        #expect(!h.screen.wantsToQuit)
+        #expect(!h.draw().snapshot().contains("Keys — 1 Contacts"))
+        h.type(.char("q"))
+        #expect(h.screen.wantsToQuit)
+    }
+
     @Test func statusBarShowsWorkspacePlatformAndCounts() throws {
         let h = try Harness()
         _ = h.screen.handle(event: .service(.trackerState(TrackerState(nextPassAt: nil, bulks: [

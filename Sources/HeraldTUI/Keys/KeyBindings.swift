@@ -17,7 +17,7 @@ public enum KeyBindings {
     public static let defaults: [KeyBinding] = [
         // Everywhere
         KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global], hint: "help"),
-        KeyBinding(.quit, [.char("q"), .ctrl("c")], "Quit Herald", [.global], hint: "quit"),
+        KeyBinding(.quit, [.char("q"), .ctrl("c")], "Quit Herald (first closes an open help, detail, bulk or message)", [.global], hint: "quit"),
         KeyBinding(.back, [.escape], "Back: close the dialog, clear the search, leave the field", [.global]),
         KeyBinding(.commandPalette, [.char(":")], "Open the command palette", [.global]),
         KeyBinding(.paneContacts, [.char("1")], "Go to Contacts", [.global]),

@@ -199,7 +199,7 @@ public final class ContactsPane: LivePane {
         }
         if vm.detail != nil {
             switch action {
-            case .back, .open: vm.closeDetail(); detailScroll = 0
+            case .back, .open, .quit: vm.closeDetail(); detailScroll = 0
             case .moveDown: detailScroll += 1
             case .moveUp: detailScroll = max(0, detailScroll - 1)
             case .pageDown, .halfPageDown: detailScroll += 10

@@ -176,7 +176,7 @@ public final class DeliveriesPane: LivePane {
         case .filter: vm.cycleFilter()
         case .reload: vm.reload()
         case .resend: vm.requestResend()
-        case .back: return vm.close()
+        case .back, .quit: return vm.close()      // q leaves the open bulk first; from the list it quits
         default: return false
         }
         return true

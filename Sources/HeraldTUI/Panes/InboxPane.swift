@@ -173,7 +173,7 @@ public final class InboxPane: LivePane {
         case .topic: model.cycleTopic()
         case .dateRange:
             editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)
-        case .back: return model.closeMessage()
+        case .back, .quit: return model.closeMessage()    // an open message closes before q quits
         default: return false
         }
         return true

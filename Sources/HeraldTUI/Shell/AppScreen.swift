@@ -146,7 +146,7 @@ public final class AppScreen: Screen {
         let visible = HelpOverlay.visibleLines(in: paneRect)
         switch keyMap.action(for: key, in: .list) {
         case .back, .help: help = nil
-        case .quit: help = nil; app.quit()
+        case .quit: help = nil          // q closes the innermost overlay first; a second q quits
         case .moveDown: help?.scroll(by: 1, visible: visible)
         case .moveUp: help?.scroll(by: -1, visible: visible)
         case .pageDown, .halfPageDown: help?.scroll(by: max(1, visible - 1), visible: visible)
