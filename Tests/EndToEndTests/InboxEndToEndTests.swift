@@ -35,6 +35,10 @@ struct InboxEndToEndTests {
         try session.sendKeys("q")                                  // closes the open message first
         try session.waitUntil(timeout: 10, "the message to close") { !$0.contains("esc closes") }
         try session.sendKeys("q")
+        // A demo without --data-dir is thrown away on quit: Herald says so and asks.
+        let asked = try session.waitUntil(timeout: 10, "the quit question") { $0.contains("Quit Herald?") }
+        #expect(asked.contains("thrown away"))
+        try session.sendKeys("y")
         try session.waitUntil(timeout: 10, "herald to exit") { _ in (try? session.hasExited()) == true }
     }
 }

@@ -13,7 +13,7 @@ struct AppScreenTests {
         let screen: AppScreen
         var applied: [String] = []
 
-        init() throws {
+        init(quitNote: String? = nil) throws {
             app = AppViewModel(workspaceName: "work", toasts: ToastBoard(clock: clock), clock: clock)
             let panes: [any Pane] = [
                 PlaceholderPane(title: "Contacts", context: .contacts, message: ["contacts here"]),
@@ -26,7 +26,7 @@ struct AppScreenTests {
             var box: Harness?
             screen = AppScreen(app: app, panes: panes, effects: effects, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"),
                                themeLoader: ThemeLoader(userDirectory: nil, builtinDirectory: nil), clock: clock,
-                               applyTheme: { box?.applied.append($0.name) })
+                               quitNote: quitNote, applyTheme: { box?.applied.append($0.name) })
             box = self
         }
 
@@ -122,6 +122,18 @@ struct AppScreenTests {
         #expect(!h.screen.wantsToQuit)
         #expect(!h.draw().snapshot().contains("Keys — 1 Contacts"))
         h.type(.char("q"))
+        #expect(h.screen.wantsToQuit)
+    }
+
+    @Test func quittingAskWhenSomethingWouldBeThrownAwayAndNStays() throws {
+        let h = try Harness(quitNote: "This demo workspace is thrown away when Herald quits.")
+        h.type(.char("q"))
+        #expect(!h.screen.wantsToQuit)
+        let asked = h.draw().snapshot()
+        #expect(asked.contains("Quit Herald?") && asked.contains("thrown away"))
+        h.type(.char("n"))
+        #expect(!h.screen.wantsToQuit && h.screen.quitQuestion == nil)
+        h.type(.char("q"), .char("y"))
         #expect(h.screen.wantsToQuit)
     }
 

@@ -58,7 +58,9 @@ import Testing
         let vm = composer(ws, pump)
         vm.load()
         await pump.settle()
+        #expect(!vm.hasUnsentChanges)
         #expect(vm.setText("Dođi na Herald 🎉 <>"))
+        #expect(vm.hasUnsentChanges)             // quitting now asks first
         let ucs2 = vm.marks.filter { $0.kind == .ucs2 }.map(\.range.lowerBound)
         #expect(ucs2 == [2, 15])
         #expect(vm.measurement.encoding == .ucs2)

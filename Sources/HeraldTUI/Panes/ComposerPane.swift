@@ -31,6 +31,7 @@ public final class ComposerPane: LivePane {
 
     public var keyContext: KeyContext { focus == .none && model.confirmation == nil ? .composer : .editor }
     public var capturesAllKeys: Bool { focus != .none || model.confirmation != nil }
+    public var quitWarning: String? { model.hasUnsentChanges ? "The message you edited in the Composer is not sent and will be lost." : nil }
 
     public var hints: [(key: String, label: String)] {
         if model.confirmation != nil { return [("enter", "send"), ("esc", "cancel")] }

@@ -23,6 +23,10 @@ public final class AppScreen: Screen {
     private let clock: any HeraldClock
     public private(set) var help: HelpOverlay?
     public private(set) var palette: PaletteOverlay?
+    /// What quitting would lose, while the person is asked whether to quit anyway.
+    public private(set) var quitQuestion: [String]?
+    /// Said before quitting whatever the panes hold (the demo: its workspace is thrown away).
+    private let quitNote: String?
     private var tabFrames: [Rect] = []
     private var paneRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var lastSize = AppScreen.minimumSize
@@ -31,8 +35,10 @@ public final class AppScreen: Screen {
 
     /// - Parameter applyTheme: shows a new theme (the terminal's `setTheme`).
     public init(app: AppViewModel, panes: [any Pane], effects: EffectQueue, keyMap: KeyMap = KeyMap(), theme: Theme,
-                themeLoader: ThemeLoader, clock: any HeraldClock = SystemClock(), applyTheme: @escaping (Theme) -> Void) {
+                themeLoader: ThemeLoader, clock: any HeraldClock = SystemClock(), quitNote: String? = nil,
+                applyTheme: @escaping (Theme) -> Void) {
         self.app = app
+        self.quitNote = quitNote
         self.panes = panes
         self.effects = effects
         self.keyMap = keyMap
@@ -70,6 +76,10 @@ public final class AppScreen: Screen {
                          toasts: app.toasts.notes.map(Self.toast))
         if help != nil { help?.render(into: &canvas, area: paneRect) }
         if palette != nil { palette?.render(into: &canvas, line: rows[3], palette: paletteModel) }
+        if let quitQuestion {
+            ModalView.render(into: &canvas, area: paneRect, title: "Quit Herald?", lines: quitQuestion,
+                             buttons: ["Quit (y)", "Stay (n, esc)"])
+        }
     }
 
     private func renderTooSmall(into canvas: inout Canvas, area: Rect) {
@@ -98,6 +108,7 @@ public final class AppScreen: Screen {
 
     public func handle(key: Key) -> Bool {
         if case .mouse(let mouse) = key { return handle(mouse: mouse) }
+        if quitQuestion != nil { return handleQuitQuestion(key) }
         if palette != nil { return handlePaletteKey(key) }
         if help != nil { return handleHelpKey(key) }
         let pane = focusedPane
@@ -116,7 +127,7 @@ public final class AppScreen: Screen {
     @discardableResult
     public func handleGlobal(_ action: Action) -> Bool {
         switch action {
-        case .quit: app.quit()
+        case .quit: askBeforeQuitting()
         case .help: help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap)
         case .commandPalette: palette = PaletteOverlay()
         case .paneContacts: focus(0)
@@ -130,6 +141,21 @@ public final class AppScreen: Screen {
         case .reload:
             if !focusedPane.handle(action: .reload) { app.toasts.post("nothing to read again in this pane", level: .info) }
         default: return false
+        }
+        return true
+    }
+
+    /// Quits, unless something would be lost or thrown away: then asks first.
+    private func askBeforeQuitting() {
+        let warnings = panes.compactMap { ($0 as? any LivePane)?.quitWarning } + [quitNote].compactMap { $0 }
+        if warnings.isEmpty { app.quit() } else { quitQuestion = warnings }
+    }
+
+    private func handleQuitQuestion(_ key: Key) -> Bool {
+        switch key {
+        case .char("y"), .char("Y"), .char("q"), .enter: quitQuestion = nil; app.quit()
+        case .char("n"), .char("N"), .escape: quitQuestion = nil
+        default: break
         }
         return true
     }
@@ -185,7 +211,7 @@ public final class AppScreen: Screen {
 
     private func run(_ command: PaletteCommand) {
         switch command {
-        case .quit: app.quit()
+        case .quit: askBeforeQuitting()
         case .help: handleGlobal(.help)
         case .pane(let index): focus(index)
         case .theme(let name): switchTheme(name)

@@ -20,6 +20,8 @@ public protocol LivePane: Pane {
     func didDisappear()
     /// True while the pane shows a dialog or editor that must keep every key (even `q` and digits).
     var capturesAllKeys: Bool { get }
+    /// What quitting now would lose (an edited message not sent), asked about before quitting.
+    var quitWarning: String? { get }
 }
 
 extension LivePane {
@@ -30,4 +32,5 @@ extension LivePane {
     public func didAppear() {}
     public func didDisappear() {}
     public var capturesAllKeys: Bool { false }
+    public var quitWarning: String? { nil }
 }

@@ -54,6 +54,10 @@ public final class ComposerViewModel {
 
     // MARK: derived state
 
+    /// True when the message text was edited away from the chosen message and not sent (quitting
+    /// would lose it); a signature choice alone is not an edit.
+    public var hasUnsentChanges: Bool { selectedMessage.map { text != $0.text } ?? false }
+
     public var selectedMessage: ApplicationMessage? { messages.indices.contains(messageIndex) ? messages[messageIndex] : nil }
     public var linkPlaceholder: String { selectedMessage?.placeholder ?? MessageTemplate.defaultLinkPlaceholder }
 

@@ -64,8 +64,10 @@ struct UILauncher {
             workspace.close()
             throw Output.failure("cannot read the workspace: \(StorageFailure.message(for: error) ?? "\(error)")")
         }
+        let quitNote = demo && dataDir == nil
+            ? "This demo workspace is thrown away when Herald quits (start with --demo --data-dir DIR to keep one)." : nil
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
-                                               themes: themes, keyMap: keyMap, log: log)
+                                               themes: themes, keyMap: keyMap, quitNote: quitNote, log: log)
         workspace.close()
         switch outcome {
         case .finished(let summary): log.info("ui closed", metadata: ["summary": "\(summary)"])
@@ -78,7 +80,7 @@ struct UILauncher {
 
     /// ncurses and the view-models live on one dedicated thread (never on the async pool).
     static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
-                              keyMap: KeyMap, log: Logger) async -> Outcome {
+                              keyMap: KeyMap, quitNote: String?, log: Logger) async -> Outcome {
         await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let thread = Thread {
                 // Threads of the async pool block most signals and a new thread inherits that mask;
@@ -92,7 +94,7 @@ struct UILauncher {
                 }
                 continuation.resume(returning: uiGuard.run {
                     runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
-                            keyMap: keyMap, log: log)
+                            keyMap: keyMap, quitNote: quitNote, log: log)
                 })
             }
             thread.stackSize = 8 << 20
@@ -102,7 +104,7 @@ struct UILauncher {
     }
 
     private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
-                                keyMap: KeyMap, log: Logger) -> Outcome {
+                                keyMap: KeyMap, quitNote: String?, log: Logger) -> Outcome {
         let mailbox: Mailbox<AppEvent>
         do { mailbox = try Mailbox<AppEvent>() } catch { return .failed("\(error)") }
         UISignals.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
@@ -120,7 +122,9 @@ struct UILauncher {
         let app = AppViewModel(workspaceName: name, toasts: ToastBoard(clock: clock), clock: clock)
         let env = PaneEnvironment(workspace: workspace, app: app, effects: effects, keyMap: keyMap, clock: clock, inboxUser: inboxUser)
         let screen = AppScreen(app: app, panes: AppPanes.make(env), effects: effects, keyMap: keyMap, theme: theme,
-                               themeLoader: themes, clock: clock, applyTheme: { terminal.setTheme($0) })
+                               themeLoader: themes, clock: clock,
+                               quitNote: quitNote,
+                               applyTheme: { terminal.setTheme($0) })
         let loop = AppLoop(terminal: terminal, screen: screen, mailbox: mailbox, clock: clock)
         workspace.startTracking()
         Task.detached { await workspace.tracker.refresh() }
