@@ -66,26 +66,6 @@ final class PlatformCLI: @unchecked Sendable {
         return env
     }
 
-    /// Waits for `process` to end; its exit status, or nil after `timeout`. Under a heavy parallel
-    /// load Foundation sometimes misses a child's exit (it stays a zombie and `terminationHandler` never
-    /// runs), so a child that has exited unreaped is reaped here and its status read directly.
-    static func waitForExit(_ process: Process, done: DispatchSemaphore, timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        let pid = process.processIdentifier
-        while Date() < deadline {
-            if done.wait(timeout: .now() + 0.5) == .success { return process.terminationStatus }
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            guard let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z") else { continue }
-            var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid {
-                let signal = raw & 0x7f
-                return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-            }
-            if done.wait(timeout: .now() + 0.5) == .success { return process.terminationStatus }
-        }
-        return nil
-    }
-
     /// Prints the threads' stacks of a process that did not finish (gdb, when installed), so a hang
     /// that only shows under load leaves evidence in the test log.
     static func printStacks(of pid: Int32, args: [String]) {
@@ -122,15 +102,13 @@ final class PlatformCLI: @unchecked Sendable {
         process.standardOutput = outHandle
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        let status = Self.waitForExit(process, done: done, timeout: timeout)
+        let child = try ChildExit(running: process)
+        let status = child.wait(timeout: timeout)
         if status == nil {
             let running = process.isRunning
             if running { Self.printStacks(of: process.processIdentifier, args: args) }
             process.terminate()
-            _ = done.wait(timeout: .now() + 5)
+            _ = child.wait(timeout: 5)
             let said = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
             throw CLIError("herald \(args.prefix(8).joined(separator: " ")) did not finish in \(Int(timeout)) s (still running: \(running)); stderr so far: \(said)")
         }

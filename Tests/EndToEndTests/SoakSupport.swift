@@ -101,18 +101,16 @@ enum SQLiteShell {
         process.standardOutput = outPipe
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
+        let child = try ChildExit(running: process)
         let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        guard let status = child.wait(timeout: timeout) else {
             process.terminate()
             throw CLIError("sqlite3 \(file.lastPathComponent) \"\(sql)\" did not finish in \(Int(timeout)) s")
         }
         try errHandle.close()
         let err = (try? String(contentsOf: scratch, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            throw CLIError("sqlite3 \(file.lastPathComponent) \"\(sql)\" failed (\(process.terminationStatus)): \(err)")
+        guard status == 0 else {
+            throw CLIError("sqlite3 \(file.lastPathComponent) \"\(sql)\" failed (\(status)): \(err)")
         }
         var records = String(decoding: out, as: UTF8.self).split(separator: "\u{1E}", omittingEmptySubsequences: false)
         if records.last?.isEmpty == true { records.removeLast() }

@@ -28,18 +28,18 @@ import Testing
     }
 
     @Test func anotherProcessesCommitWakesTheFeedWithoutPolling() async throws {
-        let h = try await WorkspaceHarness()
-        let events = h.workspace.bus.stream()
-        // Polling once a minute: only the folder watch can deliver this before the test's limit.
+        // Polling once a minute (also where the folder cannot be watched): only the watch can deliver
+        // this before the test's limit.
         var config = WorkspaceHarness.config()
         config.feedInterval = 60
+        let h = try await WorkspaceHarness(config: config)
+        let events = h.workspace.bus.stream()
         let feed = h.workspace.feed
         try await feed.start()
         let running = Task { await feed.run(fallbackInterval: 60) }
         defer { running.cancel() }
         let other = try await h.reopen(config: config)
         defer { other.close() }
-        let started = Date()
         let sent = try await other.invites.invite(numbers: [WorkspaceHarness.mobile(9)])
         let waiter = Task { () -> LedgerChange? in
             for await event in events {
@@ -53,7 +53,6 @@ import Testing
         timeout.cancel()
         let change = try #require(arrived, "no batch within 50 s although the feed polls only every 60 s")
         #expect(change.bulks.map(\.bulkId) == [sent.bulkId].compactMap { $0 })
-        _ = started
     }
 
     @Test func aWakeSignalEndsAWaitEarlyAndIsKeptWhenNobodyWaits() async {
