@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System-library bridges
@@ -35,30 +38,35 @@ let package = Package(
             "HeraldCore", "HeraldAPI", "HeraldLocks",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HeraldStore", dependencies: [
             "HeraldCore", "HeraldLocks",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "HeraldServices", dependencies: [
-            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "CQRencode",
+            "HeraldCore", "HeraldAPI", "HeraldStore", "CQRencode",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The embedded platform: the engine in-process, handed to Services as one transport.
+        .target(name: "HeraldEmbedded", dependencies: ["HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices"]),
         .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"]),
         .target(name: "HeraldTUI", dependencies: [
             "CNCurses", "HeraldCore", "HeraldViewModels",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .executableTarget(name: "herald", dependencies: [
-            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
+            "HeraldEmbedded",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
         .executableTarget(name: "herald-bench", dependencies: [
-            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI",
+            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEmbedded",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
@@ -70,9 +78,13 @@ let package = Package(
         .testTarget(name: "HeraldStoreTests", dependencies: [
             "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "HeraldServicesTests", dependencies: ["HeraldServices", "HeraldEngine", "HeraldStore"]),
-        .testTarget(name: "HeraldViewModelsTests", dependencies: ["HeraldViewModels", "HeraldServices"]),
-        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI"]),
+        .testTarget(name: "HeraldServicesTests", dependencies: [
+            "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI",
+        ]),
+        .testTarget(name: "HeraldViewModelsTests", dependencies: [
+            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine",
+        ]),
+        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

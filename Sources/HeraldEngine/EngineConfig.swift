@@ -26,6 +26,9 @@ public struct EngineConfig: Sendable, Hashable {
     public var maxDestinations: Int
     /// Faults injected from the start (`HERALD_SANDBOX_FAULTS`).
     public var faults: FaultPlan
+    /// Whether reading delivery infos first collects the carrier's reports due by now. On in a terminal's
+    /// embedded engine (nothing else runs the carrier); off on a server, whose carrier worker alone does it.
+    public var collectReportsOnRead = true
 
     public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
                 uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,

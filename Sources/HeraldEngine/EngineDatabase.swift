@@ -91,6 +91,35 @@ enum EngineDatabase {
                 CREATE INDEX inboxByUser ON inbox(applicationKey, externalUserId, sentAt);
                 """)
         }
+        m.registerMigration("v2-stored-statuses-events-keys") { db in
+            // Statuses are stored as the carrier reports them; `outbox` marks messages committed but not yet
+            // handed to the carrier; `nextCheckAt` is when the carrier's next report is due (NULL: final).
+            try db.execute(sql: """
+                ALTER TABLE sent ADD COLUMN status TEXT NOT NULL DEFAULT 'MessageWaiting';
+                ALTER TABLE sent ADD COLUMN statusAt INTEGER;
+                ALTER TABLE sent ADD COLUMN outbox INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sent ADD COLUMN nextCheckAt INTEGER;
+                UPDATE sent SET status = 'Rejected' WHERE accepted = 0;
+                UPDATE sent SET nextCheckAt = sentAt WHERE accepted = 1;
+                CREATE INDEX sentDue ON sent(nextCheckAt) WHERE nextCheckAt IS NOT NULL;
+                CREATE INDEX sentOutbox ON sent(outbox) WHERE outbox = 1;
+                CREATE TABLE event (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    applicationKey TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL);
+                CREATE INDEX eventByApplication ON event(applicationKey, id);
+                CREATE TABLE apiKey (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    applicationKey TEXT NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    hash TEXT NOT NULL UNIQUE,
+                    createdAt INTEGER NOT NULL,
+                    revokedAt INTEGER);
+                """)
+        }
         return m
     }
 }

@@ -23,7 +23,11 @@ extension PlatformEngine {
                 INSERT INTO inbox(id, applicationKey, externalUserId, title, body, topic, sentAt, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [message.messageId, appKey, user, title, body, topic,
                                  message.sendDateTime.epochMilliseconds, seen])
+            try appendEvent(db, applicationKey: appKey, .inboxMessage(externalUserId: user, message: InboxWireMessage(
+                messageId: message.messageId, title: title, body: body, topic: topic,
+                sendDateTime: message.sendDateTime.epochMilliseconds, seen: seen)))
         }
+        bell.ring()
         return message
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HeraldAPI
 import HeraldCore
+import Logging
 
 /// The messaging platform, embedded: applications and messages, invitation sending through a simulated
 /// carrier, delivery infos, short links and clicks, the inbox and its auth, all on its own SQLite file.
@@ -12,14 +13,17 @@ public actor PlatformEngine {
     let pool: DatabasePool
     let clock: any HeraldClock
     public let config: EngineConfig
-    let carrier: SimulatedCarrier
+    let carrier: any Carrier
     var faults = FaultQueue()
+    /// Rings after every commit that stored events.
+    public nonisolated let bell = EventBell()
+    let log = Logger(label: "herald.engine")
 
-    init(pool: DatabasePool, clock: any HeraldClock, config: EngineConfig) {
+    init(pool: DatabasePool, clock: any HeraldClock, config: EngineConfig, carrier: (any Carrier)? = nil) {
         self.pool = pool
         self.clock = clock
         self.config = config
-        self.carrier = SimulatedCarrier(config: config)
+        self.carrier = carrier ?? SimulatedCarrier(config: config)
         for e in config.faults.entries {
             faults.entries.append(FaultQueue.Entry(fault: e.fault, remaining: e.count, pathPrefix: e.pathPrefix))
         }
@@ -65,12 +69,12 @@ public actor PlatformEngine {
         let path = request.path
         switch request.method {
         case .post:
-            if SendInvitation.path.match(path) != nil { return try sendInvitations(request) }
+            if SendInvitation.path.match(path) != nil { return try await sendInvitations(request) }
             if let p = CreateApplicationMessage.path.match(path) { return try createMessage(request, p) }
             if MarkInboxSeen.path.match(path) != nil { return try markSeen(request) }
         case .get:
             if let p = GetApplicationMessage.path.match(path) { return try getMessage(request, p) }
-            if let p = GetDeliveryInfos.path.match(path) { return try deliveryInfos(request, p) }
+            if let p = GetDeliveryInfos.path.match(path) { return try await deliveryInfos(request, p) }
             if let p = FetchInbox.path.match(path) { return try await fetchInbox(request, p) }
             if let p = GetApplicationSettings.path.match(path) { return try getSettings(request, p) }
             if let p = GetReferralLink.path.match(path) { return try referral(request, p) }
@@ -129,6 +133,13 @@ public actor PlatformEngine {
     static func storageDescription(_ error: any Error) -> String {
         guard let database = error as? DatabaseError else { return "\(error)" }
         return "SQLite error \(database.extendedResultCode.rawValue): \(database.message ?? "no message")"
+    }
+
+    /// Any failure of the engine's admin methods in plain words: an `EngineError`'s description, a storage
+    /// error's code and message, never SQL text.
+    public static func failureText(_ error: any Error) -> String {
+        if let engine = error as? EngineError { return engine.description }
+        return storageDescription(error)
     }
 
     static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> APIResponse {

@@ -16,6 +16,8 @@ public struct SentMessage: Sendable, Hashable {
     public var price: Double
     public var sentAt: Date
     public var linkCode: String?
+    /// The status stored last (rejected, or the carrier's last report).
+    public var status: DeliveryStatus
 
     init(row: Row) {
         messageId = row["id"]
@@ -27,13 +29,40 @@ public struct SentMessage: Sendable, Hashable {
         price = row["price"]
         sentAt = Date(epochMilliseconds: row["sentAt"])
         linkCode = row["linkCode"]
+        status = DeliveryStatus(parsing: row["status"])
+    }
+
+    var deliveryInfo: DeliveryInfo {
+        DeliveryInfo(address: address, messageId: messageId, clientCorrelator: bulkId, deliveryStatus: status, price: price)
     }
 }
 
 extension PlatformEngine {
     static let maxClientMessageIdLength = 200
 
-    func sendInvitations(_ request: APIRequest) throws -> APIResponse {
+    func sendInvitations(_ request: APIRequest) async throws -> APIResponse {
+        var answer = try acceptInvitations(request)
+        bell.ring()
+        // The carrier gets the messages only now that they are committed (the outbox); one that fails here
+        // is handed over by the next pass.
+        let bulkId = answer.sendSmsResponse.bulkId
+        do { try await drainOutbox(bulkId: bulkId) } catch {
+            log.warning("carrier hand-over deferred", metadata: ["bulk": "\(bulkId)", "cause": "\(Self.failureText(error))"])
+        }
+        // Every answer says where its message is now, as a read of its bulk would (a replay may be a minute old).
+        if config.collectReportsOnRead {
+            let bulks = Set(answer.sendSmsResponse.responses.compactMap(\.bulkId)).union([bulkId]).sorted()
+            for bulk in bulks { try await catchUp(bulkId: bulk) }
+            let statuses = try storedStatuses(bulkIds: bulks)
+            for (i, response) in answer.sendSmsResponse.responses.enumerated() where response.status != .rejected {
+                if let status = statuses[response.messageId] { answer.sendSmsResponse.responses[i].status = status }
+            }
+        }
+        return try Self.json(answer)
+    }
+
+    /// Validates a send request and stores its bulk, messages and event in one transaction.
+    private func acceptInvitations(_ request: APIRequest) throws -> SendInvitationResponse {
         let app = try authenticateSecret(request)
         let body = try decodeBody(request, as: SendInvitationBody.self)
         let destinations = body.recipients.destinations
@@ -82,22 +111,35 @@ extension PlatformEngine {
                                arguments: [bulkId, app.key, message.key, body.sender, now.epochMilliseconds])
             }
             var responses: [SendInvitationResponse.MessageResponse] = []
+            var accepted: [DeliveryInfo] = []
             for (position, d) in destinations.enumerated() {
                 let clientId = d.messageId.flatMap { $0.isEmpty ? nil : $0 }
                 if let id = clientId, let before = earlier[id] {
-                    responses.append(replay(before, address: d.address, now: now))
+                    responses.append(replay(before, address: d.address))
                     continue
                 }
                 let sent = try send(db, d, messageId: clientId ?? Identifiers.uuid(), position: position, bulkId: bulkId,
                                     app: app, message: message, parser: parser, now: now)
                 if let id = clientId { earlier[id] = sent }
-                responses.append(result(sent, now: now))
+                if sent.accepted { accepted.append(sent.deliveryInfo) }
+                responses.append(result(sent))
+            }
+            if !accepted.isEmpty {
+                // Every subscriber learns of the bulk (and who is in it) in the transaction that accepted it.
+                try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true))
             }
             let infoURL = try Self.deliveryInfoURL(bulkId)
             return SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: infoURL,
                                                                  responses: responses))
         }
-        return try Self.json(answer)
+        return answer
+    }
+
+    /// The stored status of every message of these bulks, by messageId.
+    private func storedStatuses(bulkIds: [String]) throws -> [String: DeliveryStatus] {
+        let marks = Array(repeating: "?", count: bulkIds.count).joined(separator: ", ")
+        let rows = try rows("SELECT id, status FROM sent WHERE bulkId IN (\(marks))", StatementArguments(bulkIds))
+        return Dictionary(rows.map { ($0["id"] as String, DeliveryStatus(parsing: $0["status"])) }) { first, _ in first }
     }
 
     /// The path of a bulk's delivery infos, its id encoded (a hand-made path would not be).
@@ -128,11 +170,14 @@ extension PlatformEngine {
             try db.execute(sql: "INSERT INTO shortLink(code, applicationKey, messageId, createdAt) VALUES (?, ?, ?, ?)",
                            arguments: [linkCode, app.key, messageId, now.epochMilliseconds])
         }
+        let accepted = reason == nil
         try db.execute(sql: """
-            INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [messageId, app.key, bulkId, position, address, reason == nil, reason, text, price,
-                             now.epochMilliseconds, code])
+            INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode,
+                             status, statusAt, outbox, nextCheckAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+            """, arguments: [messageId, app.key, bulkId, position, address, accepted, reason, text, price,
+                             now.epochMilliseconds, code,
+                             (accepted ? DeliveryStatus.messageWaiting : .rejected).rawValue, now.epochMilliseconds, accepted])
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sent WHERE applicationKey = ? AND id = ?",
                                          arguments: [app.key, messageId]) else {
             throw APIError.server(status: 500, text: "message vanished after insert")
@@ -158,26 +203,20 @@ extension PlatformEngine {
         return .success(msisdn)
     }
 
-    private func result(_ sent: SentMessage, now: Date) -> SendInvitationResponse.MessageResponse {
-        SendInvitationResponse.MessageResponse(messageId: sent.messageId, status: status(of: sent, at: now), price: sent.price,
+    private func result(_ sent: SentMessage) -> SendInvitationResponse.MessageResponse {
+        SendInvitationResponse.MessageResponse(messageId: sent.messageId, status: sent.status, price: sent.price,
                                                address: sent.address, reason: sent.reason, bulkId: sent.bulkId)
     }
 
     /// The earlier result of a replayed messageId; a replay naming another number is refused instead.
-    private func replay(_ before: SentMessage, address: String, now: Date) -> SendInvitationResponse.MessageResponse {
+    private func replay(_ before: SentMessage, address: String) -> SendInvitationResponse.MessageResponse {
         let given = address.trimmingCharacters(in: .whitespaces).filter(\.isNumber)
         if before.accepted, given != before.address {
             return SendInvitationResponse.MessageResponse(
                 messageId: before.messageId, status: .rejected, price: 0, address: address,
                 reason: "messageId \(before.messageId) was already used for another number", bulkId: before.bulkId)
         }
-        return result(before, now: now)
-    }
-
-    /// A stored message's status at `now`: rejected, or where the simulated carrier has it.
-    nonisolated func status(of sent: SentMessage, at now: Date) -> DeliveryStatus {
-        guard sent.accepted else { return .rejected }
-        return carrier.status(messageId: sent.messageId, sentAt: sent.sentAt, at: now)
+        return result(before)
     }
 
     /// A stored message (rendered text, price, link), nil when unknown.
@@ -196,28 +235,38 @@ extension PlatformEngine {
         }
     }
 
-    /// The carrier status of a stored message now.
-    public func deliveryStatus(applicationKey: String, messageId: String) throws -> DeliveryStatus? {
-        try sentMessage(applicationKey: applicationKey, messageId: messageId).map { status(of: $0, at: clock.now()) }
+    /// The stored status of a message (reports due by now collected first when the engine collects on read).
+    public func deliveryStatus(applicationKey: String, messageId: String) async throws -> DeliveryStatus? {
+        if config.collectReportsOnRead, let bulkId = try sentMessage(applicationKey: applicationKey, messageId: messageId)?.bulkId {
+            try await catchUp(bulkId: bulkId)
+        }
+        return try sentMessage(applicationKey: applicationKey, messageId: messageId)?.status
+    }
+
+    /// Hands a bulk's outbox to the carrier and stores its reports due by now.
+    func catchUp(bulkId: String) async throws {
+        try await drainOutbox(bulkId: bulkId)
+        try await collectReports(bulkId: bulkId)
     }
 
     // MARK: - Delivery infos
 
-    func deliveryInfos(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
+    func deliveryInfos(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try authenticateSecret(request)
         let bulkId = p["bulkId"] ?? ""
-        let now = clock.now()
-        let rows = try pool.read { db -> [SentMessage]? in
+        if config.collectReportsOnRead { try await catchUp(bulkId: bulkId) }
+        let rows = try bulkMessages(app: app, bulkId: bulkId)
+        guard let rows else { throw APIError.notFound(GetDeliveryInfos.unknownBulkText) }
+        return try Self.json(DeliveryInfosResponse(resourceURL: request.path, deliveryInfo: rows.map(\.deliveryInfo)))
+    }
+
+    /// The accepted messages of an application's bulk, nil when it has no such bulk.
+    private func bulkMessages(app: ApplicationRecord, bulkId: String) throws -> [SentMessage]? {
+        try pool.read { db -> [SentMessage]? in
             guard try Row.fetchOne(db, sql: "SELECT 1 FROM bulk WHERE id = ? AND applicationKey = ?",
                                    arguments: [bulkId, app.key]) != nil else { return nil }
             return try Row.fetchAll(db, sql: "SELECT * FROM sent WHERE bulkId = ? AND accepted = 1 ORDER BY position",
                                     arguments: [bulkId]).map(SentMessage.init)
         }
-        guard let rows else { throw APIError.notFound(GetDeliveryInfos.unknownBulkText) }
-        let infos = rows.map {
-            DeliveryInfo(address: $0.address, messageId: $0.messageId, clientCorrelator: bulkId,
-                         deliveryStatus: status(of: $0, at: now), price: $0.price)
-        }
-        return try Self.json(DeliveryInfosResponse(resourceURL: request.path, deliveryInfo: infos))
     }
 }

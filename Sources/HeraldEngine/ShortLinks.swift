@@ -6,11 +6,15 @@ extension PlatformEngine {
     /// Counts one opening of a short link; the new count, nil when the code is unknown.
     @discardableResult
     public func recordClick(code: String) throws -> Int? {
-        try pool.write { db in
+        let clicks = try pool.write { db -> Int? in
             try db.execute(sql: "UPDATE shortLink SET clicks = clicks + 1 WHERE code = ?", arguments: [code])
-            guard db.changesCount > 0 else { return nil }
-            return try Int.fetchOne(db, sql: "SELECT clicks FROM shortLink WHERE code = ?", arguments: [code])
+            guard db.changesCount > 0,
+                  let row = try Row.fetchOne(db, sql: "SELECT * FROM shortLink WHERE code = ?", arguments: [code]) else { return nil }
+            try appendEvent(db, applicationKey: row["applicationKey"], .linkClicked(link(row)))
+            return row["clicks"]
         }
+        if clicks != nil { bell.ring() }
+        return clicks
     }
 
     /// The short link put in a sent message, with its clicks.

@@ -2,8 +2,8 @@ import Foundation
 import HeraldCore
 
 /// The simulated SMS carrier. A message's fate and timing derive from the seed and its messageId
-/// alone, so the status at any time is computed, not stored: reproducible, and it survives restarts.
-public struct SimulatedCarrier: Sendable, Hashable {
+/// alone: reproducible, and it survives restarts. The engine stores each report when it is due.
+public struct SimulatedCarrier: Carrier, Hashable {
     /// How a message ends.
     public enum Outcome: String, Sendable, Hashable {
         case delivered, impossible, uncertain, stuckAtNetwork
@@ -52,6 +52,30 @@ public struct SimulatedCarrier: Sendable, Hashable {
         case .uncertain: return .deliveryUncertain
         case .stuckAtNetwork: return .deliveredToNetwork
         }
+    }
+
+    /// When the status of a message sent at `sentAt` next changes after `now`; nil when it never will.
+    public func nextChange(messageId: String, sentAt: Date, after now: Date) -> Date? {
+        let elapsed = now.timeIntervalSince(sentAt) * config.timeScale
+        let plan = plan(messageId: messageId)
+        if elapsed < plan.networkAfter { return sentAt.addingTimeInterval(plan.networkAfter / config.timeScale) }
+        if plan.outcome != .stuckAtNetwork, elapsed < plan.finalAfter {
+            return sentAt.addingTimeInterval(plan.finalAfter / config.timeScale)
+        }
+        return nil
+    }
+
+    func report(messageId: String, sentAt: Date, at now: Date) -> CarrierReport {
+        CarrierReport(messageId: messageId, status: status(messageId: messageId, sentAt: sentAt, at: now),
+                      nextCheckAt: nextChange(messageId: messageId, sentAt: sentAt, after: now))
+    }
+
+    public func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport] {
+        messages.map { report(messageId: $0.messageId, sentAt: $0.acceptedAt, at: now) }
+    }
+
+    public func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport] {
+        messages.map { report(messageId: $0.messageId, sentAt: $0.acceptedAt, at: now) }
     }
 
     private static func pick(_ range: ClosedRange<Double>, _ u: Double) -> Double {

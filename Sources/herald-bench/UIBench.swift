@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldEmbedded
 import HeraldServices
 import HeraldTUI
 import HeraldViewModels

@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldStore
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 @Suite struct DeliveryTrackerTests {
     /// A tracker over a counting wrapper of the workspace's platform.
@@ -134,9 +135,7 @@ import Testing
         engine.impossibleShare = 0
         engine.uncertainShare = 0
         engine.stuckAtNetworkShare = 1
-        var config = WorkspaceHarness.config()
-        config.engine = engine
-        let h = try await WorkspaceHarness(config: config)
+        let h = try await WorkspaceHarness(engine: engine)
         let sent = try await h.workspace.invites.invite(people: try h.people(3))
         let (tracker, _) = tracker(h, settings: TrackerSettings(interval: 8, passes: 3, followUpFactor: 4, followUpPasses: 2))
         await tracker.refresh()
@@ -157,9 +156,9 @@ import Testing
 
     @Test func resumesFromTheLedgerAfterARestart() async throws {
         // A slow carrier: nothing reaches the network within the first passes.
-        var config = WorkspaceHarness.config()
-        config.engine.networkDelay = 50...60
-        let h = try await WorkspaceHarness(config: config)
+        var engine = EngineConfig()
+        engine.networkDelay = 50...60
+        let h = try await WorkspaceHarness(engine: engine)
         let sent = try await h.workspace.invites.invite(people: try h.people(3))
         let bulkId = try #require(sent.bulkId)
         let (first, _) = tracker(h)
@@ -168,7 +167,7 @@ import Testing
         #expect(await first.runDuePasses().polled == [bulkId])
 
         // A new process: the schedule comes from the ledger (passes done, next poll time).
-        let reopened = try await h.reopen(config: config)
+        let reopened = try await h.reopen(engine: engine)
         let second = DeliveryTracker(platform: reopened.platform, ledger: reopened.ledger, bus: reopened.bus, clock: h.clock)
         await second.refresh()
         let bulk = try #require(await second.trackedBulks().first)

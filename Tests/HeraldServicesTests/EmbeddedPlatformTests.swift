@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldEngine
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 /// Round trips through the real embedded engine on a SQLite file in a temp dir.
 @Suite struct EmbeddedPlatformTests {

@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldStore
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 /// Seen marks that could not be sent survive a restart and go out on the next call.
 @Suite struct InboxPendingSeenTests {

@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldStore
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 @Suite struct InboxServiceTests {
     /// Pushes `count` messages one minute apart, newest last; every third is in topic "promo".

@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldStore
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 /// Several workspaces on one data folder (each with its own database connections and send lease, as
 /// separate processes have): sends, opens and reconciliations that overlap.

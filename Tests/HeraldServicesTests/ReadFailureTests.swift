@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldStore
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 /// A local read that fails is reported as such, never passed off as an empty or shorter answer.
 @Suite struct ReadFailureTests {

@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldEngine
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 /// Turning message editing off and on through the platform's settings.
 @Suite struct TemplateEditingTests {

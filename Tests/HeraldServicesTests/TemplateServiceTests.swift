@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldEngine
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 @Suite struct TemplateServiceTests {
     @Test func defaultAndCustomMessagesAreReadWrittenAndCached() async throws {

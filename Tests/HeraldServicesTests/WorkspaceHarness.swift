@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldEngine
 import HeraldStore
 @testable import HeraldServices
+import HeraldEmbedded
 
 /// A workspace on a temporary data directory with a manual clock; the folder goes with the harness.
 final class WorkspaceHarness: @unchecked Sendable {
@@ -18,15 +19,16 @@ final class WorkspaceHarness: @unchecked Sendable {
                         sendRetry: SendRetry(attempts: 4, baseDelay: 0, maxDelay: 0), inboxJWTKeyId: jwtKeyId, inboxJWTSecretHex: jwtSecret)
     }
 
-    init(config: WorkspaceConfig = WorkspaceHarness.config(), dir: TempDir? = nil, clock: ManualClock = ManualClock()) async throws {
+    init(config: WorkspaceConfig = WorkspaceHarness.config(), engine: EngineConfig = EngineConfig(), dir: TempDir? = nil,
+         clock: ManualClock = ManualClock()) async throws {
         self.dir = try dir ?? TempDir()
         self.clock = clock
-        workspace = try await Workspace.open(dataDirectory: self.dir.url, config: config, clock: clock)
+        workspace = try await Workspace.open(dataDirectory: self.dir.url, config: config, engine: engine, clock: clock)
     }
 
     /// Another workspace on the same data directory (a second Herald process).
-    func reopen(config: WorkspaceConfig = WorkspaceHarness.config()) async throws -> Workspace {
-        try await Workspace.open(dataDirectory: dir.url, config: config, clock: clock)
+    func reopen(config: WorkspaceConfig = WorkspaceHarness.config(), engine: EngineConfig = EngineConfig()) async throws -> Workspace {
+        try await Workspace.open(dataDirectory: dir.url, config: config, engine: engine, clock: clock)
     }
 
     /// Stores a person with these numbers (as written).

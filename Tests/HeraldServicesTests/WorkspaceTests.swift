@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldStore
 import Testing
 @testable import HeraldServices
+import HeraldEmbedded
 
 @Suite struct WorkspaceTests {
     @Test func openCreatesBothFilesBootstrapsOnceAndKeepsTheCredentials() async throws {

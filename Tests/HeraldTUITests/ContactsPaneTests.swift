@@ -4,6 +4,7 @@ import HeraldServices
 import Testing
 @testable import HeraldTUI
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 /// The Contacts pane drawn on the in-memory canvas.
 struct ContactsPaneTests {

@@ -5,6 +5,7 @@ import HeraldStore
 import Testing
 @testable import HeraldTUI
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 /// The Deliveries pane drawn on the in-memory canvas.
 struct DeliveriesPaneTests {

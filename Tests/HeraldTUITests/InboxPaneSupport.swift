@@ -2,6 +2,7 @@ import Foundation
 import HeraldServices
 import HeraldTUI
 import HeraldViewModels
+import HeraldEmbedded
 
 /// A real workspace on a temporary folder for the pane tests, removed at the end.
 final class PaneTestWorkspace {

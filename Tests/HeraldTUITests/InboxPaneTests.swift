@@ -5,6 +5,7 @@ import HeraldServices
 import HeraldTUI
 import HeraldViewModels
 import Testing
+import HeraldEmbedded
 
 @Suite struct InboxPaneTests {
     let utc = TimeZone(identifier: "UTC")!

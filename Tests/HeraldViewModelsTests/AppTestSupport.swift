@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldServices
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 /// A real workspace (store + embedded engine) on a temporary folder with a manual clock.
 final class ShellWorkspace {

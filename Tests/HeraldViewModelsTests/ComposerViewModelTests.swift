@@ -6,6 +6,7 @@ import HeraldServices
 import HeraldStore
 import Testing
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 @Suite struct ComposerViewModelTests {
     func person(_ ws: PaneWorkspace, _ first: String, _ number: String?, email: String? = nil) throws -> Person {

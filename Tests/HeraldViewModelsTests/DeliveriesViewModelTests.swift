@@ -4,6 +4,7 @@ import HeraldServices
 import HeraldStore
 import Testing
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 @Suite("Deliveries view-model")
 struct DeliveriesViewModelTests {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldServices
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 /// A real workspace on a temporary folder, removed at the end.
 final class PaneWorkspace {

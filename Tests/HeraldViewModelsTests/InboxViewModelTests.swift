@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldServices
 import Testing
 @testable import HeraldViewModels
+import HeraldEmbedded
 
 @Suite struct InboxViewModelTests {
     /// A workspace whose user "ana" has `count` messages, one a minute, the newest unread first.

@@ -40,7 +40,7 @@ public struct DemoSeeder: Sendable {
             _ = try ContactImporter(database: workspace.database, parser: parser, clock: workspace.clock)
                 .importPeople(generated, source: "demo")
         }
-        let inbox = try await workspace.engine.seedDemo(user: user)
+        let inbox = try await workspace.connection.sandbox?.seedDemoInbox(user: user) ?? 0
         var bulkIds: [String] = []
         if try workspace.ledger.bulks(limit: 1).isEmpty {
             let invitable = try workspace.contacts.people().filter { !$0.invitableNumbers.isEmpty }
@@ -62,11 +62,12 @@ public struct DemoSeeder: Sendable {
 extension Workspace {
     /// A throwaway workspace full of demo data (`DemoSeeder`), in a fresh temporary folder removed on
     /// `close()`, or in `directory` when given (kept).
-    public static func demo(directory: URL? = nil, config: WorkspaceConfig = WorkspaceConfig(),
+    public static func demo(directory: URL? = nil, platform: any PlatformConnector, config: WorkspaceConfig = WorkspaceConfig(),
                             seeder: DemoSeeder = DemoSeeder(), clock: any HeraldClock = SystemClock()) async throws -> (Workspace, DemoReport) {
         let folder = directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("herald-demo-\(UUID().uuidString.lowercased())")
-        let workspace = try await Workspace.open(dataDirectory: folder, config: config, clock: clock, removeOnClose: directory == nil)
+        let workspace = try await Workspace.open(dataDirectory: folder, platform: platform, config: config, clock: clock,
+                                                removeOnClose: directory == nil)
         do {
             let report = try await seeder.seed(workspace)
             return (workspace, report)

@@ -1,13 +1,11 @@
 import Foundation
 import HeraldCore
-import HeraldEngine
 import HeraldStore
 
-/// One data directory wired into a running client: the local store (`herald.sqlite`), the embedded
-/// platform (`engine.sqlite`) with the sandbox application's credentials kept in the client's
-/// settings, the event bus, and every service. The CLI and the terminal UI both start here.
+/// One data directory wired into a running client: the local store (`herald.sqlite`), the platform the
+/// executable connected it to (embedded, a Herald server…) with the application's credentials, the event
+/// bus, and every service. The CLI and the terminal UI both start here.
 public final class Workspace: @unchecked Sendable {
-    public static let engineFileName = "engine.sqlite"
     /// Client settings holding the application's credentials.
     static let keyApplication = "platform.application_key"
     static let keySecret = "platform.application_secret"
@@ -17,8 +15,9 @@ public final class Workspace: @unchecked Sendable {
     public let config: WorkspaceConfig
     public let clock: any HeraldClock
     public let database: HeraldDatabase
-    public let engine: PlatformEngine
-    public let credentials: PlatformCredentials
+    /// The platform this workspace talks to.
+    public let connection: PlatformConnection
+    public var credentials: PlatformCredentials { connection.credentials }
     public let platform: any MessagingPlatform
     public let bus: EventBus
     public let parser: PhoneNumberParser
@@ -48,18 +47,18 @@ public final class Workspace: @unchecked Sendable {
     private let removeOnClose: Bool
 
     private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
-                 engine: PlatformEngine, credentials: PlatformCredentials, parser: PhoneNumberParser, lease: SendLease,
+                 connection: PlatformConnection, parser: PhoneNumberParser, lease: SendLease,
                  emailSender: EmailAddress?, removeOnClose: Bool) throws {
         self.dataDirectory = dataDirectory
         self.config = config
         self.clock = clock
         self.database = database
-        self.engine = engine
-        self.credentials = credentials
+        self.connection = connection
+        let credentials = connection.credentials
         self.parser = parser
         self.removeOnClose = removeOnClose
         self.lease = lease
-        let platform = EmbeddedPlatform.client(engine: engine, credentials: credentials)
+        let platform = PlatformClient(credentials: credentials, transport: connection.transport)
         self.platform = platform
         let bus = EventBus()
         self.bus = bus
@@ -86,16 +85,16 @@ public final class Workspace: @unchecked Sendable {
         share = ShareService(platform: platform, emailInviter: inviter)
     }
 
-    /// Opens the workspace of `dataDirectory` (created when missing): store, engine, sandbox
-    /// application (bootstrapped on first run; its credentials kept in the client's settings),
-    /// services; then reconciles invitations an earlier run left queued.
-    public static func open(dataDirectory: URL, config: WorkspaceConfig = WorkspaceConfig(),
+    /// Opens the workspace of `dataDirectory` (created when missing) on the platform `platform` connects
+    /// to: store, credentials (kept in the client's settings), services; then reconciles invitations an
+    /// earlier run left queued.
+    public static func open(dataDirectory: URL, platform: any PlatformConnector, config: WorkspaceConfig = WorkspaceConfig(),
                             clock: any HeraldClock = SystemClock()) async throws -> Workspace {
-        try await open(dataDirectory: dataDirectory, config: config, clock: clock, removeOnClose: false)
+        try await open(dataDirectory: dataDirectory, platform: platform, config: config, clock: clock, removeOnClose: false)
     }
 
-    static func open(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock,
-                     removeOnClose: Bool) async throws -> Workspace {
+    static func open(dataDirectory: URL, platform connector: any PlatformConnector, config: WorkspaceConfig,
+                     clock: any HeraldClock, removeOnClose: Bool) async throws -> Workspace {
         // A sender that is set but unusable is said at once, not taken for "no email sender".
         let emailSender = try config.emailFrom.map { try EmailAddress($0, field: "email_from") }
         do {
@@ -111,55 +110,32 @@ public final class Workspace: @unchecked Sendable {
         do { database = try HeraldDatabase.open(inDirectory: dataDirectory) } catch {
             throw WorkspaceError.store(StorageFailure.message(for: error) ?? String(describing: error))
         }
-        let engine: PlatformEngine
-        do {
-            engine = try PlatformEngine.open(at: dataDirectory.appendingPathComponent(engineFileName), clock: clock,
-                                             config: config.engine)
-        } catch {
-            throw WorkspaceError.engine(engineFailure(error))
-        }
-        let credentials = try await sandboxCredentials(engine: engine, settings: SettingsStore(database: database))
+        let connection = try await connector.connect(dataDirectory: dataDirectory,
+                                                     saved: savedCredentials(SettingsStore(database: database)), clock: clock)
         let lease: SendLease
         do { lease = try SendLease.take(for: database) } catch {
             throw WorkspaceError.store("cannot take a send lease in \(dataDirectory.path): \(error)")
         }
         lease.sweep()
         let workspace = try Workspace(dataDirectory: dataDirectory, config: config, clock: clock, database: database,
-                                      engine: engine, credentials: credentials, parser: parser, lease: lease,
+                                      connection: connection, parser: parser, lease: lease,
                                       emailSender: emailSender, removeOnClose: removeOnClose)
         workspace.reconciledOnOpen = await workspace.invites.reconcileQueued()
         await workspace.inbox.drainSeenOutbox()
         return workspace
     }
 
-    /// The credentials kept in the client's settings when the engine still knows them; otherwise the
-    /// sandbox application's (bootstrapped on first run), saved for next time.
-    static func sandboxCredentials(engine: PlatformEngine, settings: SettingsStore) async throws -> PlatformCredentials {
-        if let key = try settings.string(keyApplication), let secret = try settings.string(keySecret),
-           let code = try settings.string(keyCode) {
-            // A failed read is not "unknown application": the saved credentials would be replaced.
-            let known: ApplicationCredentials?
-            do { known = try await engine.credentials(applicationKey: key) } catch {
-                throw WorkspaceError.engine("cannot read the sandbox application: \(engineFailure(error))")
-            }
-            if let known, known.secret == secret, known.applicationCode == code {
-                return PlatformCredentials(applicationKey: key, applicationSecret: secret, applicationCode: code)
-            }
-        }
-        let app: ApplicationCredentials
-        do { app = try await engine.bootstrapSandbox() } catch {
-            throw WorkspaceError.engine(engineFailure(error))
-        }
-        try settings.set(keyApplication, app.applicationKey)
-        try settings.set(keySecret, app.secret)
-        try settings.set(keyCode, app.applicationCode)
-        return PlatformCredentials(applicationKey: app.applicationKey, applicationSecret: app.secret,
-                                   applicationCode: app.applicationCode)
-    }
-
-    /// What an engine failure means for people: a storage error in plain words (never SQL text).
-    static func engineFailure(_ error: any Error) -> String {
-        StorageFailure.message(for: error) ?? String(describing: error)
+    /// The application credentials kept in the client's settings.
+    static func savedCredentials(_ settings: SettingsStore) -> SavedCredentials {
+        SavedCredentials(load: {
+            guard let key = try settings.string(keyApplication), let secret = try settings.string(keySecret),
+                  let code = try settings.string(keyCode) else { return nil }
+            return PlatformCredentials(applicationKey: key, applicationSecret: secret, applicationCode: code)
+        }, save: { credentials in
+            try settings.set(keyApplication, credentials.applicationKey)
+            try settings.set(keySecret, credentials.applicationSecret)
+            try settings.set(keyCode, credentials.applicationCode)
+        })
     }
 
     // MARK: background work

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldEngine
 
 /// What a workspace takes from the user's configuration (the executable maps `config.toml` and
 /// the environment onto this).
@@ -15,8 +14,6 @@ public struct WorkspaceConfig: Sendable {
     public var signature: String?
     /// Message key to send when none is given; nil: the application's default message.
     public var messageKey: String?
-    /// The embedded engine (its `timeScale` speeds the simulated carrier up).
-    public var engine: EngineConfig
     public var tracker: TrackerSettings
     /// How a send retries answers that are not final (5xx, 429, timeouts) before leaving rows queued.
     public var sendRetry: SendRetry
@@ -33,7 +30,7 @@ public struct WorkspaceConfig: Sendable {
     public var feedInterval: TimeInterval = 0.5
 
     public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, signature: String? = nil, messageKey: String? = nil,
-                engine: EngineConfig = EngineConfig(), tracker: TrackerSettings = .default, sendRetry: SendRetry = SendRetry(),
+                tracker: TrackerSettings = .default, sendRetry: SendRetry = SendRetry(),
                 inboxJWTKeyId: String? = nil, inboxJWTSecretHex: String? = nil, inboxJWTLifetime: TimeInterval = 300,
                 ownerEmail: String? = nil, emailFrom: String? = nil, emailCommand: ExternalCommand = EmailInviter.defaultCommand) {
         self.region = region
@@ -41,7 +38,6 @@ public struct WorkspaceConfig: Sendable {
         self.senderName = senderName
         self.signature = signature
         self.messageKey = messageKey
-        self.engine = engine
         self.tracker = tracker
         self.sendRetry = sendRetry
         self.inboxJWTKeyId = inboxJWTKeyId
@@ -64,7 +60,8 @@ public struct WorkspaceConfig: Sendable {
 public enum WorkspaceError: Error, Sendable, UserFacingError {
     case cannotCreate(String, String)
     case store(String)
-    case engine(String)
+    /// The platform could not be started or reached; the text says why and what to do.
+    case platform(String)
     case region(String)
     case inboxConfig(String)
 
@@ -73,7 +70,7 @@ public enum WorkspaceError: Error, Sendable, UserFacingError {
         case .cannotCreate(let path, let why):
             return "cannot create the data folder \(path) (\(why)): check it is writable, or pass --data-dir DIR"
         case .store(let why): return "cannot open the local database: \(why)"
-        case .engine(let why): return "cannot start the embedded platform: \(why)"
+        case .platform(let why): return why
         case .region(let why): return "\(why)"
         case .inboxConfig(let why): return "\(why)"
         }

@@ -26,9 +26,11 @@ struct SandboxPushInbox: AsyncParsableCommand {
         }
         let ws = try await global.openWorkspace()
         defer { ws.close() }
+        guard let sandbox = ws.connection.sandbox else {
+            throw Output.failure("this workspace is on \(ws.connection.kind); only the embedded sandbox takes pushed messages")
+        }
         do {
-            let m = try await ws.engine.pushInbox(user: user, topic: topic, title: title, body: body,
-                                                  applicationKey: ws.credentials.applicationKey)
+            let m = try await sandbox.pushInbox(user: user, topic: topic, title: title, body: body)
             if json { try Output.printJSON(Pushed(messageId: m.messageId, sendDateTime: m.sendDateTime.epochMilliseconds)) } else {
                 print(m.messageId)
             }

@@ -60,11 +60,10 @@ struct ShareEmail: AsyncParsableCommand {
 
     func run() async throws {
         guard !ids.isEmpty else { throw Output.failure("pass --to with contact ids (see `herald contacts list`)") }
-        let config = try global.workspaceConfig()
-        var withEmail = config
-        withEmail.emailFrom = from
+        var setup = try global.workspaceSetup()
+        setup.config.emailFrom = from
         let ws: Workspace
-        do { ws = try await Workspace.open(dataDirectory: global.paths.dataDirectory, config: withEmail) } catch {
+        do { ws = try await Workspace.open(dataDirectory: global.paths.dataDirectory, platform: setup.platform, config: setup.config) } catch {
             throw Output.failure(for: error)
         }
         defer { ws.close() }

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldEngine
 import HeraldServices
 import HeraldStore
 import HeraldTUI
@@ -19,8 +18,8 @@ struct UILauncher {
         let paths = HeraldPaths.resolve(dataDirOption: dataDir)
         var options = GlobalOptions()
         options.dataDir = dataDir
-        var workspaceConfig = try options.workspaceConfig()      // config.toml (warnings printed once) + environment
-        if demo, workspaceConfig.senderName == nil { workspaceConfig.senderName = "Alex" }   // the demo's sender fills {SENDER_NAME}
+        var setup = try options.workspaceSetup()      // config.toml (warnings printed once) + environment
+        if demo, setup.config.senderName == nil { setup.config.senderName = "Alex" }   // the demo's sender fills {SENDER_NAME}
         // Read a second time for theme and keys (its warnings were printed above); a failure now is said, never the defaults.
         let config: HeraldConfig
         do { config = try HeraldConfig.load(from: paths.configFile) } catch {
@@ -46,13 +45,14 @@ struct UILauncher {
         do {
             if demo {
                 let (opened, report) = try await Workspace.demo(directory: dataDir.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) },
-                                                                config: workspaceConfig)
+                                                                platform: setup.platform, config: setup.config)
                 workspace = opened
                 inboxUser = report.user
                 name = "demo"
                 log.info("demo workspace", metadata: ["dir": "\(opened.dataDirectory.path)", "people": "\(report.people)"])
             } else {
-                workspace = try await Workspace.open(dataDirectory: paths.dataDirectory, config: workspaceConfig)
+                workspace = try await Workspace.open(dataDirectory: paths.dataDirectory, platform: setup.platform,
+                                                     config: setup.config)
                 name = paths.dataDirectory.lastPathComponent
             }
         } catch let error as UserFacingError {

@@ -1,13 +1,20 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldEmbedded
 import HeraldEngine
 import HeraldServices
 
+/// What opening a workspace needs: the configuration and the platform to connect it to.
+struct WorkspaceSetup {
+    var config: WorkspaceConfig
+    var platform: any PlatformConnector
+}
+
 extension GlobalOptions {
-    /// The workspace configuration from config.toml and the environment
+    /// The workspace configuration and platform from config.toml and the environment
     /// (`HERALD_SANDBOX_TIME_SCALE`, `HERALD_INBOX_JWT_KEY_ID`, `HERALD_INBOX_JWT_SECRET`).
-    func workspaceConfig(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkspaceConfig {
+    func workspaceSetup(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkspaceSetup {
         let config = try self.config()
         var engine = EngineConfig()
         do {
@@ -27,11 +34,12 @@ extension GlobalOptions {
                 throw Output.failure("share.email_command \"\(Output.safe(text))\" cannot be used: \(error)")
             }
         }
-        return WorkspaceConfig(region: region, sender: config.sender ?? "Herald",
-                               senderName: config.senderName ?? Self.defaultSenderName(environment),
-                               signature: config.signature, engine: engine, tracker: tracker,
-                               inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
-                               emailFrom: config.emailFrom, emailCommand: emailCommand)
+        let workspace = WorkspaceConfig(region: region, sender: config.sender ?? "Herald",
+                                        senderName: config.senderName ?? Self.defaultSenderName(environment),
+                                        signature: config.signature, tracker: tracker,
+                                        inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
+                                        emailFrom: config.emailFrom, emailCommand: emailCommand)
+        return WorkspaceSetup(config: workspace, platform: EmbeddedPlatform(config: engine))
     }
 
     /// `{SENDER_NAME}` when config sets none: the login name, capitalised ("ana" → "Ana").
@@ -42,9 +50,9 @@ extension GlobalOptions {
 
     /// Opens the workspace of the data folder; errors become a message on stderr and exit 1.
     func openWorkspace() async throws -> Workspace {
-        let config = try workspaceConfig()
+        let setup = try workspaceSetup()
         do {
-            let ws = try await Workspace.open(dataDirectory: paths.dataDirectory, config: config)
+            let ws = try await Workspace.open(dataDirectory: paths.dataDirectory, platform: setup.platform, config: setup.config)
             if !ws.reconciledOnOpen.isEmpty { Output.note(ws.reconciledOnOpen.summary) }
             return ws
         } catch let error as UserFacingError {

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import HeraldAPI
+import HeraldCore
+
+/// What one pass of carrier work did.
+public struct CarrierPass: Sendable, Hashable {
+    /// Messages handed from the outbox to the carrier.
+    public var handed = 0
+    /// Stored statuses that changed.
+    public var changed = 0
+    /// When the next report is due; nil when nothing waits for one.
+    public var nextDueAt: Date?
+}
+
+extension PlatformEngine {
+    static let carrierBatch = 1000
+
+    /// One pass of the carrier's work: hands committed messages to the carrier, then stores every report due now.
+    /// Several processes may run it on one database: each row is updated only from the state it was read in.
+    public func runCarrierPass() async throws -> CarrierPass {
+        var pass = CarrierPass()
+        pass.handed = try await drainOutbox(bulkId: nil)
+        pass.changed = try await collectReports(bulkId: nil)
+        pass.nextDueAt = try nextReportDue()
+        return pass
+    }
+
+    /// When the earliest report is due; nil when no message waits for one.
+    func nextReportDue() throws -> Date? {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(nextCheckAt) FROM sent WHERE nextCheckAt IS NOT NULL AND outbox = 0")
+                .map(Date.init(epochMilliseconds:))
+        }
+    }
+
+    /// Rows of a read (a synchronous read, so the async overload of GRDB is not picked inside async work).
+    func rows(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
+        try pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+    }
+
+    /// Hands messages committed to the outbox to the carrier and stores its first reports.
+    @discardableResult
+    func drainOutbox(bulkId: String?) async throws -> Int {
+        var handed = 0
+        while true {
+            let rows = try rows("""
+                SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.status, b.sender
+                FROM sent s JOIN bulk b ON b.id = s.bulkId
+                WHERE s.outbox = 1 \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
+                """, StatementArguments((bulkId.map { [$0] } ?? []) + [Self.carrierBatch]))
+            guard !rows.isEmpty else { return handed }
+            for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
+                let outbound = group.map { row in
+                    OutboundSMS(messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
+                                text: row["text"] ?? "", acceptedAt: Date(epochMilliseconds: row["sentAt"]))
+                }
+                let reports = try await carrier.submit(outbound, at: now)
+                _ = try store(reports, applicationKey: app, fromOutbox: true)
+                handed += reports.count
+            }
+            if rows.count < Self.carrierBatch { return handed }
+        }
+    }
+
+    /// Asks the carrier about messages whose report is due and stores what changed; an event per bulk tells of it.
+    @discardableResult
+    func collectReports(bulkId: String?) async throws -> Int {
+        var changed = 0
+        let dueBy = nowMs
+        var after: (Int64, String) = (Int64.min, "")
+        while true {
+            let rows = try rows("""
+                SELECT applicationKey, id, bulkId, sentAt, status, nextCheckAt FROM sent
+                WHERE nextCheckAt IS NOT NULL AND outbox = 0 AND nextCheckAt <= ? \(bulkId == nil ? "" : "AND bulkId = ?")
+                  AND (nextCheckAt, id) > (?, ?)
+                ORDER BY nextCheckAt, id LIMIT ?
+                """, StatementArguments([dueBy] + (bulkId.map { [$0] } ?? []) + [after.0, after.1, Self.carrierBatch]))
+            guard let last = rows.last else { return changed }
+            after = (last["nextCheckAt"], last["id"])
+            for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
+                let inFlight = group.map { row in
+                    InFlightSMS(messageId: row["id"], bulkId: row["bulkId"], acceptedAt: Date(epochMilliseconds: row["sentAt"]),
+                                status: DeliveryStatus(parsing: row["status"]))
+                }
+                let reports = try await carrier.reports(inFlight, at: now)
+                changed += try store(reports, applicationKey: app, fromOutbox: false)
+            }
+            if rows.count < Self.carrierBatch { return changed }
+        }
+    }
+
+    /// Stores carrier reports of one application; rows that moved on meanwhile (another process stored a
+    /// report first) are left alone. Writes one `deliveryChanged` event per bulk whose statuses changed.
+    /// Answers how many statuses changed.
+    private func store(_ reports: [CarrierReport], applicationKey: String, fromOutbox: Bool) throws -> Int {
+        guard !reports.isEmpty else { return 0 }
+        let at = nowMs
+        let changed = try pool.write { db -> Int in
+            var changes: [String: [DeliveryInfo]] = [:]
+            for report in reports {
+                guard let row = try Row.fetchOne(db, sql: """
+                    SELECT bulkId, address, price, status, outbox, nextCheckAt FROM sent WHERE applicationKey = ? AND id = ?
+                    """, arguments: [applicationKey, report.messageId]) else { continue }
+                let inOutbox: Bool = row["outbox"]
+                guard inOutbox == fromOutbox, fromOutbox || row["nextCheckAt"] as Int64? != nil else { continue }
+                try db.execute(sql: """
+                    UPDATE sent SET status = ?, statusAt = ?, nextCheckAt = ?, outbox = 0 WHERE applicationKey = ? AND id = ?
+                    """, arguments: [report.status.rawValue, at, report.nextCheckAt?.epochMilliseconds, applicationKey,
+                                     report.messageId])
+                if report.status.rawValue != row["status"] as String {
+                    let bulkId: String = row["bulkId"]
+                    changes[bulkId, default: []].append(DeliveryInfo(
+                        address: row["address"], messageId: report.messageId, clientCorrelator: bulkId,
+                        deliveryStatus: report.status, price: row["price"]))
+                }
+            }
+            for (bulkId, infos) in changes.sorted(by: { $0.key < $1.key }) {
+                try appendEvent(db, applicationKey: applicationKey,
+                                .deliveryChanged(bulkId: bulkId, deliveryInfo: infos, isDelta: true))
+            }
+            return changes.values.reduce(0) { $0 + $1.count }
+        }
+        if changed > 0 { bell.ring() }
+        return changed
+    }
+}
+
+extension PlatformEngine {
+    /// Puts a bulk's messages back in the outbox, as a crash between commit and hand-over leaves them (tests).
+    func markInOutbox(bulkId: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE sent SET outbox = 1, nextCheckAt = NULL WHERE bulkId = ? AND accepted = 1",
+                           arguments: [bulkId])
+        }
+    }
+}

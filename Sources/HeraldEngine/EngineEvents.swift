@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import HeraldAPI
+
+/// One event of an application's stream as stored: written in the same transaction as the change it tells of,
+/// numbered in commit order, so a subscriber that comes back asks for everything after the last id it saw.
+public struct StoredEvent: Sendable, Hashable {
+    public var id: Int64
+    /// The event's `__type`.
+    public var type: String
+    /// The event as JSON (one line), `__type` included.
+    public var payload: Data
+    public var createdAt: Date
+}
+
+/// Rings after every commit that stored events, waking whoever waits for them (the server's subscribers)
+/// without a poll. Each listener keeps at most one pending ring: it reads everything new when it wakes.
+public final class EventBell: @unchecked Sendable {
+    private let lock = NSLock()
+    private var listeners: [UUID: AsyncStream<Void>.Continuation] = [:]
+
+    public init() {}
+
+    /// A stream that yields once after each ring (rings while nobody reads collapse into one).
+    public func listen() -> AsyncStream<Void> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+        }
+        lock.withLock { listeners[id] = continuation }
+        return stream
+    }
+
+    public func ring() {
+        for listener in lock.withLock({ Array(listeners.values) }) { listener.yield() }
+    }
+}
+
+extension PlatformEngine {
+    /// Stores an event of `applicationKey` inside the caller's transaction.
+    func appendEvent(_ db: Database, applicationKey: String, _ event: PlatformEvent) throws {
+        let payload = try HeraldJSON.encode(event)
+        try db.execute(sql: "INSERT INTO event(applicationKey, type, payload, createdAt) VALUES (?, ?, ?, ?)",
+                       arguments: [applicationKey, event.type, String(decoding: payload, as: UTF8.self), nowMs])
+    }
+
+    /// Events of an application after `id`, oldest first.
+    public func events(applicationKey: String, after id: Int64, limit: Int = 500) throws -> [StoredEvent] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, type, payload, createdAt FROM event WHERE applicationKey = ? AND id > ? ORDER BY id LIMIT ?
+                """, arguments: [applicationKey, id, limit]).map { row in
+                StoredEvent(id: row["id"], type: row["type"], payload: Data((row["payload"] as String).utf8),
+                            createdAt: Date(epochMilliseconds: row["createdAt"]))
+            }
+        }
+    }
+
+    /// The id of the newest event of an application (0 when there is none).
+    public func lastEventId(applicationKey: String) throws -> Int64 {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event WHERE applicationKey = ?", arguments: [applicationKey]) ?? 0
+        }
+    }
+
+    /// Removes events older than `age` seconds; a subscriber away longer starts from a fresh snapshot.
+    @discardableResult
+    public func pruneEvents(olderThan age: TimeInterval) throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-age).epochMilliseconds
+        return try pool.write { db in
+            try db.execute(sql: "DELETE FROM event WHERE createdAt < ?", arguments: [cutoff])
+            return db.changesCount
+        }
+    }
+}

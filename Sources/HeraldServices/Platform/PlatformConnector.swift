@@ -1,0 +1,89 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+
+/// Which platform a workspace talks to.
+public enum PlatformKind: Sendable, Hashable, CustomStringConvertible {
+    /// The engine in this process, on the data folder's own SQLite file, with a simulated carrier.
+    case embedded
+    /// A Herald server (`herald serve`) at this base URL.
+    case server(URL)
+
+    public var description: String {
+        switch self {
+        case .embedded: return "embedded"
+        case .server(let url): return "server \(url.absoluteString)"
+        }
+    }
+}
+
+/// A platform ready to use: how requests reach it and as which application.
+public struct PlatformConnection: Sendable {
+    public var kind: PlatformKind
+    public var transport: any PlatformTransport
+    public var credentials: PlatformCredentials
+    /// Operator actions that only a platform run by this process allows (the demo's inbox, pushing a message).
+    public var sandbox: (any SandboxOperator)?
+    /// What the platform tells about itself as it happens (a server's event stream); nil when the client polls.
+    public var events: (any PlatformEventSource)?
+
+    public init(kind: PlatformKind, transport: any PlatformTransport, credentials: PlatformCredentials,
+                sandbox: (any SandboxOperator)? = nil, events: (any PlatformEventSource)? = nil) {
+        self.kind = kind
+        self.transport = transport
+        self.credentials = credentials
+        self.sandbox = sandbox
+        self.events = events
+    }
+}
+
+/// Where the platform is and how to reach it. The executable picks one (embedded engine, a Herald server,
+/// Infobip) and hands it to `Workspace.open`; Services never knows which.
+public protocol PlatformConnector: Sendable {
+    /// Connects for the workspace in `dataDirectory`; `saved` keeps credentials between runs.
+    func connect(dataDirectory: URL, saved: SavedCredentials, clock: any HeraldClock) async throws -> PlatformConnection
+}
+
+/// The operator's side of a platform this process runs itself.
+public protocol SandboxOperator: Sendable {
+    /// Fills a user's inbox with demo messages unless it has some; how many were added.
+    func seedDemoInbox(user: String) async throws -> Int
+    /// Puts a message in a user's inbox.
+    func pushInbox(user: String, topic: String?, title: String?, body: String) async throws -> InboxMessage
+}
+
+/// The application credentials a workspace keeps in its local settings.
+public struct SavedCredentials: Sendable {
+    let load: @Sendable () throws -> PlatformCredentials?
+    let save: @Sendable (PlatformCredentials) throws -> Void
+
+    public init(load: @escaping @Sendable () throws -> PlatformCredentials?,
+                save: @escaping @Sendable (PlatformCredentials) throws -> Void) {
+        self.load = load
+        self.save = save
+    }
+
+    public func credentials() throws -> PlatformCredentials? { try load() }
+    public func keep(_ credentials: PlatformCredentials) throws { try save(credentials) }
+}
+
+/// How a client's link to its platform stands.
+public enum PlatformLinkState: Sendable, Hashable {
+    case connected
+    /// Lost; the next attempt is in `retryIn` seconds.
+    case reconnecting(retryIn: Double, reason: String)
+    /// Cannot be reached at all (the reason says why).
+    case offline(reason: String)
+}
+
+/// One thing a platform's event stream says.
+public enum PlatformStreamUpdate: Sendable, Hashable {
+    case event(PlatformEvent)
+    case link(PlatformLinkState)
+}
+
+/// A platform that tells what happens as it happens (a Herald server's event stream).
+public protocol PlatformEventSource: Sendable {
+    /// Follows the events until the task is cancelled (reconnecting as needed), handing each update to `handle`.
+    func follow(_ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async
+}
