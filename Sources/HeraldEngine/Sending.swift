@@ -41,7 +41,7 @@ extension PlatformEngine {
     static let maxClientMessageIdLength = 200
 
     func sendInvitations(_ request: APIRequest) async throws -> APIResponse {
-        var answer = try acceptInvitations(request)
+        var (answer, replayed) = try acceptInvitations(request)
         bell.ring()
         // The carrier gets the messages only now that they are committed (the outbox); one that fails here
         // is handed over by the next pass.
@@ -49,20 +49,24 @@ extension PlatformEngine {
         do { try await drainOutbox(bulkId: bulkId) } catch {
             log.warning("carrier hand-over deferred", metadata: ["bulk": "\(bulkId)", "cause": "\(Self.failureText(error))"])
         }
-        // Every answer says where its message is now, as a read of its bulk would (a replay may be a minute old).
-        if config.collectReportsOnRead {
-            let bulks = Set(answer.sendSmsResponse.responses.compactMap(\.bulkId)).union([bulkId]).sorted()
-            for bulk in bulks { try await catchUp(bulkId: bulk) }
-            let statuses = try storedStatuses(bulkIds: bulks)
-            for (i, response) in answer.sendSmsResponse.responses.enumerated() where response.status != .rejected {
+        // A replayed messageId answers where its message is now, as a read of its bulk would; new ones were
+        // just accepted and answer so.
+        let replayedBulks = Set(answer.sendSmsResponse.responses.filter { replayed.contains($0.messageId) }
+            .compactMap(\.bulkId)).sorted()
+        if config.collectReportsOnRead, !replayedBulks.isEmpty {
+            for bulk in replayedBulks { try await catchUp(bulkId: bulk) }
+            let statuses = try storedStatuses(bulkIds: replayedBulks)
+            for (i, response) in answer.sendSmsResponse.responses.enumerated()
+            where response.status != .rejected && replayed.contains(response.messageId) {
                 if let status = statuses[response.messageId] { answer.sendSmsResponse.responses[i].status = status }
             }
         }
         return try Self.json(answer)
     }
 
-    /// Validates a send request and stores its bulk, messages and event in one transaction.
-    private func acceptInvitations(_ request: APIRequest) throws -> SendInvitationResponse {
+    /// Validates a send request and stores its bulk, messages and event in one transaction. Answers the
+    /// response and the messageIds that replayed an earlier send.
+    private func acceptInvitations(_ request: APIRequest) throws -> (SendInvitationResponse, replayed: Set<String>) {
         let app = try authenticateSecret(request)
         let body = try decodeBody(request, as: SendInvitationBody.self)
         let destinations = body.recipients.destinations
@@ -83,7 +87,7 @@ extension PlatformEngine {
         }
         let parser = try PhoneNumberParser(defaultRegion: nil)
         let now = clock.now()
-        let answer = try pool.write { db -> SendInvitationResponse in
+        let answer = try pool.write { db -> (SendInvitationResponse, replayed: Set<String>) in
             guard let message = try MessageRecord.find(db, applicationKey: app.key, key: body.messageKey) else {
                 throw APIError.badRequest("unknown messageKey \(body.messageKey)",
                                           validationErrors: ["messageKey": ["no such message in this application"]])
@@ -111,11 +115,13 @@ extension PlatformEngine {
                                arguments: [bulkId, app.key, message.key, body.sender, now.epochMilliseconds])
             }
             var responses: [SendInvitationResponse.MessageResponse] = []
+            var replayed = Set<String>()
             var accepted: [DeliveryInfo] = []
             for (position, d) in destinations.enumerated() {
                 let clientId = d.messageId.flatMap { $0.isEmpty ? nil : $0 }
                 if let id = clientId, let before = earlier[id] {
                     responses.append(replay(before, address: d.address))
+                    replayed.insert(id)
                     continue
                 }
                 let sent = try send(db, d, messageId: clientId ?? Identifiers.uuid(), position: position, bulkId: bulkId,
@@ -129,8 +135,8 @@ extension PlatformEngine {
                 try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true))
             }
             let infoURL = try Self.deliveryInfoURL(bulkId)
-            return SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: infoURL,
-                                                                 responses: responses))
+            return (SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: infoURL,
+                                                                  responses: responses)), replayed)
         }
         return answer
     }
