@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System-library bridges
@@ -46,12 +48,20 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "HeraldServices", dependencies: [
-            "HeraldCore", "HeraldAPI", "HeraldStore", "CQRencode",
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldLocks", "CQRencode",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The embedded platform: the engine in-process, handed to Services as one transport.
         .target(name: "HeraldEmbedded", dependencies: ["HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices"]),
+        // `herald serve`: the engine over HTTP (Hummingbird), kept apart so a pane change never rebuilds it.
+        .target(name: "HeraldServer", dependencies: [
+            "HeraldAPI", "HeraldEngine", "HeraldLocks",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"]),
         .target(name: "HeraldTUI", dependencies: [
             "CNCurses", "HeraldCore", "HeraldViewModels",
@@ -59,7 +69,7 @@ let package = Package(
         ]),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
-            "HeraldEmbedded",
+            "HeraldEmbedded", "HeraldServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -79,7 +89,7 @@ let package = Package(
             "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "HeraldServicesTests", dependencies: [
-            "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI",
+            "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI", "HeraldLocks",
         ]),
         .testTarget(name: "HeraldViewModelsTests", dependencies: [
             "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine",

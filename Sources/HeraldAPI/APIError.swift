@@ -114,7 +114,7 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timeout:
             status = 504; envelope = ErrorEnvelope(messageId: ErrorMessageId.timeout, text: "Request timed out")
         case .server(let s, let text):
-            status = s; envelope = ErrorEnvelope(messageId: ErrorMessageId.generalError, text: text)
+            status = s; envelope = ErrorEnvelope(messageId: ErrorMessageId.forStatus(s), text: text)
         case .transport(let text), .invalidResponse(let text):
             status = 500; envelope = ErrorEnvelope(messageId: ErrorMessageId.generalError, text: text)
         }

@@ -51,4 +51,17 @@ public enum ErrorMessageId {
     public static let tooManyRequests = "TOO_MANY_REQUESTS"
     public static let generalError = "GENERAL_ERROR"
     public static let timeout = "TIMEOUT"
+    public static let methodNotAllowed = "METHOD_NOT_ALLOWED"
+    public static let payloadTooLarge = "PAYLOAD_TOO_LARGE"
+    public static let serviceUnavailable = "SERVICE_UNAVAILABLE"
+
+    /// The id of a status answered without a more precise one.
+    static func forStatus(_ status: Int) -> String {
+        switch status {
+        case 405: return methodNotAllowed
+        case 413: return payloadTooLarge
+        case 503: return serviceUnavailable
+        default: return generalError
+        }
+    }
 }

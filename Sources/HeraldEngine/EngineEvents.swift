@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HeraldAPI
+import HeraldLocks
 
 /// One event of an application's stream as stored: written in the same transaction as the change it tells of,
 /// numbered in commit order, so a subscriber that comes back asks for everything after the last id it saw.
@@ -14,27 +15,27 @@ public struct StoredEvent: Sendable, Hashable {
 }
 
 /// Rings after every commit that stored events, waking whoever waits for them (the server's subscribers)
-/// without a poll. Each listener keeps at most one pending ring: it reads everything new when it wakes.
+/// without a poll. Each listener is a `WakeSignal`: a ring while it is busy is kept for its next wait.
 public final class EventBell: @unchecked Sendable {
     private let lock = NSLock()
-    private var listeners: [UUID: AsyncStream<Void>.Continuation] = [:]
+    private var listeners: [ObjectIdentifier: WeakSignal] = [:]
+
+    private struct WeakSignal { weak var signal: WakeSignal? }
 
     public init() {}
 
-    /// A stream that yields once after each ring (rings while nobody reads collapse into one).
-    public func listen() -> AsyncStream<Void> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+    /// A signal rung after each commit with events, for as long as the caller keeps it.
+    public func listen() -> WakeSignal {
+        let signal = WakeSignal()
+        lock.withLock {
+            listeners = listeners.filter { $0.value.signal != nil }
+            listeners[ObjectIdentifier(signal)] = WeakSignal(signal: signal)
         }
-        lock.withLock { listeners[id] = continuation }
-        return stream
+        return signal
     }
 
     public func ring() {
-        for listener in lock.withLock({ Array(listeners.values) }) { listener.yield() }
+        for listener in lock.withLock({ Array(listeners.values) }) { listener.signal?.signal() }
     }
 }
 
@@ -72,6 +73,15 @@ extension PlatformEngine {
         return try pool.write { db in
             try db.execute(sql: "DELETE FROM event WHERE createdAt < ?", arguments: [cutoff])
             return db.changesCount
+        }
+    }
+}
+
+extension PlatformEngine {
+    /// The id of the oldest event still kept for an application; nil when there is none.
+    public func oldestEventId(applicationKey: String) throws -> Int64? {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event WHERE applicationKey = ?", arguments: [applicationKey])
         }
     }
 }

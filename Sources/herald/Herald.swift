@@ -7,7 +7,8 @@ struct Herald: AsyncParsableCommand {
         abstract: "Invite your contacts, watch the invitations arrive, read your inbox.",
         discussion: "With no subcommand, opens the terminal UI on your workspace (--demo: on a throwaway demo workspace).",
         subcommands: [ContactsCommand.self, SendCommand.self, StatusCommand.self, WatchCommand.self, InboxCommand.self,
-                      TemplatesCommand.self, SuggestCommand.self, ShareCommand.self, SandboxCommand.self]
+                      TemplatesCommand.self, SuggestCommand.self, ShareCommand.self, SandboxCommand.self,
+                      ServeCommand.self]
     )
 
     @Flag(name: .customLong("demo"), help: "Open a throwaway demo workspace (removed on exit unless --data-dir is given).")

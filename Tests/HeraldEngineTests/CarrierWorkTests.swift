@@ -83,9 +83,8 @@ import Testing
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }
         let bell = h.engine.bell.listen()
-        var rings = bell.makeAsyncIterator()
         let pushed = try await h.engine.pushInbox(user: "ana", topic: "news", title: "Hi", body: "Hello")
-        #expect(await rings.next() != nil)
+        #expect(await bell.wait(upTo: 5))
         let bulk = try await h.invite(Self.destinations(1))
         let link = try #require(try await h.engine.shortLink(applicationKey: h.creds.applicationKey,
                                                               messageId: bulk.responses[0].messageId))

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldLocks
 import HeraldAPI
 import HeraldCore
 import HeraldStore

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldLocks
 import HeraldCore
 import HeraldStore
 import Logging

@@ -1,0 +1,102 @@
+import Foundation
+import HeraldAPI
+import HeraldEngine
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// One subscriber of `/1/events`: replays what it missed (after `Last-Event-ID`), then follows new events as
+/// commits ring the engine's bell, with a heartbeat comment while idle. A subscriber that stops reading is
+/// dropped once `subscriberBuffer` frames wait for it, never buffered without bound.
+struct EventStream {
+    let engine: PlatformEngine
+    let applicationKey: String
+    let options: ServerOptions
+    let metrics: ServerMetrics
+    let log: Logger
+
+    static let batch = 500
+
+    /// The body of the stream; `lastEventId` nil starts with the events to come.
+    func body(after lastEventId: Int64?) async throws -> ResponseBody {
+        let current = try await engine.lastEventId(applicationKey: applicationKey)
+        let oldest = try await engine.oldestEventId(applicationKey: applicationKey)
+        var preamble = "retry: 2000\n\n"
+        var start = current
+        if let lastEventId {
+            if let oldest, lastEventId < oldest - 1 {
+                // Events the subscriber missed were pruned: it must read everything again.
+                preamble += Self.frame(id: current, event: "reset", data: #"{"lastEventId":\#(current)}"#)
+            } else {
+                start = min(lastEventId, current)
+            }
+        } else {
+            preamble += Self.frame(id: current, event: "ready", data: #"{"lastEventId":\#(current)}"#)
+        }
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingOldest(options.subscriberBuffer))
+        continuation.yield(ByteBuffer(string: preamble))
+        let signal = engine.bell.listen()
+        let state = StreamState()
+        let producer = Task { [engine, applicationKey, options, metrics, log] in
+            metrics.subscriberJoined()
+            defer { metrics.subscriberLeft() }
+            await withGracefulShutdownHandler {
+                var last = start
+                var idleSince = Date()
+                while !Task.isCancelled, !state.isClosed {
+                    let events: [StoredEvent]
+                    do { events = try await engine.events(applicationKey: applicationKey, after: last, limit: Self.batch) } catch {
+                        log.error("event stream read failed", metadata: ["cause": "\(PlatformEngine.failureText(error))"])
+                        break
+                    }
+                    for event in events {
+                        let frame = Self.frame(id: event.id, event: event.type, data: String(decoding: event.payload, as: UTF8.self))
+                        guard case .enqueued = continuation.yield(ByteBuffer(string: frame)) else {
+                            metrics.subscriberDropped()
+                            log.notice("event subscriber dropped: it stopped reading", metadata: ["after": "\(last)"])
+                            continuation.finish()
+                            return
+                        }
+                        last = event.id
+                    }
+                    if !events.isEmpty { idleSince = Date() }
+                    if events.count == Self.batch { continue }
+                    let heartbeatIn = options.heartbeat - Date().timeIntervalSince(idleSince)
+                    if heartbeatIn <= 0 {
+                        guard case .enqueued = continuation.yield(ByteBuffer(string: ": heartbeat\n\n")) else {
+                            metrics.subscriberDropped()
+                            continuation.finish()
+                            return
+                        }
+                        idleSince = Date()
+                        continue
+                    }
+                    await signal.wait(upTo: min(options.eventPoll, heartbeatIn))
+                }
+                continuation.finish()
+            } onGracefulShutdown: {
+                state.close()
+                signal.signal()
+            }
+        }
+        continuation.onTermination = { _ in
+            state.close()
+            producer.cancel()
+            signal.signal()
+        }
+        return ResponseBody(asyncSequence: stream)
+    }
+
+    static func frame(id: Int64, event: String, data: String) -> String {
+        "id: \(id)\nevent: \(event)\ndata: \(data)\n\n"
+    }
+}
+
+/// Whether a stream was closed (by its subscriber leaving or the server stopping).
+final class StreamState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var closed = false
+
+    var isClosed: Bool { lock.withLock { closed } }
+    func close() { lock.withLock { closed = true } }
+}

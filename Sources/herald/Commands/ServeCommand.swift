@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import HeraldAPI
+import HeraldEngine
+import HeraldServer
+
+/// `herald serve`: the platform for a team, over HTTP.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the platform as a server that many terminals use.",
+        discussion: """
+            Terminals reach it with [platform] url and api_key in their config (or HERALD_PLATFORM_URL and \
+            HERALD_PLATFORM_KEY). Make keys with `herald serve keys create --role sender`.
+            """,
+        subcommands: [ServeRun.self, ServeKeys.self], defaultSubcommand: ServeRun.self)
+}
+
+/// Where the server keeps its data.
+struct ServerDatabaseOption: ParsableArguments {
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "sqlite:PATH (default: engine.sqlite in the data folder).", valueName: "url"))
+    var database: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    /// Opens the engine the server runs on.
+    func openEngine(collectReportsOnRead: Bool) throws -> PlatformEngine {
+        let url = try Self.sqlitePath(database, dataDirectory: global.paths.dataDirectory)
+        var config = EngineConfig()
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            if let scale = try EngineConfig.timeScale(fromEnvironment: environment) { config.timeScale = scale }
+            config.faults = try FaultPlan.fromEnvironment(environment)
+        } catch {
+            throw Output.failure("\(error)")
+        }
+        config.collectReportsOnRead = collectReportsOnRead
+        do { return try PlatformEngine.open(at: url, config: config) } catch {
+            throw Output.failure("cannot open the server's database \(url.path): \(PlatformEngine.failureText(error))")
+        }
+    }
+
+    static func sqlitePath(_ option: String?, dataDirectory: URL) throws -> URL {
+        guard let option, !option.isEmpty else { return dataDirectory.appendingPathComponent("engine.sqlite") }
+        if option.hasPrefix("sqlite:") {
+            let path = String(option.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw Output.failure("--database sqlite: needs a path, e.g. sqlite:/srv/herald/engine.sqlite") }
+            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        }
+        if option.hasPrefix("postgres://") || option.hasPrefix("postgresql://") {
+            throw Output.failure("PostgreSQL storage is not built yet: run on SQLite (--database sqlite:PATH) for now")
+        }
+        throw Output.failure("--database \(Output.safe(option)) is not understood: use sqlite:PATH")
+    }
+}
+
+struct ServeRun: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Serve (the default).")
+
+    @Option(name: .customLong("listen"), help: ArgumentHelp("Address to listen on (port 0: any free port).", valueName: "host:port"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(name: .customLong("messaging-version"), help: ArgumentHelp(
+        "Messaging feature version announced (2: event stream; 1: terminals short-poll).", valueName: "n"))
+    var messagingVersion = 2
+
+    @OptionGroup var storage: ServerDatabaseOption
+
+    func run() async throws {
+        let (host, port) = try Self.parseListen(listen)
+        guard (1...2).contains(messagingVersion) else { throw Output.failure("--messaging-version is 1 or 2") }
+        let engine = try storage.openEngine(collectReportsOnRead: false)
+        do { _ = try await engine.bootstrapSandbox() } catch {
+            throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")
+        }
+        let server = HeraldServer(engine: engine, options: ServerOptions(host: host, port: port, messagingVersion: messagingVersion))
+        do {
+            try await server.run { address in
+                FileHandle.standardError.write(Data("listening on \(address)\n".utf8))
+            }
+        } catch {
+            throw Output.failure("the server stopped: \(error)")
+        }
+    }
+
+    static func parseListen(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw Output.failure("--listen \(Output.safe(text)) is not host:port (for example 127.0.0.1:8080, or :0 for any free port)")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "127.0.0.1" : host, port)
+    }
+}
+
+struct ServeKeys: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys", abstract: "Make, list and revoke the keys terminals use.",
+        subcommands: [ServeKeysCreate.self, ServeKeysList.self, ServeKeysRevoke.self])
+}
+
+struct ServeKeysCreate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a key (printed once, only its hash is kept).")
+
+    @Option(help: ArgumentHelp("admin, sender or viewer (support staff: reads and watches, sends nothing).", valueName: "role"))
+    var role: String
+    @Option(help: "A name to know the key by (default: the role and a number).") var name: String?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var storage: ServerDatabaseOption
+
+    struct Made: Encodable { var key: String; var role: String; var name: String; var id: String }
+
+    func run() async throws {
+        guard let role = KeyRole(rawValue: role.lowercased()) else {
+            throw Output.failure("--role \(Output.safe(role)) is not a role: use admin, sender or viewer")
+        }
+        let engine = try storage.openEngine(collectReportsOnRead: false)
+        do {
+            var name = self.name ?? ""
+            if name.isEmpty { name = "\(role.rawValue)-\(try await engine.serverKeys().count + 1)" }
+            let (key, info) = try await engine.createServerKey(role: role, name: name)
+            if json {
+                try Output.printJSON(Made(key: key, role: info.role.rawValue, name: info.name, id: info.id))
+            } else {
+                print(key)
+                Output.note("key \(info.id) \"\(Output.safe(info.name))\" (\(info.role.rawValue)) made; it is shown only now")
+            }
+        } catch let error as EngineError {
+            throw Output.failure(error.description)
+        } catch {
+            throw Output.failure("cannot make the key: \(PlatformEngine.failureText(error))")
+        }
+    }
+}
+
+struct ServeKeysList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List keys (never the keys themselves).")
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var storage: ServerDatabaseOption
+
+    struct Listed: Encodable { var id: String; var name: String; var role: String; var createdAt: String; var revokedAt: String? }
+
+    func run() async throws {
+        let engine = try storage.openEngine(collectReportsOnRead: false)
+        let keys: [ServerKeyInfo]
+        do { keys = try await engine.serverKeys() } catch {
+            throw Output.failure("cannot read the keys: \(PlatformEngine.failureText(error))")
+        }
+        let listed = keys.map { Listed(id: $0.id, name: $0.name, role: $0.role.rawValue, createdAt: Output.iso($0.createdAt),
+                                       revokedAt: $0.revokedAt.map(Output.iso)) }
+        if json { try Output.printJSON(listed); return }
+        if listed.isEmpty { Output.note("no keys yet: herald serve keys create --role sender"); return }
+        for k in listed {
+            print("\(k.id)  \(k.role.padding(toLength: 7, withPad: " ", startingAt: 0))  \(Output.safe(k.name))  made \(k.createdAt)"
+                  + (k.revokedAt.map { "  revoked \($0)" } ?? ""))
+        }
+    }
+}
+
+struct ServeKeysRevoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a key by id or name (at once, on every replica).")
+    @Argument(help: "The key's id or name.") var key: String
+    @OptionGroup var storage: ServerDatabaseOption
+
+    func run() async throws {
+        let engine = try storage.openEngine(collectReportsOnRead: false)
+        let revoked: ServerKeyInfo?
+        do { revoked = try await engine.revokeServerKey(key) } catch {
+            throw Output.failure("cannot revoke the key: \(PlatformEngine.failureText(error))")
+        }
+        guard let revoked else { throw Output.failure("no live key with id or name \(Output.safe(key)): see herald serve keys list") }
+        Output.note("revoked key \(revoked.id) \"\(Output.safe(revoked.name))\"")
+    }
+}
