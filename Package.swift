@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System-library bridges
@@ -62,6 +63,14 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The client's HTTP transport and event-stream reader for terminals on a Herald server.
+        .target(name: "HeraldHTTP", dependencies: [
+            "HeraldAPI",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"]),
         .target(name: "HeraldTUI", dependencies: [
             "CNCurses", "HeraldCore", "HeraldViewModels",
@@ -69,7 +78,7 @@ let package = Package(
         ]),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
-            "HeraldEmbedded", "HeraldServer",
+            "HeraldEmbedded", "HeraldServer", "HeraldHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),

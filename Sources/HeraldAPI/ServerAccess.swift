@@ -90,3 +90,23 @@ public struct EventQueueResponse: Codable, Sendable, Hashable {
         self.reset = reset
     }
 }
+
+public struct GetEventQueue: Endpoint {
+    public typealias Body = EmptyBody
+    public typealias Response = EventQueueResponse
+    public static let method = HTTPMethod.get
+    public static let path: PathTemplate = "/1/messaging/messages"
+
+    public var key: String
+    /// Nil on the first call: the answer says where the queue stands (`reset`), with no events.
+    public var after: Int64?
+
+    public init(key: String, after: Int64?) {
+        self.key = key
+        self.after = after
+    }
+
+    public var credential: Credential { .app(key) }
+    public var query: [String: String] { after.map { ["after": String($0)] } ?? [:] }
+    public var body: EmptyBody? { nil }
+}

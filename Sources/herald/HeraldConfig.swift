@@ -34,6 +34,11 @@ struct HeraldConfig: Sendable, Equatable {
     var keys: [String: [String]] = [:]
     /// How much faster the embedded platform's simulated time runs.
     var timeScale: Double?
+    /// A Herald server's base URL (`[platform] url`); nil: the embedded platform.
+    var platformURL: String?
+    /// The server key, or the file holding it.
+    var platformKey: String?
+    var platformKeyFile: String?
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
@@ -44,7 +49,7 @@ struct HeraldConfig: Sendable, Equatable {
                                             "keys", "platform", "inbox", "share"]
     static let knownShare: Set<String> = ["email_from", "email_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
-    static let knownPlatform: Set<String> = ["time_scale"]
+    static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file"]
 
     /// Loads `url`; a missing file is the empty configuration.
     static func load(from url: URL) throws -> HeraldConfig {
@@ -108,7 +113,7 @@ struct HeraldConfig: Sendable, Equatable {
         if let platformValue = table["platform"] {
             guard let platform = platformValue.table else { throw ConfigError(file: file, message: "[platform] must be a table") }
             for key in platform.keys.sorted() where !knownPlatform.contains(key) {
-                c.warnings.append("\(file): unknown key \"platform.\(key)\" ignored (known: time_scale)")
+                c.warnings.append("\(file): unknown key \"platform.\(key)\" ignored (known: \(knownPlatform.sorted().joined(separator: ", ")))")
             }
             if let v = platform["time_scale"] {
                 guard let scale = v.double ?? v.int.map(Double.init), scale > 0 else {
@@ -116,6 +121,9 @@ struct HeraldConfig: Sendable, Equatable {
                 }
                 c.timeScale = scale
             }
+            c.platformURL = try string(platform, "url", "platform.url")
+            c.platformKey = try string(platform, "api_key", "platform.api_key")
+            c.platformKeyFile = try string(platform, "api_key_file", "platform.api_key_file")
         }
         if let inboxValue = table["inbox"] {
             guard let inbox = inboxValue.table else { throw ConfigError(file: file, message: "[inbox] must be a table") }

@@ -281,6 +281,27 @@ public actor DeliveryTracker {
         }
     }
 
+    /// Delivery states the platform pushed (a server's event stream), stored like a poll's answer without
+    /// spending a pass. Bulks this ledger does not hold are left alone. Answers how many rows changed.
+    @discardableResult
+    public func applyPushed(_ infos: [DeliveryInfo], bulkId: String) -> Int {
+        do {
+            guard try ledger.bulk(id: bulkId) != nil else { return 0 }
+            let updates = infos.map { DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus) }
+            let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
+            if var entry = entries[bulkId], !applied.isEmpty {
+                for row in try ledger.recipients(ofBulk: bulkId) {
+                    if let id = row.id { entry.statuses[id] = row.status; entry.rows[id] = row }
+                }
+                entries[bulkId] = entry
+            }
+            return applied.count
+        } catch {
+            log.error("cannot store pushed delivery states", metadata: ["bulk": "\(bulkId)", "cause": "\(logCause(error))"])
+            return 0
+        }
+    }
+
     // MARK: steps
 
     /// Applies one bulk's delivery infos, records the pass and its next time.

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAPI
 import HeraldCore
 import HeraldStore
 
@@ -19,6 +20,34 @@ public enum HeraldEvent: Sendable, Hashable {
     case trackerState(TrackerState)
     /// A short message for the person at the keyboard.
     case toast(level: ToastLevel, text: String)
+    /// How the link to a remote platform (a Herald server) stands.
+    case platformLink(PlatformLink)
+}
+
+/// How the link to a remote platform stands, for the status bar.
+public enum PlatformLink: Sendable, Hashable {
+    case connected
+    /// Lost; the next attempt is in `retryIn` seconds.
+    case reconnecting(retryIn: Double, reason: String)
+    /// Cannot be reached (sends stay queued until it is back).
+    case offline(reason: String)
+
+    init(_ state: PlatformLinkState) {
+        switch state {
+        case .connected: self = .connected
+        case .reconnecting(let seconds, let reason): self = .reconnecting(retryIn: seconds, reason: reason)
+        case .offline(let reason): self = .offline(reason: reason)
+        }
+    }
+
+    /// A few words for the status bar.
+    public var label: String {
+        switch self {
+        case .connected: return "connected"
+        case .reconnecting(let seconds, _): return "reconnecting in \(Int(seconds.rounded(.up)))s"
+        case .offline: return "offline"
+        }
+    }
 }
 
 /// One batch of the change feed: everything the ledger changed after `previous` up to `sequence`.

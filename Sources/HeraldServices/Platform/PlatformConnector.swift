@@ -15,6 +15,14 @@ public enum PlatformKind: Sendable, Hashable, CustomStringConvertible {
         case .server(let url): return "server \(url.absoluteString)"
         }
     }
+
+    /// A few words for the status bar ("embedded", "server herald.example:8080").
+    public var shortName: String {
+        switch self {
+        case .embedded: return "embedded"
+        case .server(let url): return "server \(url.host ?? url.absoluteString)\(url.port.map { ":\($0)" } ?? "")"
+        }
+    }
 }
 
 /// A platform ready to use: how requests reach it and as which application.
@@ -65,25 +73,4 @@ public struct SavedCredentials: Sendable {
 
     public func credentials() throws -> PlatformCredentials? { try load() }
     public func keep(_ credentials: PlatformCredentials) throws { try save(credentials) }
-}
-
-/// How a client's link to its platform stands.
-public enum PlatformLinkState: Sendable, Hashable {
-    case connected
-    /// Lost; the next attempt is in `retryIn` seconds.
-    case reconnecting(retryIn: Double, reason: String)
-    /// Cannot be reached at all (the reason says why).
-    case offline(reason: String)
-}
-
-/// One thing a platform's event stream says.
-public enum PlatformStreamUpdate: Sendable, Hashable {
-    case event(PlatformEvent)
-    case link(PlatformLinkState)
-}
-
-/// A platform that tells what happens as it happens (a Herald server's event stream).
-public protocol PlatformEventSource: Sendable {
-    /// Follows the events until the task is cancelled (reconnecting as needed), handing each update to `handle`.
-    func follow(_ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAPI
 import HeraldCore
 import HeraldStore
 
@@ -44,6 +45,11 @@ public final class Workspace: @unchecked Sendable {
     private var trackerTask: Task<Void, Never>?
     private var feedTask: Task<Void, Never>?
     private var feedSubscription: EventSubscription?
+    private var platformTask: Task<Void, Never>?
+    private var link: PlatformLink?
+
+    /// How the link to a remote platform stands now; nil on the embedded platform or before the first try.
+    public var platformLink: PlatformLink? { lock.withLock { link } }
     private let removeOnClose: Bool
 
     private init(dataDirectory: URL, config: WorkspaceConfig, clock: any HeraldClock, database: HeraldDatabase,
@@ -164,6 +170,34 @@ public final class Workspace: @unchecked Sendable {
                 if case .ledgerChanged = event { tracker.nudge() }
             }
         }
+        followPlatform()
+    }
+
+    /// Follows the platform's own event stream when it has one (a Herald server): delivery states of this
+    /// workspace's bulks are stored as they are pushed (the change feed shows them), the link's state goes
+    /// on the bus, and after missed events the tracker polls again.
+    private func followPlatform() {
+        guard let source = connection.events else { return }
+        lock.withLock {
+            guard platformTask == nil else { return }
+            let tracker = self.tracker, bus = self.bus
+            platformTask = Task {
+                await source.follow { update in
+                    switch update {
+                    case .event(.deliveryChanged(let bulkId, let infos, _)):
+                        await tracker.applyPushed(infos, bulkId: bulkId)
+                    case .event:
+                        break
+                    case .reset:
+                        tracker.nudge()
+                    case .link(let state):
+                        self.lock.withLock { self.link = PlatformLink(state) }
+                        bus.publish(.platformLink(PlatformLink(state)))
+                        if case .connected = state { tracker.nudge() }
+                    }
+                }
+            }
+        }
     }
 
     /// Stops the tracker's loop.
@@ -179,6 +213,7 @@ public final class Workspace: @unchecked Sendable {
     public func close() {
         stopTracking()
         lock.withLock { feedTask }?.cancel()
+        lock.withLock { platformTask }?.cancel()
         lease.release()
         bus.close()
         if removeOnClose { try? FileManager.default.removeItem(at: dataDirectory) }

@@ -12,7 +12,7 @@ enum AppStatusBar {
 
     static func renderStatus(into canvas: inout Canvas, rect: Rect, app: AppViewModel, themeName: String) {
         var left = [StatusSegment(" \(app.workspaceName) ", style: Style(.statusBarKey)),
-                    StatusSegment(" \(app.platformName) "),
+                    StatusSegment(" \(app.platformName)\(app.platformLink.map { " " + $0.label } ?? "") "),
                     StatusSegment("│ \(app.pendingDeliveries) pending ")]
         if let unread = app.unreadInbox { left.append(StatusSegment("│ \(unread) unread ")) }
         if let last = app.lastEvent { left.append(StatusSegment("│ \(last) ", style: Style(.statusBar, .dim))) }

@@ -7,8 +7,10 @@ import HeraldServices
 public final class AppViewModel {
     /// Name of the workspace shown in the status bar ("demo", the data folder's name…).
     public var workspaceName: String
-    /// Where the platform runs ("embedded").
+    /// Where the platform runs ("embedded", "server host:port").
     public var platformName: String
+    /// How the link to a remote platform stands; nil on the embedded platform.
+    public private(set) var platformLink: PlatformLink?
     public let paneCount: Int
     public private(set) var selectedPane = 0
     /// Recipients still waiting for a final delivery status (from the tracker).
@@ -40,6 +42,8 @@ public final class AppViewModel {
 
     /// Sets the pending count directly (e.g. from the ledger on start).
     public func setPendingDeliveries(_ count: Int) { pendingDeliveries = max(0, count) }
+    /// Sets the platform link directly (as it stood when the screen started).
+    public func setPlatformLink(_ link: PlatformLink?) { platformLink = link }
     /// Sets the unread count directly (the inbox pane knows best).
     public func setUnreadInbox(_ count: Int?) { unreadInbox = count.map { max(0, $0) } }
 
@@ -68,6 +72,13 @@ public final class AppViewModel {
             pendingDeliveries = state.bulks.reduce(0) { $0 + $1.pendingRecipients }
         case .toast(let level, let text):
             toasts.post(text, level: level)
+        case .platformLink(let link):
+            guard link != platformLink else { return false }
+            platformLink = link
+            switch link {
+            case .connected: lastEvent = "\(time) platform connected"
+            case .reconnecting(_, let reason), .offline(let reason): lastEvent = "\(time) platform lost: \(reason)"
+            }
         }
         if let last = lastEvent { lastEvent = TerminalSafeText.sanitize(last) }
         return true

@@ -119,7 +119,9 @@ struct UILauncher {
         let effects = EffectQueue { mailbox.post(.effect($0)) }
         let subscription = workspace.bus.subscribe { mailbox.post(.service($0)) }
         defer { subscription.cancel() }
-        let app = AppViewModel(workspaceName: name, toasts: ToastBoard(clock: clock), clock: clock)
+        let app = AppViewModel(workspaceName: name, platformName: workspace.connection.kind.shortName,
+                               toasts: ToastBoard(clock: clock), clock: clock)
+        app.setPlatformLink(workspace.platformLink)
         let env = PaneEnvironment(workspace: workspace, app: app, effects: effects, keyMap: keyMap, clock: clock, inboxUser: inboxUser)
         let screen = AppScreen(app: app, panes: AppPanes.make(env), effects: effects, keyMap: keyMap, theme: theme,
                                themeLoader: themes, clock: clock,

@@ -39,7 +39,36 @@ extension GlobalOptions {
                                         signature: config.signature, tracker: tracker,
                                         inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
                                         emailFrom: config.emailFrom, emailCommand: emailCommand)
-        return WorkspaceSetup(config: workspace, platform: EmbeddedPlatform(config: engine))
+        let platform = try Self.platform(config: config, environment: environment, configFile: paths.configFile)
+        return WorkspaceSetup(config: workspace, platform: platform ?? EmbeddedPlatform(config: engine))
+    }
+
+    /// The Herald server to use, from `HERALD_PLATFORM_URL`/`HERALD_PLATFORM_KEY` or `[platform] url` and
+    /// `api_key`/`api_key_file`; nil when none is set (the embedded platform).
+    static func platform(config: HeraldConfig, environment: [String: String], configFile: URL) throws -> ServerPlatform? {
+        func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+        guard let text = nonEmpty(environment["HERALD_PLATFORM_URL"]) ?? nonEmpty(config.platformURL) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw Output.failure("the platform URL \"\(Output.safe(text))\" is not an http(s) URL such as http://127.0.0.1:8080")
+        }
+        var key = nonEmpty(environment["HERALD_PLATFORM_KEY"])
+        if key == nil, let inline = nonEmpty(config.platformKey) {
+            key = inline
+            if let mode = (try? FileManager.default.attributesOfItem(atPath: configFile.path))?[.posixPermissions] as? Int,
+               mode & 0o077 != 0 {
+                Output.warn("\(configFile.path) holds the platform key and others can read it: chmod 600 \(configFile.path)")
+            }
+        }
+        if key == nil, let file = nonEmpty(config.platformKeyFile) {
+            let path = (file as NSString).expandingTildeInPath
+            do { key = nonEmpty(try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+                throw Output.failure("cannot read platform.api_key_file \(Output.safe(path)): \(error.localizedDescription)")
+            }
+        }
+        guard let key else {
+            throw Output.failure("a platform URL is set but no key: set HERALD_PLATFORM_KEY or [platform] api_key (make one with `herald serve keys create`)")
+        }
+        return ServerPlatform(url: url, key: key)
     }
 
     /// `{SENDER_NAME}` when config sets none: the login name, capitalised ("ana" → "Ana").

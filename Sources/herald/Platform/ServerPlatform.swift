@@ -1,0 +1,49 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldHTTP
+import HeraldServices
+
+/// A Herald server (`herald serve`) as the platform: wire requests over HTTP, its event stream followed.
+/// The key names the application (`/herald/1/session`); when the server cannot be reached the credentials
+/// kept from the last session let the workspace open anyway, and sends wait queued in the ledger.
+struct ServerPlatform: PlatformConnector {
+    let url: URL
+    let key: String
+
+    func connect(dataDirectory: URL, saved: SavedCredentials, clock: any HeraldClock) async throws -> PlatformConnection {
+        let transport = HTTPTransport(baseURL: url)
+        let credentials: PlatformCredentials
+        switch await session(over: transport) {
+        case .success(let session):
+            credentials = PlatformCredentials(applicationKey: session.applicationKey, applicationSecret: key, applicationCode: key)
+            try saved.keep(credentials)
+        case .failure(.unauthorized):
+            throw WorkspaceError.platform("""
+                the Herald server at \(url.absoluteString) refused the key: check [platform] api_key or HERALD_PLATFORM_KEY \
+                (make one on the server with `herald serve keys create --role sender`)
+                """)
+        case .failure(let error) where error.isRetryable:
+            guard let kept = try saved.credentials(), kept.applicationSecret == key else {
+                throw WorkspaceError.platform("""
+                    cannot reach the Herald server at \(url.absoluteString) (\(error.description)): start it with `herald serve`, \
+                    or check [platform] url and HERALD_PLATFORM_URL
+                    """)
+            }
+            credentials = kept      // offline: sends stay queued until the server is back
+        case .failure(let error):
+            throw WorkspaceError.platform("the Herald server at \(url.absoluteString) answered oddly: \(error.description)")
+        }
+        return PlatformConnection(kind: .server(url), transport: transport, credentials: credentials,
+                                  events: EventStreamClient(baseURL: url, key: key))
+    }
+
+    private func session(over transport: HTTPTransport) async -> Result<ServerSession, APIError> {
+        do {
+            let endpoint = GetServerSession(key: key)
+            return .success(try endpoint.decode(try await transport.send(try endpoint.request())))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
