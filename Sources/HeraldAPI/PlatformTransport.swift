@@ -18,7 +18,8 @@ public enum PlatformLinkState: Sendable, Hashable {
 
 /// One thing a platform's event stream says.
 public enum PlatformStreamUpdate: Sendable, Hashable {
-    case event(PlatformEvent)
+    /// An event and its id in the platform's stream (nil when the platform numbers none).
+    case event(PlatformEvent, id: Int64?)
     case link(PlatformLinkState)
     /// Events were missed for good (the server no longer keeps them): read everything again.
     case reset
@@ -26,6 +27,7 @@ public enum PlatformStreamUpdate: Sendable, Hashable {
 
 /// A platform that tells what happens as it happens (a Herald server's event stream).
 public protocol PlatformEventSource: Sendable {
-    /// Follows the events until the task is cancelled (reconnecting as needed), handing each update to `handle`.
-    func follow(_ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async
+    /// Follows the events after `lastEventId` (nil: from the oldest the platform keeps) until the task is
+    /// cancelled, reconnecting as needed, handing each update to `handle`.
+    func follow(after lastEventId: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async
 }

@@ -27,8 +27,8 @@ public struct EventStreamClient: PlatformEventSource {
         self.client = client
     }
 
-    public func follow(_ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
-        var lastEventId: Int64?
+    public func follow(after start: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
+        var lastEventId: Int64? = start ?? 0
         var failures = 0
         while !Task.isCancelled {
             do {
@@ -78,8 +78,9 @@ public struct EventStreamClient: PlatformEventSource {
             for try await buffer in response.body {
                 activity.touch()
                 for message in parser.feed(buffer.readableBytesView) {
-                    if let id = message.id.flatMap(Int64.init) { last = id }
-                    await deliver(message, handle)
+                    let id = message.id.flatMap(Int64.init)
+                    if let id { last = id }
+                    await deliver(message, id: id, handle)
                 }
             }
             group.cancelAll()
@@ -88,12 +89,12 @@ public struct EventStreamClient: PlatformEventSource {
         throw APIError.transport("the event stream ended")
     }
 
-    private func deliver(_ message: ServerSentEvent, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
+    private func deliver(_ message: ServerSentEvent, id: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
         switch message.event {
         case "ready": return
         case "reset": await handle(.reset)
         default:
-            do { await handle(.event(try HeraldJSON.decode(PlatformEvent.self, from: Data(message.data.utf8)))) } catch {
+            do { await handle(.event(try HeraldJSON.decode(PlatformEvent.self, from: Data(message.data.utf8)), id: id)) } catch {
                 log.warning("unreadable event skipped", metadata: ["event": "\(message.event)", "cause": "\(error)"])
             }
         }
@@ -111,7 +112,7 @@ public struct EventStreamClient: PlatformEventSource {
                 await handle(.link(.connected))
             }
             if batch.reset, lastEventId != nil { await handle(.reset) }
-            for queued in batch.messages { await handle(.event(queued.event)) }
+            for queued in batch.messages { await handle(.event(queued.event, id: queued.id)) }
             lastEventId = batch.lastEventId
             if batch.messages.count < 500 { try await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000)) }
         }

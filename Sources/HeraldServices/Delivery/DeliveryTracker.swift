@@ -282,12 +282,15 @@ public actor DeliveryTracker {
     }
 
     /// Delivery states the platform pushed (a server's event stream), stored like a poll's answer without
-    /// spending a pass. Bulks this ledger does not hold are left alone. Answers how many rows changed.
+    /// spending a pass. A bulk this ledger does not hold is a colleague's: it is stored as theirs, so the
+    /// team's bulks show beside this workspace's. Answers how many rows changed or were added.
     @discardableResult
     public func applyPushed(_ infos: [DeliveryInfo], bulkId: String) -> Int {
         do {
-            guard try ledger.bulk(id: bulkId) != nil else { return 0 }
             let updates = infos.map { DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus) }
+            guard try ledger.bulk(id: bulkId) != nil else {
+                return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), updates)
+            }
             let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
             if var entry = entries[bulkId], !applied.isEmpty {
                 for row in try ledger.recipients(ofBulk: bulkId) {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// One data directory wired into a running client: the local store (`herald.sqlite`), the platform the
 /// executable connected it to (embedded, a Herald server…) with the application's credentials, the event
@@ -11,6 +12,8 @@ public final class Workspace: @unchecked Sendable {
     static let keyApplication = "platform.application_key"
     static let keySecret = "platform.application_secret"
     static let keyCode = "platform.application_code"
+    /// The id of the last event of a server's stream this workspace stored.
+    static let keyLastEvent = "platform.last_event_id"
 
     public let dataDirectory: URL
     public let config: WorkspaceConfig
@@ -180,14 +183,25 @@ public final class Workspace: @unchecked Sendable {
         guard let source = connection.events else { return }
         lock.withLock {
             guard platformTask == nil else { return }
-            let tracker = self.tracker, bus = self.bus
-            platformTask = Task {
-                await source.follow { update in
+            let tracker = self.tracker, bus = self.bus, settings = self.settings
+            let log = Logger(label: "herald.workspace")
+            var after: Int64?
+            do { after = try settings.string(Self.keyLastEvent).flatMap { Int64($0) } } catch {
+                log.warning("cannot read where the event stream stopped; reading every event kept", metadata: ["cause": "\(logCause(error))"])
+            }
+            platformTask = Task { [after] in
+                await source.follow(after: after) { update in
                     switch update {
-                    case .event(.deliveryChanged(let bulkId, let infos, _)):
-                        await tracker.applyPushed(infos, bulkId: bulkId)
-                    case .event:
-                        break
+                    case .event(let event, let id):
+                        if case .deliveryChanged(let bulkId, let infos, _) = event {
+                            await tracker.applyPushed(infos, bulkId: bulkId)
+                        }
+                        // Where to resume next time (this run resumes by itself).
+                        if let id {
+                            do { try settings.set(Self.keyLastEvent, String(id)) } catch {
+                                log.warning("cannot keep the event stream's position", metadata: ["cause": "\(logCause(error))"])
+                            }
+                        }
                     case .reset:
                         tracker.nudge()
                     case .link(let state):

@@ -187,6 +187,11 @@ enum HeraldMigrations {
                     """)
             }
         }
+        m.registerMigration("v4-team-bulks") { db in
+            // On a Herald server a terminal also holds its colleagues' bulks (from the server's events):
+            // `sent_here` says which ones this workspace sent.
+            try db.execute(sql: "ALTER TABLE bulk ADD COLUMN sent_here INTEGER NOT NULL DEFAULT 1")
+        }
         return m
     }
 }

@@ -34,7 +34,41 @@ public struct LedgerStore: Sendable {
                           messageKey: row["message_key"], messageText: row["message_text"], sender: row["sender"],
                           recipientCount: row["recipient_count"], passesDone: row["passes_done"],
                           nextPollAt: next.map { Date(epochMilliseconds: $0) },
-                          lastPolledAt: last.map { Date(epochMilliseconds: $0) })
+                          lastPolledAt: last.map { Date(epochMilliseconds: $0) },
+                          sentHere: (row["sent_here"] as Bool?) ?? true)
+    }
+
+    /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
+    /// here, and each messageId not held yet. Answers how many recipients were added.
+    @discardableResult
+    public func recordTeamBulk(bulkId: String, createdAt: Date, _ recipients: [DeliveryUpdate]) throws -> Int {
+        let now = clock.now().epochMilliseconds
+        return try database.write { db in
+            // This workspace's own send, announced before its answer was recorded: the send records it.
+            for r in recipients {
+                guard let messageId = r.messageId else { continue }
+                if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE correlator = ?", arguments: [messageId]) != nil { return 0 }
+            }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO bulk (bulk_id, created_ms, recipient_count, sent_here) VALUES (?, ?, 0, 0)
+                """, arguments: [bulkId, createdAt.epochMilliseconds])
+            var added = 0
+            for r in recipients {
+                guard let messageId = r.messageId else { continue }
+                if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE message_id = ?", arguments: [messageId]) != nil { continue }
+                try db.execute(sql: """
+                    INSERT INTO invitation (msisdn, bulk_id, message_id, correlator, status, created_ms, updated_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [r.e164, bulkId, messageId, "team-" + messageId, r.status.rawValue, now, now])
+                added += 1
+            }
+            if added > 0 {
+                try db.execute(sql: """
+                    UPDATE bulk SET recipient_count = (SELECT COUNT(*) FROM invitation WHERE bulk_id = ?) WHERE bulk_id = ?
+                    """, arguments: [bulkId, bulkId])
+            }
+            return added
+        }
     }
 
     // MARK: sending

@@ -13,10 +13,13 @@ public struct BulkRecord: Sendable, Hashable, Codable {
     public var passesDone: Int
     public var nextPollAt: Date?
     public var lastPolledAt: Date?
+    /// False for a colleague's bulk learnt from a Herald server's events.
+    public var sentHere: Bool
 
     public init(bulkId: String, createdAt: Date, messageKey: String? = nil, messageText: String? = nil,
                 sender: String? = nil, recipientCount: Int, passesDone: Int = 0, nextPollAt: Date? = nil,
-                lastPolledAt: Date? = nil) {
+                lastPolledAt: Date? = nil, sentHere: Bool = true) {
+        self.sentHere = sentHere
         self.bulkId = bulkId
         self.createdAt = createdAt
         self.messageKey = messageKey

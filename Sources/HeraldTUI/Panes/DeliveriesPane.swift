@@ -77,7 +77,7 @@ public final class DeliveriesPane: LivePane {
         list.select(vm.cursor)
         TableView.render(into: &canvas, rect: rect, columns: Self.bulkColumns, state: &list, cells: { i in
             let b = bulks[i]
-            return [String(b.bulkId.prefix(10)), Self.time(b.createdAt, now: now), b.message, "\(b.recipients)", "\(b.invited)",
+            return [String(b.bulkId.prefix(10)), Self.time(b.createdAt, now: now), b.shownMessage, "\(b.recipients)", "\(b.invited)",
                     "\(b.pending)", "\(b.impossible)", "", vm.passesLeft(b.bulkId).map(String.init) ?? "done"]
         }, cellStyle: { i, column in
             let b = bulks[i]

@@ -45,6 +45,8 @@ public struct BulkSummary: Sendable, Hashable {
     private let recordedRecipients: Int
     /// Delivery-info passes already made.
     public let passesDone: Int
+    /// False for a colleague's bulk (on a Herald server).
+    public let sentHere: Bool
 
     public init(_ bulk: BulkCounts) {
         let record = bulk.record
@@ -54,7 +56,11 @@ public struct BulkSummary: Sendable, Hashable {
         counts = bulk.counts.filter { $0.value > 0 }
         recordedRecipients = record.recipientCount
         passesDone = record.passesDone
+        sentHere = record.sentHere
     }
+
+    /// The message column: a colleague's bulk says so first.
+    public var shownMessage: String { sentHere ? message : "team · " + message }
 
     public var recipients: Int { max(recordedRecipients, counts.values.reduce(0, +)) }
     public var invited: Int { total(where: \.isInvited) }
