@@ -104,6 +104,7 @@ let package = Package(
             "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine",
         ]),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"]),
+        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

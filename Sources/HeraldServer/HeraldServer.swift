@@ -14,9 +14,9 @@ public struct HeraldServer: Sendable {
         self.options = options
     }
 
-    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish (event streams end) and returns.
-    /// `onListening` gets the address once connections are accepted.
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// Serves until SIGTERM or SIGINT (with `handleSignals`) or until the task is cancelled, then lets requests
+    /// in flight finish (event streams end) and returns. `onListening` gets the address once connections are accepted.
+    public func run(handleSignals: Bool = true, onListening: @escaping @Sendable (String) -> Void) async throws {
         let metrics = ServerMetrics()
         let responder = ServerResponder(engine: engine, options: options, metrics: metrics)
         let host = options.host
@@ -31,6 +31,6 @@ public struct HeraldServer: Sendable {
             logger: Logger(label: "herald.server")
         )
         app.addServices(CarrierWorker(engine: engine, options: options))
-        try await app.runService()
+        if handleSignals { try await app.runService() } else { try await app.run() }
     }
 }

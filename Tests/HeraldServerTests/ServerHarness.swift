@@ -1,0 +1,64 @@
+import Foundation
+import HeraldAPI
+import HeraldEngine
+import HeraldHTTP
+import HeraldServer
+
+/// A real Herald server on a free loopback port, on its own SQLite file, with a sender, a viewer and an
+/// admin key; stopped and removed by `stop()`.
+final class ServerHarness: @unchecked Sendable {
+    let folder: URL
+    let engine: PlatformEngine
+    let url: URL
+    let sender: String
+    let viewer: String
+    let admin: String
+    let applicationKey: String
+    private let task: Task<Void, any Error>
+
+    init(options: ServerOptions = ServerOptions(host: "127.0.0.1", port: 0), timeScale: Double = 50) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-server-\(UUID().uuidString)")
+        var config = EngineConfig(timeScale: timeScale)
+        config.collectReportsOnRead = false
+        engine = try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite"), config: config)
+        applicationKey = try await engine.bootstrapSandbox().applicationKey
+        sender = try await engine.createServerKey(role: .sender, name: "ana").key
+        viewer = try await engine.createServerKey(role: .viewer, name: "support").key
+        admin = try await engine.createServerKey(role: .admin, name: "boss").key
+        let listening = AsyncStream<String>.makeStream()
+        let server = HeraldServer(engine: engine, options: options)
+        task = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
+        var iterator = listening.stream.makeAsyncIterator()
+        guard let address = await iterator.next(), let url = URL(string: address) else { throw CancellationError() }
+        self.url = url
+    }
+
+    func stop() {
+        task.cancel()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    var transport: HTTPTransport { HTTPTransport(baseURL: url) }
+
+    /// A raw request; the answer as it came.
+    func raw(_ method: HTTPMethod, _ path: String, key: String? = nil, body: Data? = nil,
+             headers: [String: String] = [:]) async throws -> APIResponse {
+        var all = headers
+        if let key { all["Authorization"] = "App \(key)" }
+        if body != nil { all["Content-Type"] = "application/json" }
+        return try await transport.send(APIRequest(method: method, path: path, headers: all, body: body))
+    }
+
+    func call<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
+        try endpoint.decode(try await transport.send(try endpoint.request()))
+    }
+
+    /// Sends invitations to `count` numbers with a key; the answer.
+    func invite(_ count: Int, key: String, from start: Int = 0) async throws -> SendInvitationResponse.SendSmsResponse {
+        let messageKey = try await engine.credentials(applicationKey: applicationKey)?.messageKey ?? ""
+        let body = SendInvitationBody(messageKey: messageKey, sender: "Herald", destinations: (start..<start + count).map {
+            SendInvitationBody.Destination(address: "3859812\(String(format: "%05d", $0))")
+        })
+        return try await call(SendInvitation(secret: key, body: body)).sendSmsResponse
+    }
+}
