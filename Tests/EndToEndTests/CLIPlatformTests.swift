@@ -239,6 +239,12 @@ final class RunningHerald: @unchecked Sendable {
     }
 
     /// Waits (at most `timeout` seconds) until stderr contains `text`.
+    /// The first stderr line holding `text`.
+    func waitForStderrLine(containing text: String, timeout: TimeInterval) throws -> String {
+        try waitForStderr(text, timeout: timeout)
+        return stderr.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
+    }
+
     func waitForStderr(_ text: String, timeout: TimeInterval) throws {
         _ = try wait(timeout: timeout, "stderr to say \(text)") { _, err in String(decoding: err, as: UTF8.self).contains(text) ? true : nil }
     }
