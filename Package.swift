@@ -86,6 +86,8 @@ let package = Package(
 
         .executableTarget(name: "herald-bench", dependencies: [
             "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEmbedded",
+            "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 

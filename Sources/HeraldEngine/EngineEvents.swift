@@ -47,8 +47,8 @@ extension PlatformEngine {
                        arguments: [applicationKey, event.type, String(decoding: payload, as: UTF8.self), nowMs])
     }
 
-    /// Events of an application after `id`, oldest first.
-    public func events(applicationKey: String, after id: Int64, limit: Int = 500) throws -> [StoredEvent] {
+    /// Events of an application after `id`, oldest first (a read beside the engine's work, not behind it).
+    public nonisolated func events(applicationKey: String, after id: Int64, limit: Int = 500) throws -> [StoredEvent] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, type, payload, createdAt FROM event WHERE applicationKey = ? AND id > ? ORDER BY id LIMIT ?
@@ -60,7 +60,7 @@ extension PlatformEngine {
     }
 
     /// The id of the newest event of an application (0 when there is none).
-    public func lastEventId(applicationKey: String) throws -> Int64 {
+    public nonisolated func lastEventId(applicationKey: String) throws -> Int64 {
         try pool.read { db in
             try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event WHERE applicationKey = ?", arguments: [applicationKey]) ?? 0
         }
@@ -79,7 +79,7 @@ extension PlatformEngine {
 
 extension PlatformEngine {
     /// The id of the oldest event still kept for an application; nil when there is none.
-    public func oldestEventId(applicationKey: String) throws -> Int64? {
+    public nonisolated func oldestEventId(applicationKey: String) throws -> Int64? {
         try pool.read { db in
             try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event WHERE applicationKey = ?", arguments: [applicationKey])
         }

@@ -24,7 +24,7 @@ public struct ServerKeyHolder: Sendable, Hashable {
 extension PlatformEngine {
     static let serverKeyPrefix = "hk_"
 
-    static func keyHash(_ key: String) -> String {
+    nonisolated static func keyHash(_ key: String) -> String {
         SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -50,7 +50,7 @@ extension PlatformEngine {
     }
 
     /// Every key made, revoked ones included, oldest first.
-    public func serverKeys() throws -> [ServerKeyInfo] {
+    public nonisolated func serverKeys() throws -> [ServerKeyInfo] {
         try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM apiKey ORDER BY createdAt, id").map(Self.keyInfo)
         }
@@ -71,7 +71,7 @@ extension PlatformEngine {
     }
 
     /// The live key presented, with its application; nil for an unknown or revoked key.
-    public func holder(ofServerKey key: String) throws -> ServerKeyHolder? {
+    public nonisolated func holder(ofServerKey key: String) throws -> ServerKeyHolder? {
         guard key.hasPrefix(Self.serverKeyPrefix) else { return nil }
         return try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM apiKey WHERE hash = ? AND revokedAt IS NULL",
@@ -82,19 +82,19 @@ extension PlatformEngine {
         }
     }
 
-    private static func keyInfo(_ row: Row) -> ServerKeyInfo {
+    private nonisolated static func keyInfo(_ row: Row) -> ServerKeyInfo {
         ServerKeyInfo(id: row["id"], name: row["name"], role: KeyRole(rawValue: row["role"]) ?? .viewer,
                       applicationKey: row["applicationKey"], createdAt: Date(epochMilliseconds: row["createdAt"]),
                       revokedAt: (row["revokedAt"] as Int64?).map(Date.init(epochMilliseconds:)))
     }
 
     /// Throws when the database does not answer (the server's `/health`).
-    public func checkHealth() throws {
+    public nonisolated func checkHealth() throws {
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM application") }
     }
 
     /// Messages the carrier has not finished with: still in the outbox, or waiting for a report.
-    public func carrierQueue() throws -> Int {
+    public nonisolated func carrierQueue() throws -> Int {
         try pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sent WHERE outbox = 1 OR nextCheckAt IS NOT NULL") ?? 0
         }

@@ -39,7 +39,7 @@ struct BenchOptions {
             default: throw BenchError("unknown option \(flag)")
             }
         }
-        guard ["import", "search", "ui", "cli", "screens", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
+        guard ["import", "search", "ui", "cli", "screens", "server", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
     }
 
     static func int(_ s: String, _ flag: String) throws -> Int {
@@ -184,6 +184,10 @@ do {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
+    if o.command == "server" {
+        try await serverBench(o, dir: dir)
+        exit(0)
+    }
     let db = try importBench(o, dir: dir)
     if ["search", "all"].contains(o.command) { try searchBench(o, db: db) }
     if ["ui", "cli", "all"].contains(o.command) {
@@ -192,7 +196,8 @@ do {
     }
     if ["ui", "all"].contains(o.command) { try runScreens(o, data: dir.appendingPathComponent("data")) }
     if ["cli", "all"].contains(o.command) { try cliBench(o, dir: dir) }
+    if o.command == "all" { try await serverBench(o, dir: dir) }
 } catch {
-    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
+    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
     exit(2)
 }

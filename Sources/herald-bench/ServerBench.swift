@@ -1,0 +1,116 @@
+import AsyncHTTPClient
+import Foundation
+import HeraldAPI
+import HeraldEngine
+import HeraldHTTP
+import HeraldServer
+
+/// `herald serve` on a loopback port (SQLite): recipients accepted per second at 1,000 per request,
+/// deliveryInfos requests per second, and how long a status takes from the send to 50 event-stream subscribers.
+func serverBench(_ o: BenchOptions, dir: URL) async throws {
+    var config = EngineConfig(timeScale: 1)
+    config.collectReportsOnRead = false
+    let engine = try PlatformEngine.open(at: dir.appendingPathComponent("server-engine.sqlite"), config: config)
+    let app = try await engine.bootstrapSandbox()
+    let key = try await engine.createServerKey(role: .sender, name: "bench").key
+    let listening = AsyncStream<String>.makeStream()
+    let server = HeraldServer(engine: engine, options: ServerOptions(host: "127.0.0.1", port: 0))
+    let serving = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
+    defer { serving.cancel() }
+    var iterator = listening.stream.makeAsyncIterator()
+    guard let address = await iterator.next(), let url = URL(string: address) else { throw BenchError("the server did not start") }
+    // Many streams at once: a client whose pool is not capped at 8 connections per host.
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    defer { _ = client.shutdown() }
+    let transport = HTTPTransport(baseURL: url, timeout: 60, client: client)
+
+    func send(_ count: Int, from start: Int) async throws -> SendInvitationResponse.SendSmsResponse {
+        let body = SendInvitationBody(messageKey: app.messageKey, sender: "Herald", destinations: (start..<start + count).map {
+            SendInvitationBody.Destination(address: "3859\(String(format: "%08d", 10_000_000 + $0))")
+        })
+        let endpoint = SendInvitation(secret: key, body: body)
+        return try endpoint.decode(try await transport.send(try endpoint.request())).sendSmsResponse
+    }
+
+    // Recipients accepted per second: 20 requests of 1,000, one after another.
+    let requests = 20
+    var bulkIds: [String] = []
+    let acceptStart = DispatchTime.now().uptimeNanoseconds
+    for r in 0..<requests { bulkIds.append(try await send(1000, from: r * 1000).bulkId) }
+    let acceptSeconds = Double(DispatchTime.now().uptimeNanoseconds - acceptStart) / 1e9
+    say("server:   \(fmt(Double(requests * 1000) / acceptSeconds, 0)) recipients accepted/s (SQLite, 1,000 per request, \(requests) requests)")
+
+    // deliveryInfos of a 1,000-recipient bulk, 4 at a time.
+    let reads = 200
+    let bulks = bulkIds
+    let readStart = DispatchTime.now().uptimeNanoseconds
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<4 {
+            group.addTask {
+                for i in stride(from: worker, to: reads, by: 4) {
+                    let endpoint = GetDeliveryInfos(secret: key, bulkId: bulks[i % bulks.count])
+                    _ = try endpoint.decode(try await transport.send(try endpoint.request()))
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
+    say("server:   \(fmt(Double(reads) / readSeconds, 0)) deliveryInfos requests/s (1,000 recipients each, 4 clients)")
+
+    // From the send to 50 subscribers: each send's bulk event, timed at every subscriber.
+    let subscribers = 50
+    let arrivals = Arrivals()
+    let follows = (0..<subscribers).map { _ in
+        let stream = EventStreamClient(baseURL: url, key: key, client: client)
+        return Task { await stream.follow(after: nil) { update in
+            if case .event(.deliveryChanged(let bulkId, _, _), _) = update { arrivals.arrived(bulkId) }
+            if case .link(.connected) = update { arrivals.connected() }
+        } }
+    }
+    defer { follows.forEach { $0.cancel() } }
+    while arrivals.connections < subscribers { try await Task.sleep(nanoseconds: 10_000_000) }
+    var latencies: [Double] = []
+    for r in 0..<50 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let bulk = try await send(1, from: 100_000 + r).bulkId
+        arrivals.expect(bulk, at: start)
+        let deadline = Date().addingTimeInterval(5)
+        while arrivals.count(bulk) < subscribers, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+        latencies += arrivals.latencies(bulk)
+    }
+    latencies.sort()
+    say("server:   send → \(subscribers) SSE subscribers: p50 \(fmt(percentile(latencies, 0.5))) ms, p99 \(fmt(percentile(latencies, 0.99))) ms"
+          + " (\(latencies.count) deliveries of 50 sends; includes the send's own round trip)")
+}
+
+/// Prints a figure at once (stdout may be a pipe).
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+/// When each subscriber saw each bulk.
+final class Arrivals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var starts: [String: UInt64] = [:]
+    private var seen: [String: [UInt64]] = [:]
+    private var connects = 0
+
+    func connected() { lock.withLock { connects += 1 } }
+    var connections: Int { lock.withLock { connects } }
+    func arrived(_ bulkId: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock { seen[bulkId, default: []].append(now) }
+    }
+    func expect(_ bulkId: String, at start: UInt64) { lock.withLock { starts[bulkId] = start } }
+    func count(_ bulkId: String) -> Int { lock.withLock { seen[bulkId]?.count ?? 0 } }
+    func latencies(_ bulkId: String) -> [Double] {
+        lock.withLock {
+            guard let start = starts[bulkId] else { return [] }
+            return (seen[bulkId] ?? []).map { Double($0 - start) / 1e6 }
+        }
+    }
+}
