@@ -34,8 +34,6 @@ final class ServerMetrics: @unchecked Sendable {
     /// A subscriber was dropped because it stopped reading.
     func subscriberDropped() { lock.withLock { dropped += 1 } }
 
-    var currentSubscribers: Int { lock.withLock { subscribers } }
-
     func render(carrierQueue: Int?) -> String {
         lock.withLock {
             var out = ""

@@ -45,8 +45,7 @@ enum ServerRoutes {
         (.post, MarkInboxSeen.path, .inbox),
     ]
 
-    /// The access rule and template of a request, nil when no route has this path; `methodAllowed` false when
-    /// the path exists under other methods only.
+    /// The access rule and template of a request; nil when no route has this method and path.
     static func match(method: HTTPMethod?, path: String) -> (access: RouteAccess, template: PathTemplate)? {
         for route in table where route.method == method && route.path.match(path) != nil {
             return (route.access, route.path)
@@ -54,6 +53,7 @@ enum ServerRoutes {
         return nil
     }
 
+    /// Whether some route has this path (under another method: 405, not 404).
     static func pathExists(_ path: String) -> Bool {
         table.contains { $0.path.match(path) != nil }
     }
