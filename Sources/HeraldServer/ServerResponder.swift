@@ -140,8 +140,10 @@ struct ServerResponder: Sendable {
         }
         let stored = try engine.events(applicationKey: applicationKey, after: after, limit: limit)
         let messages = stored.compactMap { event -> EventQueueResponse.QueuedEvent? in
-            guard let decoded = try? HeraldJSON.decode(PlatformEvent.self, from: event.payload) else { return nil }
-            return EventQueueResponse.QueuedEvent(id: event.id, event: decoded)
+            do { return EventQueueResponse.QueuedEvent(id: event.id, event: try HeraldJSON.decode(PlatformEvent.self, from: event.payload)) } catch {
+                log.error("a stored event cannot be read; skipped", metadata: ["id": "\(event.id)", "cause": "\(error)"])
+                return nil
+            }
         }
         return try APIResponse.json(EventQueueResponse(messages: messages, lastEventId: stored.last?.id ?? after, reset: false))
     }

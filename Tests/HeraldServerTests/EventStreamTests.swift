@@ -85,18 +85,17 @@ final class Collected: @unchecked Sendable {
         #expect(ids == Array(Set(ids)).sorted())
     }
 
-    @Test func statusChangesReachEverySubscriberWithinASecond() async throws {
+    /// How fast is measured by `herald-bench server`; here, that every subscriber gets it.
+    @Test func aBulkReachesEverySubscriber() async throws {
         let s = try await ServerHarness(timeScale: 1)
         defer { s.stop() }
         let subscribers = (0..<5).map { _ in Collected() }
         let tasks = subscribers.map { follow(s, after: nil, into: $0) }
         defer { tasks.forEach { $0.cancel() } }
         for c in subscribers { #expect(await c.wait { $0.connected }) }
-        let start = Date()
         let sent = try await s.invite(1, key: s.sender)
         for c in subscribers {
-            #expect(await c.wait(1) { $0.deliveredMessages.contains(sent.responses[0].messageId) })
+            #expect(await c.wait { $0.deliveredMessages.contains(sent.responses[0].messageId) })
         }
-        #expect(Date().timeIntervalSince(start) < 1)
     }
 }
