@@ -71,6 +71,12 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Infobip as the platform: its SMS API v3 as the engine's carrier, its Mobile Messaging inbox.
+        .target(name: "HeraldInfobip", dependencies: [
+            "HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices", "HeraldEmbedded", "HeraldHTTP",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"]),
         .target(name: "HeraldTUI", dependencies: [
             "CNCurses", "HeraldCore", "HeraldViewModels",
@@ -78,7 +84,7 @@ let package = Package(
         ]),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
-            "HeraldEmbedded", "HeraldServer", "HeraldHTTP",
+            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -107,6 +113,16 @@ let package = Package(
         ]),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"]),
         .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI"]),
+        // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
+        .target(name: "InfobipStandIn", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/InfobipStandIn"),
+        .executableTarget(name: "infobip-stand-in", dependencies: ["InfobipStandIn"], path: "Tests/InfobipStandInServer"),
+        .testTarget(name: "HeraldInfobipTests", dependencies: [
+            "HeraldInfobip", "InfobipStandIn", "HeraldEngine", "HeraldAPI", "HeraldServices", "HeraldEmbedded",
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

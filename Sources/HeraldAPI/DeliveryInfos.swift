@@ -10,17 +10,28 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
     /// Decoded through `DeliveryStatus(parsing:)`: accepts `DeleveredToNetwork`, never writes it.
     public var deliveryStatus: DeliveryStatus
     public var price: Double?
+    /// The currency of `price` when the carrier names one (Infobip does).
+    public var currency: String?
+    /// Why the message failed, when it did and the carrier says.
+    public var reason: String?
+    /// True when the failure is for good (sending again would fail again).
+    public var permanent: Bool?
 
     public init(address: String, messageId: String?, clientCorrelator: String?, deliveryStatus: DeliveryStatus,
-                price: Double?) {
+                price: Double?, currency: String? = nil, reason: String? = nil, permanent: Bool? = nil) {
         self.address = address
         self.messageId = messageId
         self.clientCorrelator = clientCorrelator
         self.deliveryStatus = deliveryStatus
         self.price = price
+        self.currency = currency
+        self.reason = reason
+        self.permanent = permanent
     }
 
-    enum CodingKeys: String, CodingKey { case address, messageId, clientCorrelator, deliveryStatus, price }
+    enum CodingKeys: String, CodingKey {
+        case address, messageId, clientCorrelator, deliveryStatus, price, currency, reason, permanent
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -29,6 +40,9 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
         clientCorrelator = try c.decodeIfPresent(String.self, forKey: .clientCorrelator)
         deliveryStatus = DeliveryStatus(parsing: try c.decode(String.self, forKey: .deliveryStatus))
         price = try c.decodeIfPresent(Double.self, forKey: .price)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        permanent = try c.decodeIfPresent(Bool.self, forKey: .permanent)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -38,6 +52,9 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
         try c.encodeIfPresent(clientCorrelator, forKey: .clientCorrelator)
         try c.encode(deliveryStatus.wireName, forKey: .deliveryStatus)
         try c.encodeIfPresent(price, forKey: .price)
+        try c.encodeIfPresent(currency, forKey: .currency)
+        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(permanent, forKey: .permanent)
     }
 }
 

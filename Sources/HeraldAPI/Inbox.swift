@@ -1,59 +1,112 @@
 import Foundation
 import HeraldCore
 
-/// One inbox message as the Mobile Messaging inbox writes it (HeraldCore's `InboxMessage` on the wire).
+/// One inbox message as the Mobile Messaging inbox writes it: an APNs-shaped payload
+/// (`aps.alert.title/body`, `internalData.sendDateTime`, `internalData.inbox.topic/seen`).
+///
+/// Read as Infobip really writes it: `internalData.inbox.seen` may be absent (not seen); a silent message has no
+/// `aps.alert` and carries its title and body in `internalData.silent`; `aps.alert` may be a bare string; unknown
+/// fields are ignored. Written the same way, so the embedded engine and `herald serve` answer what Infobip does.
 public struct InboxWireMessage: Codable, Sendable, Hashable {
     public var messageId: String
     public var silent: Bool
-    public var aps: APS
-    public var internalData: InternalData
+    public var title: String?
+    public var body: String
+    public var topic: String?
+    /// Epoch milliseconds.
+    public var sendDateTime: Int64
+    public var seen: Bool
 
     public init(messageId: String, title: String?, body: String, topic: String?, sendDateTime: Int64, seen: Bool,
                 silent: Bool = false) {
         self.messageId = messageId
         self.silent = silent
-        self.aps = APS(alert: APS.Alert(title: title, body: body))
-        self.internalData = InternalData(sendDateTime: sendDateTime, inbox: InternalData.Inbox(seen: seen, topic: topic))
+        self.title = title
+        self.body = body
+        self.topic = topic
+        self.sendDateTime = sendDateTime
+        self.seen = seen
     }
 
-    public struct APS: Codable, Sendable, Hashable {
-        public var alert: Alert
-        public init(alert: Alert) { self.alert = alert }
+    enum Keys: String, CodingKey { case messageId, silent, aps, internalData }
+    enum APSKeys: String, CodingKey { case alert }
+    enum AlertKeys: String, CodingKey { case title, body }
+    enum InternalKeys: String, CodingKey { case sendDateTime, inbox, silent }
+    enum InboxKeys: String, CodingKey { case topic, seen }
 
-        public struct Alert: Codable, Sendable, Hashable {
-            public var title: String?
-            public var body: String
-            public init(title: String?, body: String) {
-                self.title = title
-                self.body = body
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        messageId = try c.decode(String.self, forKey: .messageId)
+        var alertTitle: String?
+        var alertBody: String?
+        var hasAlert = false
+        if c.contains(.aps), try !c.decodeNil(forKey: .aps) {
+            let aps = try c.nestedContainer(keyedBy: APSKeys.self, forKey: .aps)
+            if let text = try? aps.decode(String.self, forKey: .alert) {
+                alertBody = text
+                hasAlert = true
+            } else if aps.contains(.alert), try !aps.decodeNil(forKey: .alert) {
+                let alert = try aps.nestedContainer(keyedBy: AlertKeys.self, forKey: .alert)
+                alertTitle = try alert.decodeIfPresent(String.self, forKey: .title)
+                alertBody = try alert.decodeIfPresent(String.self, forKey: .body)
+                hasAlert = true
             }
         }
-    }
-
-    public struct InternalData: Codable, Sendable, Hashable {
-        /// Epoch milliseconds.
-        public var sendDateTime: Int64
-        public var inbox: Inbox
-        public init(sendDateTime: Int64, inbox: Inbox) {
-            self.sendDateTime = sendDateTime
-            self.inbox = inbox
-        }
-
-        public struct Inbox: Codable, Sendable, Hashable {
-            public var seen: Bool
-            public var topic: String?
-            public init(seen: Bool, topic: String?) {
-                self.seen = seen
-                self.topic = topic
+        var silentTitle: String?
+        var silentBody: String?
+        var hasSilent = false
+        sendDateTime = 0
+        seen = false
+        topic = nil
+        if c.contains(.internalData), try !c.decodeNil(forKey: .internalData) {
+            let data = try c.nestedContainer(keyedBy: InternalKeys.self, forKey: .internalData)
+            sendDateTime = try Self.decodeMilliseconds(data, .sendDateTime) ?? 0
+            if data.contains(.inbox), try !data.decodeNil(forKey: .inbox) {
+                let inbox = try data.nestedContainer(keyedBy: InboxKeys.self, forKey: .inbox)
+                topic = try inbox.decodeIfPresent(String.self, forKey: .topic)
+                seen = try inbox.decodeIfPresent(Bool.self, forKey: .seen) ?? false
+            }
+            if data.contains(.silent), try !data.decodeNil(forKey: .silent) {
+                let silent = try data.nestedContainer(keyedBy: AlertKeys.self, forKey: .silent)
+                silentTitle = try silent.decodeIfPresent(String.self, forKey: .title)
+                silentBody = try silent.decodeIfPresent(String.self, forKey: .body)
+                hasSilent = true
             }
         }
+        silent = try c.decodeIfPresent(Bool.self, forKey: .silent) ?? (!hasAlert && hasSilent)
+        title = alertTitle ?? silentTitle
+        body = alertBody ?? silentBody ?? ""
     }
 
-    public var title: String? { aps.alert.title }
-    public var body: String { aps.alert.body }
-    public var topic: String? { internalData.inbox.topic }
-    public var seen: Bool { internalData.inbox.seen }
-    public var sendDate: Date { Date(epochMilliseconds: internalData.sendDateTime) }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(messageId, forKey: .messageId)
+        var aps = c.nestedContainer(keyedBy: APSKeys.self, forKey: .aps)
+        var data = c.nestedContainer(keyedBy: InternalKeys.self, forKey: .internalData)
+        try data.encode(sendDateTime, forKey: .sendDateTime)
+        var inbox = data.nestedContainer(keyedBy: InboxKeys.self, forKey: .inbox)
+        try inbox.encodeIfPresent(topic, forKey: .topic)
+        try inbox.encode(seen, forKey: .seen)
+        if silent {
+            var payload = data.nestedContainer(keyedBy: AlertKeys.self, forKey: .silent)
+            try payload.encodeIfPresent(title, forKey: .title)
+            try payload.encode(body, forKey: .body)
+        } else {
+            var alert = aps.nestedContainer(keyedBy: AlertKeys.self, forKey: .alert)
+            try alert.encodeIfPresent(title, forKey: .title)
+            try alert.encode(body, forKey: .body)
+        }
+    }
+
+    /// Epoch milliseconds written as a number (integer or not) or a numeric string.
+    private static func decodeMilliseconds(_ c: KeyedDecodingContainer<InternalKeys>, _ key: InternalKeys) throws -> Int64? {
+        if let ms = try? c.decodeIfPresent(Int64.self, forKey: key) { return ms }
+        if let ms = try? c.decodeIfPresent(Double.self, forKey: key), ms.isFinite { return Int64(ms) }
+        if let text = try? c.decodeIfPresent(String.self, forKey: key), let ms = Int64(text) { return ms }
+        return nil
+    }
+
+    public var sendDate: Date { Date(epochMilliseconds: sendDateTime) }
 
     /// The wire form of a domain inbox message.
     public init(_ message: InboxMessage) {
@@ -154,7 +207,8 @@ public struct SeenBody: Codable, Sendable, Hashable {
 
     public struct SeenMessage: Codable, Sendable, Hashable {
         public var messageId: String
-        /// Whole seconds between sending and seeing.
+        /// Whole seconds between seeing the message and reporting it (about 0 when reported at once), as the
+        /// Mobile Messaging SDKs send it; the platform takes the seen time as its arrival minus this.
         public var timestampDelta: Int64
         public var inbox: Bool
 
@@ -164,9 +218,9 @@ public struct SeenBody: Codable, Sendable, Hashable {
             self.inbox = inbox
         }
 
-        /// The seen mark of a message sent at `sent` and seen at `seen`.
-        public init(messageId: String, sent: Date, seen: Date) {
-            self.init(messageId: messageId, timestampDelta: max(0, Int64(seen.timeIntervalSince(sent))))
+        /// The mark of a message seen at `seenAt`, reported at `reportedAt` (never negative, even when clocks disagree).
+        public init(messageId: String, seenAt: Date, reportedAt: Date) {
+            self.init(messageId: messageId, timestampDelta: max(0, Int64(reportedAt.timeIntervalSince(seenAt).rounded(.down))))
         }
     }
 }

@@ -25,12 +25,6 @@ public struct InboxMessage: Sendable, Hashable, Codable, Identifiable {
         self.silent = silent
     }
 
-    /// Whole seconds between sending and seeing at `seenAt`, as the mark-seen call's `timestampDelta`
-    /// (never negative, even when clocks disagree).
-    public func timestampDelta(seenAt: Date) -> Int64 {
-        max(0, Int64(seenAt.timeIntervalSince(sendDateTime).rounded(.down)))
-    }
-
     /// The inbox order: newest first, then by id so equal times keep a stable order.
     public static func newestFirst(_ a: InboxMessage, _ b: InboxMessage) -> Bool {
         if a.sendDateTime != b.sendDateTime { return a.sendDateTime > b.sendDateTime }

@@ -33,7 +33,7 @@ public struct EmbeddedPlatform: PlatformConnector {
 
     /// The saved credentials when the engine still knows them; otherwise the sandbox application's
     /// (bootstrapped on first run), saved for next time.
-    static func sandboxCredentials(engine: PlatformEngine, saved: SavedCredentials) async throws -> PlatformCredentials {
+    public static func sandboxCredentials(engine: PlatformEngine, saved: SavedCredentials) async throws -> PlatformCredentials {
         if let kept = try saved.credentials() {
             // A failed read is not "unknown application": the saved credentials would be replaced.
             let known: ApplicationCredentials?

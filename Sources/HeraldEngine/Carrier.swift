@@ -10,6 +10,20 @@ public struct OutboundSMS: Sendable, Hashable {
     public var sender: String
     public var text: String
     public var acceptedAt: Date
+    /// The message was handed over before and no answer was stored (the process died in between): the carrier
+    /// must find out whether it already took it before taking it again, so nothing is sent twice.
+    public var mayHaveBeenSent: Bool
+
+    public init(messageId: String, bulkId: String, address: String, sender: String, text: String, acceptedAt: Date,
+                mayHaveBeenSent: Bool = false) {
+        self.messageId = messageId
+        self.bulkId = bulkId
+        self.address = address
+        self.sender = sender
+        self.text = text
+        self.acceptedAt = acceptedAt
+        self.mayHaveBeenSent = mayHaveBeenSent
+    }
 }
 
 /// A message the carrier holds whose next report is due.
@@ -19,6 +33,13 @@ public struct InFlightSMS: Sendable, Hashable {
     public var acceptedAt: Date
     /// The status stored last.
     public var status: DeliveryStatus
+
+    public init(messageId: String, bulkId: String, acceptedAt: Date, status: DeliveryStatus) {
+        self.messageId = messageId
+        self.bulkId = bulkId
+        self.acceptedAt = acceptedAt
+        self.status = status
+    }
 }
 
 /// What a carrier says of one message: its status now and when to ask again (nil: the status is final).
@@ -26,12 +47,32 @@ public struct CarrierReport: Sendable, Hashable {
     public var messageId: String
     public var status: DeliveryStatus
     public var nextCheckAt: Date?
+    /// What the carrier charged per message, when it says (nil keeps the engine's own estimate).
+    public var price: Double?
+    public var currency: String?
+    /// Why the message failed, in the carrier's words (nil when it did not).
+    public var reason: String?
+    /// Whether the failure is for good: sending the same message again would fail again.
+    public var permanent: Bool
 
-    public init(messageId: String, status: DeliveryStatus, nextCheckAt: Date?) {
+    public init(messageId: String, status: DeliveryStatus, nextCheckAt: Date?, price: Double? = nil,
+                currency: String? = nil, reason: String? = nil, permanent: Bool = false) {
         self.messageId = messageId
         self.status = status
         self.nextCheckAt = nextCheckAt
+        self.price = price
+        self.currency = currency
+        self.reason = reason
+        self.permanent = permanent
     }
+}
+
+/// The carrier refused messages for a reason that will not pass by itself (a refused key, a request it
+/// calls invalid): the engine marks them rejected with `message`, instead of handing them over again.
+public struct CarrierRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// The network that really delivers messages. The engine hands it messages from its outbox once they are

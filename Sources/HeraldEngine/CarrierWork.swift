@@ -39,27 +39,59 @@ extension PlatformEngine {
         try pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
     }
 
-    /// Hands messages committed to the outbox to the carrier and stores its first reports.
+    /// Hands messages committed to the outbox to the carrier and stores its first reports. Messages are claimed
+    /// first (outbox 2, with a lease in `nextCheckAt`), so another process leaves them alone while the carrier
+    /// answers; a claim whose lease ran out (the process died) is handed over again marked `mayHaveBeenSent`.
     @discardableResult
     func drainOutbox(bulkId: String?) async throws -> Int {
         var handed = 0
         while true {
-            let rows = try rows("""
-                SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.status, b.sender
-                FROM sent s JOIN bulk b ON b.id = s.bulkId
-                WHERE s.outbox = 1 \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
-                """, StatementArguments((bulkId.map { [$0] } ?? []) + [Self.carrierBatch]))
-            guard !rows.isEmpty else { return handed }
-            for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
-                let outbound = group.map { row in
-                    OutboundSMS(messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
-                                text: row["text"] ?? "", acceptedAt: Date(epochMilliseconds: row["sentAt"]))
+            let claimed = try claimOutbox(bulkId: bulkId)
+            guard !claimed.isEmpty else { return handed }
+            for (app, group) in Dictionary(grouping: claimed, by: { $0.applicationKey }) {
+                let outbound = group.map(\.message)
+                let reports: [CarrierReport]
+                do {
+                    reports = try await carrier.submit(outbound, at: now)
+                } catch let refusal as CarrierRefusal {
+                    // Refused for good: the new messages fail with the reason. One that may have gone out
+                    // before stays claimed until the carrier can say whether it did.
+                    reports = outbound.filter { !$0.mayHaveBeenSent }.map {
+                        CarrierReport(messageId: $0.messageId, status: .rejected, nextCheckAt: nil, reason: refusal.message)
+                    }
+                    log.warning("carrier refused messages", metadata: ["count": "\(reports.count)", "cause": "\(refusal.message)"])
                 }
-                let reports = try await carrier.submit(outbound, at: now)
                 _ = try store(reports, applicationKey: app, fromOutbox: true)
                 handed += reports.count
             }
-            if rows.count < Self.carrierBatch { return handed }
+            if claimed.count < Self.carrierBatch { return handed }
+        }
+    }
+
+    private struct Claimed {
+        var applicationKey: String
+        var message: OutboundSMS
+    }
+
+    /// Claims up to a batch of outbox messages in one transaction: new ones, and claims whose lease ran out.
+    private func claimOutbox(bulkId: String?) throws -> [Claimed] {
+        let at = nowMs
+        let lease = at + Int64(config.handOverLease * 1000)
+        return try pool.write { db -> [Claimed] in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, b.sender
+                FROM sent s JOIN bulk b ON b.id = s.bulkId
+                WHERE (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
+                  \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
+                """, arguments: StatementArguments([at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch]))
+            let claim = try db.makeStatement(sql: "UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id = ?")
+            return try rows.map { row in
+                try claim.execute(arguments: [lease, row["applicationKey"], row["id"]])
+                let outbox: Int = row["outbox"]
+                return Claimed(applicationKey: row["applicationKey"], message: OutboundSMS(
+                    messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
+                    text: row["text"] ?? "", acceptedAt: Date(epochMilliseconds: row["sentAt"]), mayHaveBeenSent: outbox == 2))
+            }
         }
     }
 
@@ -100,19 +132,26 @@ extension PlatformEngine {
             var changes: [String: [DeliveryInfo]] = [:]
             for report in reports {
                 guard let row = try Row.fetchOne(db, sql: """
-                    SELECT bulkId, address, price, status, outbox, nextCheckAt FROM sent WHERE applicationKey = ? AND id = ?
+                    SELECT bulkId, address, price, currency, reason, status, outbox, nextCheckAt FROM sent
+                    WHERE applicationKey = ? AND id = ?
                     """, arguments: [applicationKey, report.messageId]) else { continue }
-                let inOutbox: Bool = row["outbox"]
+                let inOutbox = (row["outbox"] as Int) > 0
                 guard inOutbox == fromOutbox, fromOutbox || row["nextCheckAt"] as Int64? != nil else { continue }
+                let price: Double = report.price ?? row["price"]
+                let currency: String? = report.currency ?? (row["currency"] as String?)
+                let reason: String? = report.reason ?? (row["reason"] as String?)
                 try db.execute(sql: """
-                    UPDATE sent SET status = ?, statusAt = ?, nextCheckAt = ?, outbox = 0 WHERE applicationKey = ? AND id = ?
-                    """, arguments: [report.status.rawValue, at, report.nextCheckAt?.epochMilliseconds, applicationKey,
-                                     report.messageId])
-                if report.status.rawValue != row["status"] as String {
+                    UPDATE sent SET status = ?, statusAt = ?, nextCheckAt = ?, outbox = 0, price = ?, currency = ?, reason = ?,
+                                    permanentFailure = ?
+                    WHERE applicationKey = ? AND id = ?
+                    """, arguments: [report.status.rawValue, at, report.nextCheckAt?.epochMilliseconds, price, currency, reason,
+                                     report.permanent, applicationKey, report.messageId])
+                if report.status.rawValue != row["status"] as String || price != row["price"] as Double {
                     let bulkId: String = row["bulkId"]
                     changes[bulkId, default: []].append(DeliveryInfo(
                         address: row["address"], messageId: report.messageId, clientCorrelator: bulkId,
-                        deliveryStatus: report.status, price: row["price"]))
+                        deliveryStatus: report.status, price: price, currency: currency,
+                        reason: report.status.isImpossible ? reason : nil, permanent: report.permanent ? true : nil))
                 }
             }
             for (bulkId, infos) in changes.sorted(by: { $0.key < $1.key }) {
@@ -131,6 +170,15 @@ extension PlatformEngine {
     func markInOutbox(bulkId: String) throws {
         try pool.write { db in
             try db.execute(sql: "UPDATE sent SET outbox = 1, nextCheckAt = NULL WHERE bulkId = ? AND accepted = 1",
+                           arguments: [bulkId])
+        }
+    }
+
+    /// Leaves a bulk's messages as a process that died while the carrier answered leaves them: claimed, the
+    /// lease run out (tests).
+    func markHandedWithoutAnswer(bulkId: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE sent SET outbox = 2, nextCheckAt = 0 WHERE bulkId = ? AND accepted = 1",
                            arguments: [bulkId])
         }
     }

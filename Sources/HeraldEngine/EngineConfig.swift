@@ -29,6 +29,14 @@ public struct EngineConfig: Sendable, Hashable {
     /// Whether reading delivery infos first collects the carrier's reports due by now. On in a terminal's
     /// embedded engine (nothing else runs the carrier); off on a server, whose carrier worker alone does it.
     public var collectReportsOnRead = true
+    /// Whether that collection covers every bulk with reports due, not only the one read: a carrier that answers
+    /// many bulks in one call (Infobip's logs) is asked once per pass instead of once per bulk.
+    public var collectAcrossBulksOnRead = false
+    /// Seconds a process holds messages it is handing to the carrier before another may take them over.
+    public var handOverLease: Double = 120
+    /// When set, the link of every message and referral is this URL: a platform that cannot serve Herald's
+    /// short links (Infobip) sends the application's own referral page instead.
+    public var plainLink: String?
 
     public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
                 uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,
@@ -62,6 +70,9 @@ public struct EngineConfig: Sendable, Hashable {
         return value
     }
 
+    /// The link sent for a short-link code: the plain link when set, else the short link.
+    public func link(code: String) -> String { plainLink ?? shortLinkBase + code }
+
     /// Checks the values; the engine refuses to open with a broken config.
     public func validate() throws(EngineError) {
         guard timeScale.isFinite, timeScale > 0 else {
@@ -76,6 +87,9 @@ public struct EngineConfig: Sendable, Hashable {
         }
         guard let url = URL(string: shortLinkBase), url.scheme != nil, url.host != nil else {
             throw EngineError.invalidConfig("short link base \"\(shortLinkBase)\" is not an absolute URL")
+        }
+        if let plainLink, URL(string: plainLink)?.host == nil || !(plainLink.hasPrefix("https://") || plainLink.hasPrefix("http://")) {
+            throw EngineError.invalidConfig("link \"\(plainLink)\" is not an absolute http(s) URL")
         }
         guard maxDestinations > 0 else { throw EngineError.invalidConfig("max destinations must be positive") }
         guard pricePerSegment >= 0 else { throw EngineError.invalidConfig("price cannot be negative") }

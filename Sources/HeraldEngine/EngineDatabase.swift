@@ -120,6 +120,16 @@ enum EngineDatabase {
                     revokedAt INTEGER);
                 """)
         }
+        m.registerMigration("v3-carrier-details") { db in
+            // `outbox` 2: handed to the carrier, its answer not stored yet (a crash there is reconciled, not resent).
+            // The carrier's own price, currency and whether a failure is for good.
+            try db.execute(sql: """
+                ALTER TABLE sent ADD COLUMN currency TEXT;
+                ALTER TABLE sent ADD COLUMN permanentFailure INTEGER NOT NULL DEFAULT 0;
+                DROP INDEX sentOutbox;
+                CREATE INDEX sentOutbox ON sent(outbox) WHERE outbox > 0;
+                """)
+        }
         return m
     }
 }

@@ -151,13 +151,14 @@ extension PlatformEngine {
         guard !body.externalUserId.isEmpty else {
             throw APIError.badRequest("externalUserId is required", validationErrors: ["externalUserId": ["must not be empty"]])
         }
-        let ids = body.messages.map(\.messageId)
         let now = nowMs
         try pool.write { db in
-            for id in ids {
+            for mark in body.messages {
+                // `timestampDelta` is the seconds between seeing and reporting: the user saw it that long ago.
+                let seenAt = now - max(0, min(mark.timestampDelta, 366 * 86_400)) * 1000
                 try db.execute(sql: """
                     UPDATE inbox SET seen = 1, seenAt = ? WHERE applicationKey = ? AND externalUserId = ? AND id = ? AND seen = 0
-                    """, arguments: [now, app.key, body.externalUserId, id])
+                    """, arguments: [seenAt, app.key, body.externalUserId, mark.messageId])
             }
         }
         return APIResponse.empty()

@@ -30,14 +30,15 @@ public actor PlatformEngine {
     }
 
     /// Opens (creating when missing) the engine's database at `url`, e.g. `<data dir>/engine.sqlite`.
-    public static func open(at url: URL, clock: any HeraldClock = SystemClock(),
-                            config: EngineConfig = EngineConfig()) throws -> PlatformEngine {
+    /// `carrier` delivers the messages (nil: the simulated carrier of `config`).
+    public static func open(at url: URL, clock: any HeraldClock = SystemClock(), config: EngineConfig = EngineConfig(),
+                            carrier: (any Carrier)? = nil) throws -> PlatformEngine {
         try config.validate()
         let pool: DatabasePool
         do { pool = try EngineDatabase.open(at: url) } catch {
             throw EngineError.storage("cannot open \(url.path): \(storageDescription(error))")
         }
-        return PlatformEngine(pool: pool, clock: clock, config: config)
+        return PlatformEngine(pool: pool, clock: clock, config: config, carrier: carrier)
     }
 
     // MARK: - Wire

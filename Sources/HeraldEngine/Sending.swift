@@ -14,6 +14,9 @@ public struct SentMessage: Sendable, Hashable {
     /// The rendered text (link and client fields filled); nil when rejected.
     public var text: String?
     public var price: Double
+    public var currency: String?
+    /// The carrier said the failure is for good.
+    public var permanentFailure: Bool
     public var sentAt: Date
     public var linkCode: String?
     /// The status stored last (rejected, or the carrier's last report).
@@ -27,13 +30,16 @@ public struct SentMessage: Sendable, Hashable {
         reason = row["reason"]
         text = row["text"]
         price = row["price"]
+        currency = row["currency"]
+        permanentFailure = row["permanentFailure"]
         sentAt = Date(epochMilliseconds: row["sentAt"])
         linkCode = row["linkCode"]
         status = DeliveryStatus(parsing: row["status"])
     }
 
     var deliveryInfo: DeliveryInfo {
-        DeliveryInfo(address: address, messageId: messageId, clientCorrelator: bulkId, deliveryStatus: status, price: price)
+        DeliveryInfo(address: address, messageId: messageId, clientCorrelator: bulkId, deliveryStatus: status, price: price,
+                     currency: currency, reason: status.isImpossible ? reason : nil, permanent: permanentFailure ? true : nil)
     }
 }
 
@@ -53,12 +59,16 @@ extension PlatformEngine {
         // just accepted and answer so.
         let replayedBulks = Set(answer.sendSmsResponse.responses.filter { replayed.contains($0.messageId) }
             .compactMap(\.bulkId)).sorted()
-        if config.collectReportsOnRead, !replayedBulks.isEmpty {
-            for bulk in replayedBulks { try await catchUp(bulkId: bulk) }
-            let statuses = try storedStatuses(bulkIds: replayedBulks)
-            for (i, response) in answer.sendSmsResponse.responses.enumerated()
-            where response.status != .rejected && replayed.contains(response.messageId) {
-                if let status = statuses[response.messageId] { answer.sendSmsResponse.responses[i].status = status }
+        if config.collectReportsOnRead { for bulk in replayedBulks { try await catchUp(bulkId: bulk) } }
+        let stored = try storedOutcomes(bulkIds: [bulkId] + replayedBulks)
+        for (i, response) in answer.sendSmsResponse.responses.enumerated() where response.status != .rejected {
+            guard let now = stored[response.messageId] else { continue }
+            if now.status == .rejected {
+                // The carrier refused it after all (a refused key): say so, with its reason.
+                answer.sendSmsResponse.responses[i].status = .rejected
+                answer.sendSmsResponse.responses[i].reason = now.reason
+            } else if config.collectReportsOnRead, replayed.contains(response.messageId) {
+                answer.sendSmsResponse.responses[i].status = now.status
             }
         }
         return try Self.json(answer)
@@ -141,11 +151,13 @@ extension PlatformEngine {
         return answer
     }
 
-    /// The stored status of every message of these bulks, by messageId.
-    private func storedStatuses(bulkIds: [String]) throws -> [String: DeliveryStatus] {
+    /// The stored status and failure reason of every message of these bulks, by messageId.
+    private func storedOutcomes(bulkIds: [String]) throws -> [String: (status: DeliveryStatus, reason: String?)] {
         let marks = Array(repeating: "?", count: bulkIds.count).joined(separator: ", ")
-        let rows = try rows("SELECT id, status FROM sent WHERE bulkId IN (\(marks))", StatementArguments(bulkIds))
-        return Dictionary(rows.map { ($0["id"] as String, DeliveryStatus(parsing: $0["status"])) }) { first, _ in first }
+        let rows = try rows("SELECT id, status, reason FROM sent WHERE bulkId IN (\(marks))", StatementArguments(bulkIds))
+        return Dictionary(rows.map { ($0["id"] as String, (DeliveryStatus(parsing: $0["status"]), $0["reason"] as String?)) }) {
+            first, _ in first
+        }
     }
 
     /// The path of a bulk's delivery infos, its id encoded (a hand-made path would not be).
@@ -167,7 +179,7 @@ extension PlatformEngine {
         case .success(let msisdn):
             address = msisdn
             let linkCode = try Self.newLinkCode(db)
-            let rendered = message.template.render(link: config.shortLinkBase + linkCode,
+            let rendered = message.template.render(link: config.link(code: linkCode),
                                                    values: ClientField.values(fromClientData: d.clientData ?? []),
                                                    missing: .empty)
             text = rendered.text
@@ -251,8 +263,9 @@ extension PlatformEngine {
 
     /// Hands a bulk's outbox to the carrier and stores its reports due by now.
     func catchUp(bulkId: String) async throws {
-        try await drainOutbox(bulkId: bulkId)
-        try await collectReports(bulkId: bulkId)
+        let only = config.collectAcrossBulksOnRead ? nil : bulkId
+        try await drainOutbox(bulkId: only)
+        try await collectReports(bulkId: only)
     }
 
     // MARK: - Delivery infos

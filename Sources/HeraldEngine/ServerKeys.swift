@@ -96,7 +96,7 @@ extension PlatformEngine {
     /// Messages the carrier has not finished with: still in the outbox, or waiting for a report.
     public nonisolated func carrierQueue() throws -> Int {
         try pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sent WHERE outbox = 1 OR nextCheckAt IS NOT NULL") ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sent WHERE outbox > 0 OR nextCheckAt IS NOT NULL") ?? 0
         }
     }
 }

@@ -37,13 +37,13 @@ extension PlatformEngine {
             let code = try Self.newLinkCode(db)
             try db.execute(sql: "INSERT INTO shortLink(code, applicationKey, referrer, createdAt) VALUES (?, ?, ?, ?)",
                            arguments: [code, applicationKey, referrer, now])
-            return ReferralLink(url: config.shortLinkBase + code, code: code, clicks: 0, referrer: referrer)
+            return ReferralLink(url: config.link(code: code), code: code, clicks: 0, referrer: referrer)
         }
     }
 
     nonisolated func link(_ row: Row) -> ReferralLink {
         let code: String = row["code"]
-        return ReferralLink(url: config.shortLinkBase + code, code: code, clicks: row["clicks"],
+        return ReferralLink(url: config.link(code: code), code: code, clicks: row["clicks"],
                             messageId: row["messageId"], referrer: row["referrer"])
     }
 

@@ -54,7 +54,7 @@ public struct EventStreamClient: PlatformEventSource {
     /// Reads `/1/events` until it ends or goes quiet for `idleTimeout`.
     private func stream(after lastEventId: inout Int64?, failures: inout Int,
                         _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async throws {
-        var request = HTTPClientRequest(url: HTTPTransport.url(baseURL, path: "/1/events", query: [:]))
+        var request = HTTPClientRequest(url: HTTPTransport.url(baseURL, path: "/1/events", query: []))
         request.headers.add(name: "Authorization", value: Credential.app(key).headerValue)
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventId { request.headers.add(name: "Last-Event-ID", value: String(lastEventId)) }

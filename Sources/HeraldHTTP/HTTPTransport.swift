@@ -21,7 +21,13 @@ public struct HTTPTransport: PlatformTransport {
     }
 
     public func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        let url = Self.url(baseURL, path: request.path, query: request.query)
+        try await send(request, queryItems: request.query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// Carries `request` with these query items instead of its own, in this order; a key may repeat
+    /// (`bulkId=a&bulkId=b`), which a dictionary cannot say.
+    public func send(_ request: APIRequest, queryItems: [(String, String)]) async throws(APIError) -> APIResponse {
+        let url = Self.url(baseURL, path: request.path, query: queryItems)
         var http = HTTPClientRequest(url: url)
         http.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
@@ -38,14 +44,14 @@ public struct HTTPTransport: PlatformTransport {
     }
 
     /// The URL of a request: the base URL's own path, then the request's (already encoded) path and its query.
-    static func url(_ base: URL, path: String, query: [String: String]) -> String {
+    static func url(_ base: URL, path: String, query: [(String, String)]) -> String {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         text += path
         if !query.isEmpty {
             var allowed = CharacterSet.urlQueryAllowed
             allowed.remove(charactersIn: "&=+;#")
-            text += "?" + query.sorted { $0.key < $1.key }.map { key, value in
+            text += "?" + query.map { key, value in
                 (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key) + "="
                     + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)
             }.joined(separator: "&")

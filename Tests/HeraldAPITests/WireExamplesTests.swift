@@ -102,7 +102,7 @@ import HeraldCore
         #expect(r.countTotal == 10 && r.countUnread == 5 && r.countTotalFiltered == 3 && r.countUnreadFiltered == 1)
         let m = try #require(r.messages.first)
         #expect(m.title == "Welcome" && m.body == "Your friend joined" && m.topic == "promo" && m.seen)
-        #expect(m.internalData.sendDateTime == 1_643_314_503_233)
+        #expect(m.sendDateTime == 1_643_314_503_233)
         #expect(m.sendDate.epochMilliseconds == 1_643_314_503_233)
         let core = m.inboxMessage
         #expect(core.topic == "promo" && core.seen && core.sendDateTime.epochMilliseconds == 1_643_314_503_233)
@@ -118,10 +118,11 @@ import HeraldCore
         #expect(try sameJSON(HeraldJSON.encode(b), json(text)))
     }
 
-    @Test func seenDeltaIsWholeSecondsBetweenSendingAndSeeing() {
-        let sent = Date(epochMilliseconds: 1_000_000)
-        let mark = SeenBody.SeenMessage(messageId: "x", sent: sent, seen: sent.addingTimeInterval(90.7))
-        #expect(mark.timestampDelta == 90)
+    @Test func seenDeltaIsWholeSecondsBetweenSeeingAndReporting() {
+        let seen = Date(epochMilliseconds: 1_000_000)
+        #expect(SeenBody.SeenMessage(messageId: "x", seenAt: seen, reportedAt: seen.addingTimeInterval(90.7)).timestampDelta == 90)
+        #expect(SeenBody.SeenMessage(messageId: "x", seenAt: seen, reportedAt: seen.addingTimeInterval(0.3)).timestampDelta == 0)
+        #expect(SeenBody.SeenMessage(messageId: "x", seenAt: seen, reportedAt: seen.addingTimeInterval(-30)).timestampDelta == 0)
     }
 
     @Test func errorEnvelope() throws {

@@ -15,11 +15,8 @@ import Testing
         #expect(Date(epochMilliseconds: 0) == Date(timeIntervalSince1970: 0))
     }
 
-    @Test func timestampDeltaIsWholeSecondsNeverNegative() {
+    @Test func identityIsTheMessageId() {
         let m = InboxMessage(messageId: "1", title: nil, body: "b", topic: nil, sendDateTime: t0)
-        #expect(m.timestampDelta(seenAt: t0.addingTimeInterval(90.9)) == 90)
-        #expect(m.timestampDelta(seenAt: t0) == 0)
-        #expect(m.timestampDelta(seenAt: t0.addingTimeInterval(-30)) == 0)
         #expect(m.id == "1")
     }
 

@@ -63,9 +63,9 @@ import HeraldCore
         let page1 = try await fetch(h, limit: 2)
         #expect(page1.messages.map(\.title) == ["T4", "T3"])
         #expect(page1.countTotalFiltered == 5)
-        let page2 = try await fetch(h, to: page1.messages.last?.internalData.sendDateTime, limit: 2)
+        let page2 = try await fetch(h, to: page1.messages.last?.sendDateTime, limit: 2)
         #expect(page2.messages.map(\.title) == ["T2", "T1"])
-        let page3 = try await fetch(h, to: page2.messages.last?.internalData.sendDateTime, limit: 2)
+        let page3 = try await fetch(h, to: page2.messages.last?.sendDateTime, limit: 2)
         #expect(page3.messages.map(\.title) == ["T0"])
     }
 
@@ -77,7 +77,7 @@ import HeraldCore
         let r = try await fetch(h, user: "demo")
         #expect(r.messages.count == 20)
         #expect(r.countTotal == 25)
-        let times = r.messages.map(\.internalData.sendDateTime)
+        let times = r.messages.map(\.sendDateTime)
         #expect(times == times.sorted(by: >))
     }
 

@@ -68,8 +68,8 @@ import HeraldEmbedded
         let pushed = try await first.engine.pushInbox(user: "cy", topic: nil, title: "T", body: "b", at: h.clock.now())
         _ = try await first.inbox.fetch(user: "cy")
         // What a kill between the local mark and the platform's answer leaves: the mark queued, seen here.
-        try SeenOutboxStore(database: first.database).queue([QueuedSeenMark(messageId: pushed.messageId, timestampDelta: 0)],
-                                                           userId: "cy", at: h.clock.now())
+        try SeenOutboxStore(database: first.database).queue([QueuedSeenMark(messageId: pushed.messageId, seenAt: h.clock.now())],
+                                                           userId: "cy")
         #expect(try await first.platform.fetchInbox(externalUserId: "cy", filter: InboxFilter(), auth: .applicationCode).countUnread == 1)
         let second = try await h.reopen()
         defer { second.close() }

@@ -78,7 +78,7 @@ import Testing
         let database = try HeraldDatabase(path: path)
         let snapshot = try LedgerStore(database: database).queuedSnapshot()
         #expect(snapshot.sends == [JournaledSend(id: "42-abc", owner: nil, payload: "{\"id\":\"42-abc\"}")])
-        #expect(try SeenOutboxStore(database: database).marks(userId: "ana") == [QueuedSeenMark(messageId: "m1", timestampDelta: 3)])
+        #expect(try SeenOutboxStore(database: database).marks(userId: "ana") == [QueuedSeenMark(messageId: "m1", seenAt: nil)])
         #expect(try SettingsStore(database: database).all().isEmpty)
     }
 

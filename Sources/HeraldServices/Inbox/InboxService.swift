@@ -139,15 +139,13 @@ public actor InboxService {
         }
         guard !toMark.isEmpty else { return SeenResult(marked: [], alreadySeen: already) }
         let now = clock.now()
-        let marks = toMark.map { id in
-            QueuedSeenMark(messageId: id, timestampDelta: known[id]?.timestampDelta(seenAt: now) ?? 0)
-        }
-        do { try outbox.queue(marks, userId: user, at: now) } catch {
+        let marks = toMark.map { QueuedSeenMark(messageId: $0, seenAt: now) }
+        do { try outbox.queue(marks, userId: user) } catch {
             throw .seenNotSaved(userMessage(for: error), pending: 0)
         }
         bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: toMark, seen: true)))
         do {
-            try await platform.markSeen(externalUserId: user, messages: marks.map(\.wire))
+            try await platform.markSeen(externalUserId: user, messages: marks.map { $0.wire(reportedAt: clock.now()) })
         } catch {
             if error.isRetryable {
                 throw .seenNotSaved(error.description, pending: toMark.count)
@@ -183,7 +181,7 @@ public actor InboxService {
         guard !queue.isEmpty else { return 0 }
         let ids = queue.map(\.messageId)
         do {
-            try await platform.markSeen(externalUserId: user, messages: queue.map(\.wire))
+            try await platform.markSeen(externalUserId: user, messages: queue.map { $0.wire(reportedAt: clock.now()) })
         } catch {
             switch error {
             case .badRequest, .notFound: clearSent(ids, user: user, dropping: true)
@@ -276,5 +274,8 @@ public actor InboxService {
 }
 
 extension QueuedSeenMark {
-    var wire: SeenBody.SeenMessage { SeenBody.SeenMessage(messageId: messageId, timestampDelta: timestampDelta) }
+    /// The wire mark reported at `reportedAt`: seconds since the user saw it.
+    func wire(reportedAt: Date) -> SeenBody.SeenMessage {
+        SeenBody.SeenMessage(messageId: messageId, seenAt: seenAt ?? reportedAt, reportedAt: reportedAt)
+    }
 }

@@ -8,11 +8,15 @@ public enum PlatformKind: Sendable, Hashable, CustomStringConvertible {
     case embedded
     /// A Herald server (`herald serve`) at this base URL.
     case server(URL)
+    /// The engine in this process sending through an Infobip account (this SMS API base URL); the inbox is
+    /// Infobip Mobile Messaging's.
+    case infobip(URL)
 
     public var description: String {
         switch self {
         case .embedded: return "embedded"
         case .server(let url): return "server \(url.absoluteString)"
+        case .infobip(let url): return "Infobip \(url.absoluteString)"
         }
     }
 
@@ -21,6 +25,7 @@ public enum PlatformKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .embedded: return "embedded"
         case .server(let url): return "server \(url.host ?? url.absoluteString)\(url.port.map { ":\($0)" } ?? "")"
+        case .infobip(let url): return "infobip \(url.host ?? url.absoluteString)"
         }
     }
 }

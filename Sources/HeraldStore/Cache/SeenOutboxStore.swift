@@ -4,12 +4,13 @@ import GRDB
 /// One seen mark waiting for the platform.
 public struct QueuedSeenMark: Sendable, Hashable {
     public var messageId: String
-    /// Seconds between seeing the message and reporting it, as the wire carries it.
-    public var timestampDelta: Int64
+    /// When the user saw it; the report carries the seconds from then to the report. Nil for marks queued by
+    /// versions that did not keep it (reported as seen just now).
+    public var seenAt: Date?
 
-    public init(messageId: String, timestampDelta: Int64) {
+    public init(messageId: String, seenAt: Date?) {
         self.messageId = messageId
-        self.timestampDelta = timestampDelta
+        self.seenAt = seenAt
     }
 }
 
@@ -22,14 +23,14 @@ public struct SeenOutboxStore: Sendable {
     public init(database: HeraldDatabase) { self.database = database }
 
     /// Queues the marks and sets the local seen flag of their messages, in one transaction.
-    public func queue(_ marks: [QueuedSeenMark], userId: String, at now: Date) throws {
+    public func queue(_ marks: [QueuedSeenMark], userId: String) throws {
         try database.write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO seen_outbox (user_id, message_id, timestamp_delta, queued_ms) VALUES (?, ?, ?, ?)
                 """)
             let mark = try db.cachedStatement(sql: "UPDATE inbox_message SET seen = 1 WHERE user_id = ? AND message_id = ?")
             for m in marks {
-                try insert.execute(arguments: [userId, m.messageId, m.timestampDelta, now.epochMilliseconds])
+                try insert.execute(arguments: [userId, m.messageId, 0, m.seenAt?.epochMilliseconds ?? 0])
                 try mark.execute(arguments: [userId, m.messageId])
             }
         }
@@ -51,8 +52,11 @@ public struct SeenOutboxStore: Sendable {
     public func marks(userId: String) throws -> [QueuedSeenMark] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT message_id, timestamp_delta FROM seen_outbox WHERE user_id = ? ORDER BY queued_ms, message_id
-                """, arguments: [userId]).map { QueuedSeenMark(messageId: $0[0], timestampDelta: $0[1]) }
+                SELECT message_id, queued_ms FROM seen_outbox WHERE user_id = ? ORDER BY queued_ms, message_id
+                """, arguments: [userId]).map { row in
+                    let ms: Int64 = row[1]
+                    return QueuedSeenMark(messageId: row[0], seenAt: ms > 0 ? Date(epochMilliseconds: ms) : nil)
+                }
         }
     }
 

@@ -1,0 +1,138 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldEngine
+import Logging
+
+/// Infobip's SMS API v3 as the engine's carrier. Messages go out with `POST /sms/3/messages` (one entry per
+/// recipient, the engine's messageId as each destination's, split beyond the per-request limit); reports
+/// come from `GET /sms/3/logs`, one call for many bulks. A message handed over before without a stored
+/// answer is first looked up by its messageId, and sent only when Infobip does not know it: never twice.
+public struct InfobipCarrier: Carrier {
+    let settings: InfobipSettings
+    let http: InfobipHTTP
+    let log = Logger(label: "herald.infobip")
+    /// Infobip keeps logs for 48 hours; a message it still does not know after that will not be reported.
+    static let logsKeptFor: TimeInterval = 48 * 3600
+    /// Most ids named in one logs request (each is a query item).
+    static let idsPerLogsRequest = 100
+
+    public init(settings: InfobipSettings) {
+        self.init(settings: settings, sleep: { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) })
+    }
+
+    init(settings: InfobipSettings, sleep: @escaping @Sendable (Double) async throws -> Void) {
+        self.settings = settings
+        self.http = InfobipHTTP(baseURL: settings.baseURL, authorization: "App \(settings.apiKey)",
+                                keySource: settings.apiKeySource, attempts: settings.attempts,
+                                maxRetryWait: settings.maxRetryWait, sleep: sleep)
+    }
+
+    public func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport] {
+        var reports: [CarrierReport] = []
+        var toSend = messages.filter { !$0.mayHaveBeenSent }
+        let unsure = messages.filter(\.mayHaveBeenSent)
+        if !unsure.isEmpty {
+            let known = try await logs(messageIds: unsure.map(\.messageId))
+            for message in unsure {
+                if let found = known[message.messageId] {
+                    reports.append(report(found, messageId: message.messageId, at: now))
+                } else {
+                    toSend.append(message)
+                }
+            }
+            log.info("reconciled messages handed over before", metadata: [
+                "known to Infobip": "\(reports.count)", "never arrived": "\(unsure.count - reports.count)",
+            ])
+        }
+        let chunks = Dictionary(grouping: toSend, by: \.bulkId).sorted { $0.key < $1.key }.flatMap { bulkId, group in
+            stride(from: 0, to: group.count, by: settings.maxMessagesPerRequest).map {
+                (bulkId, Array(group[$0..<min(group.count, $0 + settings.maxMessagesPerRequest)]))
+            }
+        }
+        for (bulkId, chunk) in chunks {
+            do {
+                reports += try await send(chunk, bulkId: bulkId, at: now)
+            } catch let error as InfobipError {
+                // What went out is kept; the rest stays claimed and is looked up before it is sent again.
+                if reports.isEmpty { throw error.isPermanent ? CarrierRefusal(error.description) as any Error : error }
+                log.warning("send stopped part way", metadata: ["cause": "\(error.description)"])
+                break
+            }
+        }
+        return reports
+    }
+
+    /// One send request; a report per message Infobip answered for.
+    private func send(_ chunk: [OutboundSMS], bulkId: String, at now: Date) async throws -> [CarrierReport] {
+        let request = InfobipSendRequest(bulkId: bulkId, messages: chunk.map {
+            .init(sender: $0.sender, destinations: [.init(to: $0.address, messageId: $0.messageId)], content: .init(text: $0.text))
+        })
+        let body: Data
+        do { body = try JSONEncoder().encode(request) } catch { throw InfobipError.unreadable("cannot encode the request") }
+        let answer = try await http.call(InfobipSendResponse.self, .post, "/sms/3/messages", body: body)
+        let asked = Set(chunk.map(\.messageId))
+        return answer.messages.compactMap { message -> CarrierReport? in
+            guard let id = message.messageId, asked.contains(id) else { return nil }
+            let status = InfobipStatusMapping.deliveryStatus(message.status)
+            return CarrierReport(messageId: id, status: status, nextCheckAt: next(after: status, at: now),
+                                 reason: InfobipStatusMapping.reason(status: message.status, error: nil))
+        }
+    }
+
+    public func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport] {
+        let bulkIds = Array(Set(messages.map(\.bulkId))).sorted()
+        var found: [String: InfobipLogsResponse.Log] = [:]
+        for start in stride(from: 0, to: bulkIds.count, by: Self.idsPerLogsRequest) {
+            let some = bulkIds[start..<min(bulkIds.count, start + Self.idsPerLogsRequest)]
+            found.merge(try await logs(query: some.map { ("bulkId", $0) })) { first, _ in first }
+        }
+        return messages.compactMap { message -> CarrierReport? in
+            if let log = found[message.messageId] { return report(log, messageId: message.messageId, at: now) }
+            if now.timeIntervalSince(message.acceptedAt) > Self.logsKeptFor {
+                return CarrierReport(messageId: message.messageId, status: .deliveryUncertain, nextCheckAt: nil,
+                                     reason: "Infobip kept no log of it after 48 hours")
+            }
+            return CarrierReport(messageId: message.messageId, status: message.status,
+                                 nextCheckAt: now.addingTimeInterval(settings.reportInterval))
+        }
+    }
+
+    /// Logs of these messageIds, by messageId.
+    private func logs(messageIds: [String]) async throws -> [String: InfobipLogsResponse.Log] {
+        var found: [String: InfobipLogsResponse.Log] = [:]
+        for start in stride(from: 0, to: messageIds.count, by: Self.idsPerLogsRequest) {
+            let some = messageIds[start..<min(messageIds.count, start + Self.idsPerLogsRequest)]
+            found.merge(try await logs(query: some.map { ("messageId", $0) })) { first, _ in first }
+        }
+        return found
+    }
+
+    /// Every page of logs matching `query`, by messageId.
+    private func logs(query: [(String, String)]) async throws -> [String: InfobipLogsResponse.Log] {
+        var found: [String: InfobipLogsResponse.Log] = [:]
+        var cursor: String?
+        var pages = 0
+        repeat {
+            var items = query + [("limit", "1000"), ("useCursor", "true")]
+            if let cursor { items.append(("cursor", cursor)) }
+            let page = try await http.call(InfobipLogsResponse.self, .get, "/sms/3/logs", query: items)
+            for log in page.results { if let id = log.messageId, found[id] == nil { found[id] = log } }
+            cursor = page.cursor?.nextCursor.flatMap { $0.isEmpty ? nil : $0 }
+            pages += 1
+        } while cursor != nil && pages < 1000
+        return found
+    }
+
+    private func report(_ log: InfobipLogsResponse.Log, messageId: String, at now: Date) -> CarrierReport {
+        let status = InfobipStatusMapping.deliveryStatus(log.status)
+        return CarrierReport(messageId: messageId, status: status, nextCheckAt: next(after: status, at: now),
+                             price: log.price?.pricePerMessage, currency: log.price?.currency,
+                             reason: InfobipStatusMapping.reason(status: log.status, error: log.error),
+                             permanent: status.isImpossible && (log.error?.permanent ?? false))
+    }
+
+    private func next(after status: DeliveryStatus, at now: Date) -> Date? {
+        InfobipStatusMapping.isFinal(status) ? nil : now.addingTimeInterval(settings.reportInterval)
+    }
+}

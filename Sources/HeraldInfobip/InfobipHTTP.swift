@@ -1,0 +1,123 @@
+import Foundation
+import HeraldAPI
+import HeraldHTTP
+import Logging
+import NIOConcurrencyHelpers
+
+/// Calls to one Infobip base URL with `Authorization: App <key>`: a 429 waits for its `Retry-After` (seconds
+/// or an HTTP date) when that is short, 5xx and lost connections back off and try again, a `Deprecation` or
+/// `Sunset` header is logged once per path, and every failure becomes an `InfobipError`.
+struct InfobipHTTP: Sendable {
+    let transport: HTTPTransport
+    let authorization: String
+    let keySource: String
+    let attempts: Int
+    let maxRetryWait: Double
+    let sleep: @Sendable (Double) async throws -> Void
+    let clock: @Sendable () -> Date
+    let log = Logger(label: "herald.infobip")
+    private let warned = NIOLockedValueBox(Set<String>())
+
+    init(baseURL: URL, authorization: String, keySource: String, attempts: Int, maxRetryWait: Double,
+         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
+         clock: @escaping @Sendable () -> Date = Date.init) {
+        self.transport = HTTPTransport(baseURL: baseURL, timeout: 30)
+        self.authorization = authorization
+        self.keySource = keySource
+        self.attempts = max(1, attempts)
+        self.maxRetryWait = maxRetryWait
+        self.sleep = sleep
+        self.clock = clock
+    }
+
+    /// The body of a successful answer to `method path?query`.
+    func call(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: Data? = nil,
+              headers: [String: String] = [:]) async throws(InfobipError) -> Data {
+        var request = APIRequest(method: method, path: path, headers: headers, body: body)
+        request.headers["Authorization"] = authorization
+        request.headers["Accept"] = "application/json"
+        if body != nil { request.headers["Content-Type"] = "application/json" }
+        var attempt = 0
+        while true {
+            attempt += 1
+            let response: APIResponse
+            do {
+                response = try await transport.send(request, queryItems: query)
+            } catch {
+                if attempt < attempts { try await pause(backoff(attempt)); continue }
+                throw .unreachable(error.description)
+            }
+            noteDeprecation(response, path: path)
+            if response.isSuccess { return response.body }
+            let detail = InfobipErrorEnvelope.parse(response.body)?.summary ?? "no error description"
+            switch response.status {
+            case 429:
+                let wait = Self.retryAfter(response.header("Retry-After"), now: clock()) ?? backoff(attempt)
+                guard attempt < attempts, wait <= maxRetryWait else { throw .rateLimited(retryAfter: wait) }
+                log.info("Infobip asks to wait", metadata: ["path": "\(path)", "seconds": "\(wait)"])
+                try await pause(wait)
+            case 500...:
+                guard attempt < attempts else { throw .unavailable(status: response.status, detail: detail) }
+                try await pause(backoff(attempt))
+            case 401, 403:
+                throw .refusedKey(status: response.status, detail: detail, source: keySource)
+            default:
+                throw .rejected(status: response.status, detail: detail)
+            }
+        }
+    }
+
+    /// A decoded successful answer.
+    func call<T: Decodable>(_ type: T.Type, _ method: HTTPMethod, _ path: String, query: [(String, String)] = [],
+                            body: Data? = nil) async throws(InfobipError) -> T {
+        let data = try await call(method, path, query: query, body: body)
+        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+            throw .unreadable("\(path): \(Self.decodingText(error))")
+        }
+    }
+
+    private func pause(_ seconds: Double) async throws(InfobipError) {
+        do { try await sleep(seconds) } catch { throw .unreachable("cancelled") }
+    }
+
+    /// 0.5 s, 1 s, 2 s, … capped at the longest wait allowed.
+    private func backoff(_ attempt: Int) -> Double { min(maxRetryWait, 0.5 * Double(1 << min(attempt - 1, 8))) }
+
+    private func noteDeprecation(_ response: APIResponse, path: String) {
+        let deprecation = response.header("Deprecation")
+        let sunset = response.header("Sunset")
+        guard deprecation != nil || sunset != nil else { return }
+        guard warned.withLockedValue({ $0.insert(path).inserted }) else { return }
+        log.warning("Infobip marks this API as deprecated", metadata: [
+            "path": "\(path)", "deprecation": "\(deprecation ?? "-")", "sunset": "\(sunset ?? "-")",
+        ])
+    }
+
+    /// Seconds to wait from a `Retry-After` value: whole seconds, or an HTTP date (RFC 9110); nil when absent or unreadable.
+    static func retryAfter(_ value: String?, now: Date) -> Double? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let seconds = Double(text), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
+    }
+
+    /// A decoding failure naming the field.
+    static func decodingText(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let c): return "\(path(c)).\(key.stringValue) is missing"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "\(path(c)) has the wrong type"
+        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not JSON" : "\(path(c)) is malformed"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Body of `POST /sms/3/messages`: one entry per recipient (Herald renders each text itself), all under
+/// one bulk. `destinations[].messageId` is the engine's messageId, so a message can be found again by it.
+public struct InfobipSendRequest: Codable, Sendable, Hashable {
+    public var messages: [Message]
+    public var options: Options?
+
+    public struct Message: Codable, Sendable, Hashable {
+        public var sender: String
+        public var destinations: [Destination]
+        public var content: Content
+    }
+
+    public struct Destination: Codable, Sendable, Hashable {
+        public var to: String
+        public var messageId: String?
+    }
+
+    public struct Content: Codable, Sendable, Hashable {
+        public var text: String
+    }
+
+    public struct Options: Codable, Sendable, Hashable {
+        public var schedule: Schedule?
+    }
+
+    public struct Schedule: Codable, Sendable, Hashable {
+        public var bulkId: String?
+    }
+
+    public init(bulkId: String?, messages: [Message]) {
+        self.messages = messages
+        self.options = bulkId.map { Options(schedule: Schedule(bulkId: $0)) }
+    }
+}
+
+/// A status as Infobip writes it: `{groupId, groupName, id, name, description}`.
+public struct InfobipStatus: Codable, Sendable, Hashable {
+    public var groupId: Int?
+    public var groupName: String?
+    public var id: Int?
+    public var name: String?
+    public var description: String?
+
+    public init(groupId: Int?, groupName: String?, id: Int?, name: String?, description: String?) {
+        self.groupId = groupId
+        self.groupName = groupName
+        self.id = id
+        self.name = name
+        self.description = description
+    }
+}
+
+/// The error of a report: like a status, plus whether it is for good.
+public struct InfobipReportError: Codable, Sendable, Hashable {
+    public var groupId: Int?
+    public var groupName: String?
+    public var id: Int?
+    public var name: String?
+    public var description: String?
+    public var permanent: Bool?
+}
+
+/// Answer of `POST /sms/3/messages`.
+public struct InfobipSendResponse: Codable, Sendable, Hashable {
+    public var bulkId: String?
+    public var messages: [Message]
+
+    public struct Message: Codable, Sendable, Hashable {
+        public var messageId: String?
+        public var destination: String?
+        public var status: InfobipStatus?
+    }
+}
+
+/// Answer of `GET /sms/3/logs`: results, and a cursor when more pages wait.
+public struct InfobipLogsResponse: Codable, Sendable, Hashable {
+    public var results: [Log]
+    public var cursor: Cursor?
+
+    public struct Log: Codable, Sendable, Hashable {
+        public var bulkId: String?
+        public var messageId: String?
+        public var destination: String?
+        public var sender: String?
+        public var sentAt: String?
+        public var doneAt: String?
+        public var messageCount: Int?
+        public var price: Price?
+        public var status: InfobipStatus?
+        public var error: InfobipReportError?
+    }
+
+    public struct Price: Codable, Sendable, Hashable {
+        public var pricePerMessage: Double?
+        public var currency: String?
+    }
+
+    public struct Cursor: Codable, Sendable, Hashable {
+        public var limit: Int?
+        public var nextCursor: String?
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// How to reach an Infobip account: the SMS API (base URL and API key) and the Mobile Messaging inbox
+/// (its base URL and application code). The key is never printed or logged.
+public struct InfobipSettings: Sendable, Hashable {
+    /// The account's API base URL, e.g. `https://xxxxx.api.infobip.com`.
+    public var baseURL: URL
+    public var apiKey: String
+    /// Where the key was configured, named in the message when Infobip refuses it
+    /// ("[infobip] api_key in ~/.config/herald/config.toml", "HERALD_INFOBIP_API_KEY").
+    public var apiKeySource: String
+    /// Mobile Messaging's base URL (the inbox); `https://mobile.infobip.com` unless told otherwise.
+    public var mobileBaseURL: URL
+    /// The Mobile Messaging application code (the inbox); nil when only SMS is used.
+    public var applicationCode: String?
+    /// The page invitations link to (Herald's short links exist only on a Herald server).
+    public var link: String?
+    /// Seconds between two asks for delivery reports of a message still on its way.
+    public var reportInterval: Double
+    /// Most messages in one send request; a bigger bulk is split.
+    public var maxMessagesPerRequest: Int
+    /// How many times a call is tried when Infobip is busy (429) or failing (5xx) before the pass gives up.
+    public var attempts: Int
+    /// The longest `Retry-After` waited for inside one call; a longer one defers the work to a later pass.
+    public var maxRetryWait: Double
+
+    public static let defaultMobileBaseURL = URL(string: "https://mobile.infobip.com")!
+
+    public init(baseURL: URL, apiKey: String, apiKeySource: String = "[infobip] api_key",
+                mobileBaseURL: URL = InfobipSettings.defaultMobileBaseURL, applicationCode: String? = nil,
+                link: String? = nil, reportInterval: Double = 8, maxMessagesPerRequest: Int = 100, attempts: Int = 3,
+                maxRetryWait: Double = 30) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.apiKeySource = apiKeySource
+        self.mobileBaseURL = mobileBaseURL
+        self.applicationCode = applicationCode
+        self.link = link
+        self.reportInterval = reportInterval
+        self.maxMessagesPerRequest = maxMessagesPerRequest
+        self.attempts = attempts
+        self.maxRetryWait = maxRetryWait
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+import HeraldEmbedded
+@testable import HeraldEngine
+import HeraldServices
+import InfobipStandIn
+import Testing
+@testable import HeraldInfobip
+
+/// What goes wrong with Infobip, against the stand-in: a crash between hand-over and answer, a refused key,
+/// invalid requests in both error envelopes, 429 and 5xx.
+@Suite struct InfobipFailureTests {
+    /// An engine on a fresh file whose carrier is Infobip at the stand-in, with its sandbox application.
+    struct EngineOnStandIn {
+        let engine: PlatformEngine
+        let client: PlatformClient
+        let dir: URL
+        let state: StandInState
+        let server: Task<Void, any Error>
+
+        init(state: StandInState = StandInState(), apiKey: String? = nil) async throws {
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            self.state = state
+            let (url, task) = try await InfobipStandIn.start(state: state)
+            server = task
+            let settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "[infobip] api_key in config.toml",
+                                           reportInterval: 0, attempts: 3, maxRetryWait: 2)
+            let platform = InfobipPlatform(settings: settings)
+            engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"), config: platform.engine,
+                                             carrier: InfobipCarrier(settings: settings, sleep: { _ in }))
+            client = try await EmbeddedPlatform.sandboxClient(engine: engine)
+        }
+
+        func cleanUp() {
+            server.cancel()
+            try? FileManager.default.removeItem(at: dir)
+        }
+
+        func send(_ ids: [String]) async throws -> SendInvitationResponse.SendSmsResponse {
+            let settings = try await client.applicationSettings()
+            let key = try #require(settings.defaultMessageKey)
+            return try await client.sendInvitation(SendInvitationBody(
+                messageKey: key, sender: "Herald",
+                destinations: ids.enumerated().map {
+                    .init(address: String(InfobipHarness.mobile($0.offset).dropFirst()), messageId: $0.element)
+                }))
+        }
+    }
+
+    @Test func aSendInterruptedAfterInfobipTookItIsReconciledByMessageIdNotSentTwice() async throws {
+        let e = try await EngineOnStandIn()
+        defer { e.cleanUp() }
+        // The stand-in takes the first request but its answer never arrives (the process "dies").
+        let answer = try await e.send(["m-1", "m-2"])
+        #expect(await e.state.sentInOrder.count == 2)
+        try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+        let pass = try await e.engine.runCarrierPass()
+        #expect(pass.handed == 2)
+        #expect(await e.state.sentInOrder.count == 2)
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 1)
+        let lookups = await e.state.requests(to: "/sms/3/logs")
+        #expect(lookups.first.map { Set($0.values("messageId")) } == ["m-1", "m-2"])
+    }
+
+    @Test func aMessageThatNeverReachedInfobipIsSentWhenTheLookupDoesNotFindIt() async throws {
+        let e = try await EngineOnStandIn()
+        defer { e.cleanUp() }
+        // The request died before Infobip answered and Infobip has nothing: a 503 three times.
+        await e.state.fail("/sms/3/messages", status: 503, times: 3)
+        let answer = try await e.send(["n-1"])
+        #expect(await e.state.sentInOrder.isEmpty)
+        try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+        _ = try await e.engine.runCarrierPass()
+        #expect(await e.state.sentInOrder.map(\.messageId) == ["n-1"])
+    }
+
+    @Test func aRefusedKeyFailsTheRowsWithAReasonThatSaysWhereTheKeyIsSet() async throws {
+        let e = try await EngineOnStandIn(apiKey: "wrong")
+        defer { e.cleanUp() }
+        let answer = try await e.send(["k-1"])
+        let response = try #require(answer.responses.first)
+        #expect(response.status == .rejected)
+        let reason = try #require(response.reason)
+        #expect(reason.contains("the Infobip API key was refused"))
+        #expect(reason.contains("[infobip] api_key in config.toml"))
+        #expect(!reason.contains("wrong"))
+        // Nothing waits to be sent again with the same key.
+        #expect(try await e.engine.runCarrierPass().handed == 0)
+    }
+
+    @Test func bothErrorEnvelopesNameTheFieldThatIsWrong() throws {
+        let v3 = #"{"errorCode":"E400","description":"Request cannot be processed.","action":"Check the syntax, violations and adjust the request.","violations":[{"property":"messages[0].sender","violation":"must not be blank"}],"resources":[]}"#
+        let flat = try #require(InfobipErrorEnvelope.parse(Data(v3.utf8)))
+        #expect(flat.code == "E400")
+        #expect(flat.summary.contains("messages[0].sender: must not be blank"))
+        let old = #"{"requestError":{"serviceException":{"messageId":"BAD_REQUEST","text":"Bad request","validationErrors":{"to":["may not be null"]}}}}"#
+        let legacy = try #require(InfobipErrorEnvelope.parse(Data(old.utf8)))
+        #expect(legacy.code == "BAD_REQUEST")
+        #expect(legacy.summary == "Bad request — to: may not be null")
+        #expect(InfobipErrorEnvelope.parse(Data("<html>".utf8)) == nil)
+    }
+
+    @Test func aViolationRejectsTheRowsWithTheFieldNamed() async throws {
+        let e = try await EngineOnStandIn()
+        defer { e.cleanUp() }
+        await e.state.fail("/sms/3/messages", status: 400, body: #"{"errorCode":"E400","description":"Request cannot be processed.","violations":[{"property":"messages[0].destinations[0].to","violation":"is not a valid number"}]}"#)
+        let answer = try await e.send(["v-1"])
+        #expect(answer.responses.first?.status == .rejected)
+        #expect(answer.responses.first?.reason?.contains("messages[0].destinations[0].to: is not a valid number") == true)
+    }
+
+    @Test func a429IsWaitedOutAndA5xxIsTriedAgain() async throws {
+        let e = try await EngineOnStandIn()
+        defer { e.cleanUp() }
+        await e.state.fail("/sms/3/messages", status: 429, headers: ["Retry-After": "1"])
+        await e.state.fail("/sms/3/messages", status: 502)
+        let answer = try await e.send(["r-1"])
+        #expect(answer.responses.first?.status == .messageWaiting)
+        #expect(await e.state.sentInOrder.map(\.messageId) == ["r-1"])
+        #expect(await e.state.requests(to: "/sms/3/messages").map(\.status) == [429, 502, 200])
+    }
+
+    @Test func aLongRetryAfterLeavesTheMessagesWaitingInsteadOfFailingThem() async throws {
+        let e = try await EngineOnStandIn()
+        defer { e.cleanUp() }
+        await e.state.fail("/sms/3/messages", status: 429, headers: ["Retry-After": "3600"])
+        let answer = try await e.send(["w-1"])
+        #expect(answer.responses.first?.status == .messageWaiting)
+        #expect(await e.state.sentInOrder.isEmpty)
+    }
+
+    @Test func retryAfterIsReadAsSecondsOrAsAnHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        #expect(InfobipHTTP.retryAfter("7", now: now) == 7)
+        #expect(InfobipHTTP.retryAfter("Tue, 14 Nov 2023 22:13:50 GMT", now: now) == 30)
+        #expect(InfobipHTTP.retryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == 0)
+        #expect(InfobipHTTP.retryAfter("soon", now: now) == nil)
+        #expect(InfobipHTTP.retryAfter(nil, now: now) == nil)
+    }
+}

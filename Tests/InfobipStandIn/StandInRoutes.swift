@@ -1,0 +1,246 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The stand-in's routes: `POST /sms/3/messages`, `GET /sms/3/logs`,
+/// `GET /mobile/1/user/{externalUserId}/inbox/apns/messages` and `POST /mobile/2/messages/seen`.
+struct StandInRoutes: Sendable {
+    let state: StandInState
+
+    func respond(_ request: Request) async -> Response {
+        var request = request
+        let path = request.uri.path
+        let query = (request.uri.query ?? "").split(separator: "&").map { String($0).removingPercentEncoding ?? String($0) }
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
+        let body = (try? await request.collectBody(upTo: 4 << 20)).map { Data($0.readableBytesView) } ?? Data()
+        let answer: (Int, [String: String], Data)
+        if let fault = await state.takeFault(path: path) {
+            answer = (fault.status, fault.headers, Data(fault.body.utf8))
+        } else {
+            answer = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body)
+        }
+        await state.record(StandInState.Recorded(method: request.method.rawValue, path: path, query: query, headers: headers,
+                                                 body: body, status: answer.0))
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        for (name, value) in answer.1 { if let n = HTTPField.Name(name) { fields[n] = value } }
+        return Response(status: .init(code: answer.0), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.2)))
+    }
+
+    private func route(method: String, path: String, query: [String], headers: [String: String],
+                       body: Data) async -> (Int, [String: String], Data) {
+        let segments = path.split(separator: "/").map(String.init)
+        switch (method, segments) {
+        case ("POST", ["sms", "3", "messages"]):
+            guard headers["authorization"] == "App \(state.apiKey)" else { return Self.unauthorizedV3 }
+            return await send(body)
+        case ("GET", ["sms", "3", "logs"]):
+            guard headers["authorization"] == "App \(state.apiKey)" else { return Self.unauthorizedV3 }
+            return await logs(query)
+        case ("GET", let s) where s.count == 7 && s[0] == "mobile" && s[1] == "1" && s[2] == "user" && s[4] == "inbox":
+            if let denied = await mobileAuth(headers) { return denied }
+            let user = s[3].removingPercentEncoding ?? s[3]
+            return await inboxPage(user: user, query: query, headers: headers)
+        case ("POST", ["mobile", "2", "messages", "seen"]):
+            if let denied = await mobileAuth(headers) { return denied }
+            return await seen(body)
+        default:
+            return (404, [:], Self.json(["requestError": ["serviceException": ["messageId": "NOT_FOUND", "text": "Not found"]]]))
+        }
+    }
+
+    // MARK: - SMS
+
+    private func send(_ body: Data) async -> (Int, [String: String], Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let messages = object["messages"] as? [[String: Any]], !messages.isEmpty else {
+            return (400, [:], Self.badRequestV3([("messages", "must not be empty")]))
+        }
+        let options = object["options"] as? [String: Any]
+        var bulkId = (options?["schedule"] as? [String: Any])?["bulkId"] as? String ?? ""
+        if bulkId.isEmpty { bulkId = await state.newId() }
+        var answered: [[String: Any]] = []
+        for (i, message) in messages.enumerated() {
+            guard let sender = message["sender"] as? String, !sender.isEmpty else {
+                return (400, [:], Self.badRequestV3([("messages[\(i)].sender", "must not be blank")]))
+            }
+            guard let text = (message["content"] as? [String: Any])?["text"] as? String else {
+                return (400, [:], Self.badRequestV3([("messages[\(i)].content.text", "must not be null")]))
+            }
+            guard let destinations = message["destinations"] as? [[String: Any]], !destinations.isEmpty else {
+                return (400, [:], Self.badRequestV3([("messages[\(i)].destinations", "must not be empty")]))
+            }
+            for d in destinations {
+                guard let to = d["to"] as? String, !to.isEmpty else {
+                    return (400, [:], Self.badRequestV3([("messages[\(i)].destinations.to", "must not be blank")]))
+                }
+                var id = d["messageId"] as? String ?? ""
+                if id.isEmpty { id = await state.newId() }
+                await state.record(StandInState.Sent(messageId: id, bulkId: bulkId, destination: to, sender: sender, text: text,
+                                                     sentAt: Date()))
+                answered.append([
+                    "messageId": id, "destination": to,
+                    "status": Self.status(group: 1, "PENDING", id: 26, "PENDING_ACCEPTED", "Message sent to next instance"),
+                    "details": ["messageCount": 1],
+                ])
+            }
+        }
+        return (200, [:], Self.json(["bulkId": bulkId, "messages": answered]))
+    }
+
+    private func logs(_ query: [String]) async -> (Int, [String: String], Data) {
+        func values(_ key: String) -> [String] {
+            query.compactMap { item in
+                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
+            }
+        }
+        let bulks = Set(values("bulkId"))
+        let ids = Set(values("messageId"))
+        let limit = min(Int(values("limit").first ?? "") ?? 50, 1000, await state.logsPageSize)
+        let offset = values("cursor").first.flatMap { Int($0.dropFirst("after-".count)) } ?? 0
+        let all = await state.sentInOrder.filter {
+            (bulks.isEmpty || bulks.contains($0.bulkId)) && (ids.isEmpty || ids.contains($0.messageId))
+        }
+        var results: [[String: Any]] = []
+        for message in all.dropFirst(offset).prefix(limit) {
+            let fate = await state.fate(of: message.destination)
+            if fate == .neverLogged { continue }
+            results.append(Self.log(message, fate: fate))
+            await state.noteRead(message.messageId)
+        }
+        var page: [String: Any] = ["results": results]
+        if offset + limit < all.count {
+            page["cursor"] = ["limit": limit, "nextCursor": "after-\(offset + limit)"]
+        } else {
+            page["cursor"] = ["limit": limit]
+        }
+        return (200, [:], Self.json(page))
+    }
+
+    /// One log entry as `/sms/3/logs` writes it; the status depends on the fate and on how often it was read.
+    static func log(_ m: StandInState.Sent, fate: StandInState.Fate) -> [String: Any] {
+        let noError: [String: Any] = ["groupId": 0, "groupName": "OK", "id": 0, "name": "NO_ERROR",
+                                      "description": "No Error", "permanent": false]
+        var shown: [String: Any]
+        var error = noError
+        switch fate {
+        case .delivered:
+            shown = Self.status(group: 3, "DELIVERED", id: 5, "DELIVERED_TO_HANDSET", "Message delivered to handset")
+        case .viaOperator:
+            shown = m.reads == 0
+                ? Self.status(group: 3, "DELIVERED", id: 2, "DELIVERED_TO_OPERATOR", "Message delivered to operator")
+                : Self.status(group: 3, "DELIVERED", id: 5, "DELIVERED_TO_HANDSET", "Message delivered to handset")
+        case .atOperator:
+            shown = Self.status(group: 3, "DELIVERED", id: 2, "DELIVERED_TO_OPERATOR", "Message delivered to operator")
+        case .undeliverable:
+            shown = Self.status(group: 2, "UNDELIVERABLE", id: 9, "UNDELIVERABLE_NOT_DELIVERED", "Message sent not delivered")
+            error = ["groupId": 1, "groupName": "HANDSET_ERRORS", "id": 27, "name": "EC_ABSENT_SUBSCRIBER",
+                     "description": "Absent Subscriber", "permanent": true]
+        case .expired:
+            shown = Self.status(group: 4, "EXPIRED", id: 15, "EXPIRED_EXPIRED", "Message expired")
+            error = ["groupId": 1, "groupName": "HANDSET_ERRORS", "id": 1, "name": "EC_UNKNOWN_SUBSCRIBER",
+                     "description": "Unknown Subscriber", "permanent": false]
+        case .rejected:
+            shown = Self.status(group: 5, "REJECTED", id: 6, "REJECTED_NETWORK", "Network is forbidden")
+            error = ["groupId": 3, "groupName": "OPERATOR_ERRORS", "id": 4000, "name": "EC_NETWORK_NOT_ALLOWED",
+                     "description": "Network not allowed", "permanent": true]
+        case .unknownGroup:
+            shown = Self.status(group: 42, "TELEPORTED", id: 420, "TELEPORTED_SOMEWHERE", "A status Herald has never heard of")
+        case .neverLogged:
+            shown = [:]
+        }
+        let stamp = ISO8601DateFormatter().string(from: m.sentAt).replacingOccurrences(of: "Z", with: ".000+0000")
+        return [
+            "sender": m.sender, "destination": m.destination, "bulkId": m.bulkId, "messageId": m.messageId,
+            "sentAt": stamp, "doneAt": stamp, "messageCount": 1,
+            "price": ["pricePerMessage": 0.0075, "currency": "EUR"],
+            "status": shown, "error": error,
+            "platform": ["entityId": "", "applicationId": "default"],
+            "content": ["text": m.text],
+        ]
+    }
+
+    static func status(group: Int, _ groupName: String, id: Int, _ name: String, _ description: String) -> [String: Any] {
+        ["groupId": group, "groupName": groupName, "id": id, "name": name, "description": description]
+    }
+
+    // MARK: - Mobile Messaging inbox
+
+    private func mobileAuth(_ headers: [String: String]) async -> (Int, [String: String], Data)? {
+        let auth = headers["authorization"] ?? ""
+        let code = state.applicationCode
+        let byCode = auth == "App \(code)"
+        let byToken = auth.hasPrefix("Bearer ") && auth.count > "Bearer ".count
+        guard byCode || byToken, headers["applicationcode"] == code else {
+            return (401, [:], Self.json(["requestError": ["serviceException": [
+                "messageId": "UNAUTHORIZED", "text": "Invalid Application Id"]]]))
+        }
+        return nil
+    }
+
+    private func inboxPage(user: String, query: [String], headers: [String: String]) async -> (Int, [String: String], Data) {
+        func value(_ key: String) -> String? {
+            query.lazy.compactMap { item -> String? in
+                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
+            }.first
+        }
+        var extra: [String: String] = [:]
+        if let moved = await state.moveInboxTo, headers["host"].map({ !moved.contains($0) }) ?? true {
+            extra["New-Base-URL"] = moved
+        }
+        let payloads = await state.inboxPayloads(user: user).compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        func sent(_ p: [String: Any]) -> Int64 { ((p["internalData"] as? [String: Any])?["sendDateTime"] as? NSNumber)?.int64Value ?? 0 }
+        func topic(_ p: [String: Any]) -> String? { ((p["internalData"] as? [String: Any])?["inbox"] as? [String: Any])?["topic"] as? String }
+        func seen(_ p: [String: Any]) -> Bool { ((p["internalData"] as? [String: Any])?["inbox"] as? [String: Any])?["seen"] as? Bool ?? false }
+        let from = value("dateTimeFrom").flatMap(Int64.init)
+        let to = value("dateTimeTo").flatMap(Int64.init)
+        let wanted = value("messageTopic")
+        let filtered = payloads.filter { p in
+            (from.map { sent(p) >= $0 } ?? true) && (to.map { sent(p) < $0 } ?? true) && (wanted.map { topic(p) == $0 } ?? true)
+        }.sorted { sent($0) > sent($1) }
+        let limit = value("limit").flatMap(Int.init) ?? 20
+        let page: [String: Any] = [
+            "countTotal": payloads.count, "countUnread": payloads.filter { !seen($0) }.count,
+            "countTotalFiltered": filtered.count, "countUnreadFiltered": filtered.filter { !seen($0) }.count,
+            "messages": Array(filtered.prefix(limit)),
+        ]
+        return (200, extra, Self.json(page))
+    }
+
+    private func seen(_ body: Data) async -> (Int, [String: String], Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let user = object["externalUserId"] as? String,
+              let messages = object["messages"] as? [[String: Any]] else {
+            return (400, [:], Self.json(["requestError": ["serviceException": [
+                "messageId": "BAD_REQUEST", "text": "externalUserId and messages are required"]]]))
+        }
+        let marks = messages.compactMap { m -> StandInState.SeenMark? in
+            guard let id = m["messageId"] as? String else { return nil }
+            return StandInState.SeenMark(messageId: id, timestampDelta: (m["timestampDelta"] as? NSNumber)?.int64Value ?? -1)
+        }
+        await state.markSeen(marks, user: user)
+        return (200, [:], Data())
+    }
+
+    // MARK: - Envelopes
+
+    static let unauthorizedV3: (Int, [String: String], Data) = (401, [:], json([
+        "errorCode": "E401", "description": "Invalid login details", "action": "Check the API key in the Authorization header.",
+        "violations": [Any](), "resources": [Any](),
+    ]))
+
+    static func badRequestV3(_ violations: [(String, String)]) -> Data {
+        json(["errorCode": "E400", "description": "Request cannot be processed.",
+              "action": "Check the syntax, violations and adjust the request.",
+              "violations": violations.map { ["property": $0.0, "violation": $0.1] }, "resources": [Any]()])
+    }
+
+    static func json(_ object: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// What the Infobip stand-in holds: the account's key and application code, every message sent to it, how
+/// each destination's message will end, scripted faults, the inbox and every request seen (for assertions).
+public actor StandInState {
+    /// How a destination's message ends, as `/sms/3/logs` tells it.
+    public enum Fate: Sendable, Hashable {
+        /// PENDING, then DELIVERED_TO_HANDSET (id 5).
+        case delivered
+        /// PENDING, then DELIVERED_TO_OPERATOR (id 2), then to the handset on the read after.
+        case viaOperator
+        /// DELIVERED_TO_OPERATOR for good.
+        case atOperator
+        /// UNDELIVERABLE_NOT_DELIVERED with a permanent error (absent subscriber for good).
+        case undeliverable
+        /// EXPIRED with a temporary error.
+        case expired
+        /// REJECTED (network not allowed) with a permanent error.
+        case rejected
+        /// A status group Herald has never heard of.
+        case unknownGroup
+        /// Never shows up in the logs.
+        case neverLogged
+    }
+
+    public struct Sent: Sendable, Hashable {
+        public var messageId: String
+        public var bulkId: String
+        public var destination: String
+        public var sender: String
+        public var text: String
+        public var sentAt: Date
+        /// How many logs reads have shown it.
+        public var reads = 0
+    }
+
+    public struct Recorded: Sendable, Hashable {
+        public var method: String
+        public var path: String
+        public var query: [String]
+        public var headers: [String: String]
+        public var body: Data
+        public var status: Int
+
+        /// Values of a query key, in order (`bulkId` may repeat).
+        public func values(_ key: String) -> [String] {
+            query.compactMap { item in
+                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
+            }
+        }
+    }
+
+    public struct Fault: Sendable, Hashable {
+        public var pathPrefix: String
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
+    }
+
+    public struct SeenMark: Sendable, Hashable {
+        public var messageId: String
+        public var timestampDelta: Int64
+    }
+
+    public nonisolated let apiKey: String
+    public nonisolated let applicationCode: String
+    public private(set) var sent: [String: Sent] = [:]
+    public private(set) var order: [String] = []
+    public private(set) var requests: [Recorded] = []
+    public private(set) var seen: [SeenMark] = []
+    var fates: [String: Fate] = [:]
+    var faults: [Fault] = []
+    /// Inbox payloads (JSON text) per external user id, newest first, exactly as served.
+    var inbox: [String: [String]] = [:]
+    /// Most results per logs page (small, so paging is exercised).
+    public var logsPageSize = 50
+    /// Answered as `New-Base-URL` by the inbox until a request arrives with it.
+    public var moveInboxTo: String?
+    var nextId = 1
+
+    public init(apiKey: String = "stand-in-key", applicationCode: String = "stand-in-app-code") {
+        self.apiKey = apiKey
+        self.applicationCode = applicationCode
+    }
+
+    public func setFate(_ fate: Fate, for destination: String) { fates[destination] = fate }
+    public func setLogsPageSize(_ size: Int) { logsPageSize = size }
+    public func setMoveInboxTo(_ url: String?) { moveInboxTo = url }
+
+    /// The next `times` requests whose path starts with `pathPrefix` get this answer instead.
+    public func fail(_ pathPrefix: String, status: Int, headers: [String: String] = [:], body: String = "", times: Int = 1) {
+        for _ in 0..<times { faults.append(Fault(pathPrefix: pathPrefix, status: status, headers: headers, body: body)) }
+    }
+
+    /// Puts a message in a user's inbox as Mobile Messaging stores it (an APNs-shaped payload).
+    public func addInbox(user: String, payloadJSON: String) {
+        inbox[user, default: []].append(payloadJSON)
+    }
+
+    /// Records a message as if it had been sent earlier (a send that reached Infobip before Herald died).
+    public func preload(messageId: String, bulkId: String, destination: String, text: String) {
+        record(Sent(messageId: messageId, bulkId: bulkId, destination: destination, sender: "Herald", text: text, sentAt: Date()))
+    }
+
+    func takeFault(path: String) -> Fault? {
+        guard let i = faults.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return nil }
+        return faults.remove(at: i)
+    }
+
+    func record(_ request: Recorded) { requests.append(request) }
+
+    func record(_ message: Sent) {
+        if sent[message.messageId] == nil { order.append(message.messageId) }
+        sent[message.messageId] = message
+    }
+
+    func newId() -> String {
+        defer { nextId += 1 }
+        return String(format: "ib-%06d", nextId)
+    }
+
+    func fate(of destination: String) -> Fate { fates[destination] ?? .delivered }
+
+    func noteRead(_ messageId: String) { sent[messageId]?.reads += 1 }
+
+    func inboxPayloads(user: String) -> [String] { inbox[user] ?? [] }
+
+    func markSeen(_ marks: [SeenMark], user: String) {
+        seen += marks
+        let ids = Set(marks.map(\.messageId))
+        inbox[user] = inbox[user]?.map { text in
+            guard var p = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+                  let id = p["messageId"] as? String, ids.contains(id) else { return text }
+            var internalData = p["internalData"] as? [String: Any] ?? [:]
+            var box = internalData["inbox"] as? [String: Any] ?? [:]
+            box["seen"] = true
+            internalData["inbox"] = box
+            p["internalData"] = internalData
+            return (try? JSONSerialization.data(withJSONObject: p)).map { String(decoding: $0, as: UTF8.self) } ?? text
+        }
+    }
+
+    /// Messages sent, in the order they arrived.
+    public var sentInOrder: [Sent] { order.compactMap { sent[$0] } }
+
+    /// Requests to paths starting with `prefix`.
+    public func requests(to prefix: String) -> [Recorded] { requests.filter { $0.path.hasPrefix(prefix) } }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import InfobipStandIn
+
+// The Infobip stand-in as a process, for end-to-end tests of the real binary:
+//   infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U]
+// prints "listening on http://127.0.0.1:PORT" on stderr, then serves until killed. With --inbox-user, that
+// user's inbox holds a message with no seen flag and a silent one, shaped as Mobile Messaging sends them.
+
+var options: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
+        FileHandle.standardError.write(Data("usage: infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U]\n".utf8))
+        exit(2)
+    }
+    options[String(flag.dropFirst(2))] = value
+}
+let state = StandInState(apiKey: options["api-key"] ?? "stand-in-key", applicationCode: options["app-code"] ?? "stand-in-app-code")
+if let user = options["inbox-user"] {
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    await state.addInbox(user: user, payloadJSON: """
+        {"messageId": "ib-inbox-1", "aps": {"alert": {"title": "Welcome", "body": "Your invitation was accepted."}, "sound": "default"},
+         "internalData": {"sendDateTime": \(now - 60_000), "inbox": {"topic": "news"}}, "customPayload": {"k": "v"}}
+        """)
+    await state.addInbox(user: user, payloadJSON: """
+        {"messageId": "ib-inbox-2", "aps": {"content-available": 1},
+         "internalData": {"sendDateTime": \(now - 30_000), "inbox": {"topic": "news", "seen": false},
+                          "silent": {"title": "Quiet", "body": "A silent message."}}}
+        """)
+}
+do {
+    try await InfobipStandIn(state: state).run(port: Int(options["port"] ?? "0") ?? 0) { url in
+        FileHandle.standardError.write(Data("listening on \(url)\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("infobip-stand-in: \(error)\n".utf8))
+    exit(1)
+}
