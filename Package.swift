@@ -74,6 +74,7 @@ let package = Package(
         // Infobip as the platform: its SMS API v3 as the engine's carrier, its Mobile Messaging inbox.
         .target(name: "HeraldInfobip", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices", "HeraldEmbedded", "HeraldHTTP",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -115,6 +116,7 @@ let package = Package(
         .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI"]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
         .target(name: "InfobipStandIn", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),

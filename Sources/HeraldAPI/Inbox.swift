@@ -6,7 +6,8 @@ import HeraldCore
 ///
 /// Read as Infobip really writes it: `internalData.inbox.seen` may be absent (not seen); a silent message has no
 /// `aps.alert` and carries its title and body in `internalData.silent`; `aps.alert` may be a bare string; unknown
-/// fields are ignored. Written the same way, so the embedded engine and `herald serve` answer what Infobip does.
+/// fields are ignored. Written the same way (with the top-level `silent` flag of docs/wire-protocols.md), so the
+/// embedded engine and `herald serve` answer what Infobip does.
 public struct InboxWireMessage: Codable, Sendable, Hashable {
     public var messageId: String
     public var silent: Bool
@@ -81,6 +82,7 @@ public struct InboxWireMessage: Codable, Sendable, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(messageId, forKey: .messageId)
+        try c.encode(silent, forKey: .silent)
         var aps = c.nestedContainer(keyedBy: APSKeys.self, forKey: .aps)
         var data = c.nestedContainer(keyedBy: InternalKeys.self, forKey: .internalData)
         try data.encode(sendDateTime, forKey: .sendDateTime)

@@ -15,12 +15,21 @@ public struct InvitationInfo: Sendable, Hashable, Codable {
     public var updatedAt: Date
     /// How many times this number was sent to under this correlator's lineage.
     public var attempts: Int
-    /// Why a send failed or was rejected.
+    /// Why a send failed or was rejected, or why the carrier could not deliver it.
     public var error: String?
+    /// What the carrier charged for it, when it says (Infobip does), and in which currency.
+    public var price: Double?
+    public var currency: String?
+    /// The carrier says the failure is for good: the resend policy does not retry it.
+    public var permanentFailure: Bool
 
     public init(id: Int64? = nil, msisdn: String, personId: Int64?, bulkId: String? = nil, messageId: String? = nil,
                 correlator: String, status: DeliveryStatus, createdAt: Date, updatedAt: Date,
-                attempts: Int = 1, error: String? = nil) {
+                attempts: Int = 1, error: String? = nil, price: Double? = nil, currency: String? = nil,
+                permanentFailure: Bool = false) {
+        self.price = price
+        self.currency = currency
+        self.permanentFailure = permanentFailure
         self.id = id
         self.msisdn = msisdn
         self.personId = personId

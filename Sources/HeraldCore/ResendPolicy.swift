@@ -18,10 +18,16 @@ public struct ResendPolicy: Sendable, Hashable, Codable {
         case skip(reason: String)
     }
 
-    /// The decision for a number whose latest invitation has `status` (nil: never invited).
-    public func decide(latest status: DeliveryStatus?) -> Decision {
+    /// The decision for a number whose latest invitation has `status` (nil: never invited). A failure the
+    /// carrier calls permanent is not retried unless resending is asked for.
+    public func decide(latest status: DeliveryStatus?, permanentFailure: Bool = false) -> Decision {
         guard let status else { return .send }
-        if status.isImpossible { return .send }
+        if status.isImpossible {
+            if permanentFailure, !allowResendToInvited {
+                return .skip(reason: "the carrier says this number cannot receive it (a permanent failure)")
+            }
+            return .send
+        }
         if status.isPending { return .skip(reason: "an invitation is already on its way (\(status.label))") }
         if status.isInvited {
             return allowResendToInvited ? .send : .skip(reason: "already invited (\(status.label))")

@@ -86,6 +86,8 @@ public struct InfobipLogsResponse: Codable, Sendable, Hashable {
         public var sender: String?
         public var sentAt: String?
         public var doneAt: String?
+        /// SMS parts (`smsCount` on v3; `messageCount` in some answers).
+        public var smsCount: Int?
         public var messageCount: Int?
         public var price: Price?
         public var status: InfobipStatus?

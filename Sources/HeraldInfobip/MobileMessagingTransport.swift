@@ -1,10 +1,12 @@
+import Crypto
 import Foundation
 import HeraldAPI
 import HeraldHTTP
 import Logging
 
 /// Mobile Messaging's inbox (fetch and seen) over HTTP, as the public SDKs call it: the request's own
-/// `Authorization` (`App <application code>` or `Bearer <jwt>`) plus the `applicationcode` header. When an
+/// `Authorization` (`App <application code>` or `Bearer <jwt>`) plus the `applicationcode` header (the first 10
+/// hex digits of the SHA-256 of the application code, never the code itself). When an
 /// answer carries `New-Base-URL`, later requests go there, and the URL is kept in `memory` for next runs.
 public actor MobileMessagingTransport: PlatformTransport {
     public private(set) var baseURL: URL
@@ -29,7 +31,9 @@ public actor MobileMessagingTransport: PlatformTransport {
             return APIError.badRequest(Self.missingCode, validationErrors: ["application_code": ["not configured"]]).response
         }
         var request = request
-        if let applicationCode, request.header("applicationcode") == nil { request.headers["applicationcode"] = applicationCode }
+        if let applicationCode, request.header("applicationcode") == nil {
+            request.headers["applicationcode"] = Self.codeHash(applicationCode)
+        }
         request.headers["Accept"] = "application/json"
         let response = try await HTTPTransport(baseURL: baseURL).send(request)
         if let moved = response.header("New-Base-URL").flatMap(Self.baseURL), moved != baseURL {
@@ -48,6 +52,11 @@ public actor MobileMessagingTransport: PlatformTransport {
         no Infobip Mobile Messaging application code: set [infobip] application_code in config.toml \
         or HERALD_INFOBIP_APP_CODE to read the inbox
         """
+
+    /// The `applicationcode` header's value: the first 10 hex digits of the SHA-256 of the application code.
+    public static func codeHash(_ code: String) -> String {
+        String(SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined().prefix(10))
+    }
 
     /// An http(s) URL with a host; nil otherwise.
     static func baseURL(_ text: String) -> URL? {

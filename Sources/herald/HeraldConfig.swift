@@ -14,6 +14,12 @@ import TOMLKit
 /// quit = ["q", "ctrl-c"]
 /// [platform]
 /// time_scale = 10.0
+/// kind = "embedded"            # or "infobip"; a url means a Herald server
+/// [infobip]
+/// base_url = "https://xxxxx.api.infobip.com"
+/// api_key_file = "~/.config/herald/infobip.key"
+/// application_code = "…"
+/// link = "https://example.com/join"
 /// [share]
 /// email_from = "ana@example.com"
 /// email_command = "msmtp -t"
@@ -39,6 +45,16 @@ struct HeraldConfig: Sendable, Equatable {
     /// The server key, or the file holding it.
     var platformKey: String?
     var platformKeyFile: String?
+    /// `[platform] kind`: "embedded" or "infobip" (a Herald server is chosen by `url`).
+    var platformKind: String?
+    /// `[infobip]`: the account's API base URL and key (or key file), Mobile Messaging's base URL and
+    /// application code, and the page invitations link to.
+    var infobipBaseURL: String?
+    var infobipKey: String?
+    var infobipKeyFile: String?
+    var infobipMobileBaseURL: String?
+    var infobipApplicationCode: String?
+    var infobipLink: String?
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
@@ -46,10 +62,11 @@ struct HeraldConfig: Sendable, Equatable {
     var warnings: [String] = []
 
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
-                                            "keys", "platform", "inbox", "share"]
+                                            "keys", "platform", "inbox", "share", "infobip"]
+    static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link"]
     static let knownShare: Set<String> = ["email_from", "email_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
-    static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file"]
+    static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind"]
 
     /// Loads `url`; a missing file is the empty configuration.
     static func load(from url: URL) throws -> HeraldConfig {
@@ -124,6 +141,24 @@ struct HeraldConfig: Sendable, Equatable {
             c.platformURL = try string(platform, "url", "platform.url")
             c.platformKey = try string(platform, "api_key", "platform.api_key")
             c.platformKeyFile = try string(platform, "api_key_file", "platform.api_key_file")
+            if let kind = try string(platform, "kind", "platform.kind") {
+                guard ["embedded", "infobip"].contains(kind.lowercased()) else {
+                    throw ConfigError(file: file, message: "platform.kind \"\(kind)\" is not one of embedded, infobip (a Herald server is set by platform.url)")
+                }
+                c.platformKind = kind.lowercased()
+            }
+        }
+        if let infobipValue = table["infobip"] {
+            guard let infobip = infobipValue.table else { throw ConfigError(file: file, message: "[infobip] must be a table") }
+            for key in infobip.keys.sorted() where !knownInfobip.contains(key) {
+                c.warnings.append("\(file): unknown key \"infobip.\(key)\" ignored (known: \(knownInfobip.sorted().joined(separator: ", ")))")
+            }
+            c.infobipBaseURL = try string(infobip, "base_url", "infobip.base_url")
+            c.infobipKey = try string(infobip, "api_key", "infobip.api_key")
+            c.infobipKeyFile = try string(infobip, "api_key_file", "infobip.api_key_file")
+            c.infobipMobileBaseURL = try string(infobip, "mobile_base_url", "infobip.mobile_base_url")
+            c.infobipApplicationCode = try string(infobip, "application_code", "infobip.application_code")
+            c.infobipLink = try string(infobip, "link", "infobip.link")
         }
         if let inboxValue = table["inbox"] {
             guard let inbox = inboxValue.table else { throw ConfigError(file: file, message: "[inbox] must be a table") }

@@ -32,4 +32,14 @@ import Testing
         #expect(ResendPolicy.default.decide(latest: status) == .send)
         #expect(ResendPolicy(allowResendToInvited: true).decide(latest: status) == .send)
     }
+
+    @Test func aFailureTheCarrierCallsPermanentIsNotRetriedUnlessResendIsAsked() {
+        guard case .skip(let reason) = ResendPolicy.default.decide(latest: .deliveryImpossible, permanentFailure: true) else {
+            Issue.record("a permanent failure was retried")
+            return
+        }
+        #expect(reason.contains("permanent"))
+        #expect(ResendPolicy(allowResendToInvited: true).decide(latest: .deliveryImpossible, permanentFailure: true) == .send)
+        #expect(ResendPolicy.default.decide(latest: .deliveryImpossible, permanentFailure: false) == .send)
+    }
 }

@@ -24,6 +24,34 @@ import HeraldCore
         #expect(try s.ledger.deliveryStatus(msisdn: ana) == .queued)
     }
 
+    @Test func theCarriersPriceAndReasonAreKeptAndAPermanentFailureIsNotClaimedAgain() throws {
+        let (s, p) = try setUp()
+        try s.ledger.enqueue([QueuedRecipient(msisdn: ana, personId: p.id, correlator: "c1"),
+                              QueuedRecipient(msisdn: bob, personId: p.id, correlator: "c2")])
+        try s.ledger.recordSent(bulk: BulkRecord(bulkId: "B1", createdAt: s.clock.now(), messageKey: "welcome", sender: "Herald",
+                                                 recipientCount: 2, nextPollAt: nil), outcomes: [
+            SendOutcome(correlator: "c1", messageId: "m1", status: .messageWaiting),
+            SendOutcome(correlator: "c2", messageId: "m2", status: .messageWaiting),
+        ])
+        let changes = try s.ledger.applyDeliveryInfos(bulkId: "B1", [
+            DeliveryUpdate(address: ana, messageId: "m1", status: .deliveryImpossible, price: 0.0075, currency: "EUR",
+                           reason: "Absent Subscriber", permanent: true),
+            DeliveryUpdate(address: bob, messageId: "m2", status: .messageWaiting, price: 0.0075, currency: "EUR"),
+        ])
+        #expect(changes.count == 1)
+        let rows = try s.ledger.recipients(ofBulk: "B1")
+        #expect(rows.map(\.price) == [0.0075, 0.0075] && rows.map(\.currency) == ["EUR", "EUR"])
+        #expect(rows.first?.error == "Absent Subscriber" && rows.first?.permanentFailure == true)
+        #expect(rows.last?.permanentFailure == false)
+        let claim = try s.ledger.claim([QueuedRecipient(msisdn: ana, personId: p.id, correlator: "c3")], policy: .default,
+                                       owner: "o", chunkSize: 10) { _ in ("s1", "{}") }
+        #expect(claim.sends.isEmpty)
+        #expect(claim.skipped.first?.reason.contains("permanent") == true)
+        let forced = try s.ledger.claim([QueuedRecipient(msisdn: ana, personId: p.id, correlator: "c4")],
+                                        policy: ResendPolicy(allowResendToInvited: true), owner: "o", chunkSize: 10) { _ in ("s2", "{}") }
+        #expect(forced.sends.count == 1)
+    }
+
     @Test func aDuplicateCorrelatorWritesNothingFromTheBatch() throws {
         let (s, p) = try setUp()
         try s.ledger.enqueue([QueuedRecipient(msisdn: ana, personId: p.id, correlator: "c1")])

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -81,7 +82,7 @@ struct StandInRoutes: Sendable {
                                                      sentAt: Date()))
                 answered.append([
                     "messageId": id, "destination": to,
-                    "status": Self.status(group: 1, "PENDING", id: 26, "PENDING_ACCEPTED", "Message sent to next instance"),
+                    "status": Self.status(group: 1, "PENDING", id: 26, "MESSAGE_ACCEPTED", "Message sent to next instance"),
                     "details": ["messageCount": 1],
                 ])
             }
@@ -154,7 +155,7 @@ struct StandInRoutes: Sendable {
         let stamp = ISO8601DateFormatter().string(from: m.sentAt).replacingOccurrences(of: "Z", with: ".000+0000")
         return [
             "sender": m.sender, "destination": m.destination, "bulkId": m.bulkId, "messageId": m.messageId,
-            "sentAt": stamp, "doneAt": stamp, "messageCount": 1,
+            "sentAt": stamp, "doneAt": stamp, "smsCount": 1,
             "price": ["pricePerMessage": 0.0075, "currency": "EUR"],
             "status": shown, "error": error,
             "platform": ["entityId": "", "applicationId": "default"],
@@ -173,7 +174,9 @@ struct StandInRoutes: Sendable {
         let code = state.applicationCode
         let byCode = auth == "App \(code)"
         let byToken = auth.hasPrefix("Bearer ") && auth.count > "Bearer ".count
-        guard byCode || byToken, headers["applicationcode"] == code else {
+        // The SDKs send the first 10 hex digits of the SHA-256 of the application code, not the code.
+        let hash = SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined().prefix(10)
+        guard byCode || byToken, headers["applicationcode"] == String(hash) else {
             return (401, [:], Self.json(["requestError": ["serviceException": [
                 "messageId": "UNAUTHORIZED", "text": "Invalid Application Id"]]]))
         }

@@ -287,7 +287,7 @@ public actor DeliveryTracker {
     @discardableResult
     public func applyPushed(_ infos: [DeliveryInfo], bulkId: String) -> Int {
         do {
-            let updates = infos.map { DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus) }
+            let updates = infos.map { DeliveryUpdate($0) }
             guard try ledger.bulk(id: bulkId) != nil else {
                 return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), updates)
             }
@@ -309,7 +309,7 @@ public actor DeliveryTracker {
 
     /// Applies one bulk's delivery infos, records the pass and its next time.
     private func apply(_ infos: [DeliveryInfo], bulkId: String, at now: Date) throws -> [DeliveryChange] {
-        let updates = infos.map { DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus) }
+        let updates = infos.map { DeliveryUpdate($0) }
         let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
         let rows = try ledger.recipients(ofBulk: bulkId)
         let passes = (entries[bulkId]?.record.passesDone ?? 0) + 1
@@ -367,5 +367,13 @@ public actor DeliveryTracker {
 
     private func logFailure(_ what: String, _ error: any Error) {
         log.warning("\(what)", metadata: ["error": "\(error)"])
+    }
+}
+
+extension DeliveryUpdate {
+    /// The ledger's update for a platform's delivery info, with what the carrier added (price, reason).
+    public init(_ info: DeliveryInfo) {
+        self.init(address: info.address, messageId: info.messageId, status: info.deliveryStatus, price: info.price,
+                  currency: info.currency, reason: info.reason, permanent: info.permanent)
     }
 }

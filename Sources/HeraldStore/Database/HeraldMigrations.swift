@@ -192,6 +192,14 @@ enum HeraldMigrations {
             // `sent_here` says which ones this workspace sent.
             try db.execute(sql: "ALTER TABLE bulk ADD COLUMN sent_here INTEGER NOT NULL DEFAULT 1")
         }
+        m.registerMigration("v5-carrier-details") { db in
+            // What the carrier charged (Infobip tells), and whether its failure is for good.
+            try db.execute(sql: """
+                ALTER TABLE invitation ADD COLUMN price REAL;
+                ALTER TABLE invitation ADD COLUMN currency TEXT;
+                ALTER TABLE invitation ADD COLUMN permanent INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return m
     }
 }

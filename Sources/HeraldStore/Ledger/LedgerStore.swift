@@ -14,7 +14,9 @@ public struct LedgerStore: Sendable {
         self.clock = clock
     }
 
-    static let columns = "id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error"
+    static let columns = """
+        id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error, price, currency, permanent
+        """
 
     static func invitation(_ row: Row) -> InvitationInfo {
         let created: Int64 = row["created_ms"]
@@ -23,7 +25,8 @@ public struct LedgerStore: Sendable {
                               messageId: row["message_id"], correlator: row["correlator"],
                               status: DeliveryStatus(parsing: row["status"]),
                               createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
-                              attempts: row["attempts"], error: row["error"])
+                              attempts: row["attempts"], error: row["error"], price: row["price"], currency: row["currency"],
+                              permanentFailure: row["permanent"])
     }
 
     static func bulk(_ row: Row) -> BulkRecord {
@@ -228,7 +231,17 @@ public struct LedgerStore: Sendable {
                 }
                 guard let row else { continue }
                 let inv = Self.invitation(row)
-                guard inv.status != u.status, !inv.status.isFinal, let id = inv.id else { continue }
+                guard let id = inv.id else { continue }
+                // What the carrier adds (price, why it failed) is kept even when the status stays.
+                let price = u.price ?? inv.price
+                let currency = u.currency ?? inv.currency
+                let reason = u.reason ?? inv.error
+                let permanent = u.permanent ?? inv.permanentFailure
+                if price != inv.price || currency != inv.currency || reason != inv.error || permanent != inv.permanentFailure {
+                    try db.execute(sql: "UPDATE invitation SET price = ?, currency = ?, error = ?, permanent = ? WHERE id = ?",
+                                   arguments: [price, currency, reason, permanent, id])
+                }
+                guard inv.status != u.status, !inv.status.isFinal else { continue }
                 try db.execute(sql: "UPDATE invitation SET status = ?, updated_ms = ? WHERE id = ?",
                                arguments: [u.status.rawValue, now, id])
                 changes.append(StatusChange(invitationId: id, msisdn: inv.msisdn, personId: inv.personId,

@@ -69,11 +69,21 @@ public struct DeliveryUpdate: Sendable, Hashable {
     public var address: String
     public var messageId: String?
     public var status: DeliveryStatus
+    /// What the carrier adds, when it says: price and currency, why it failed, whether for good.
+    public var price: Double?
+    public var currency: String?
+    public var reason: String?
+    public var permanent: Bool?
 
-    public init(address: String, messageId: String?, status: DeliveryStatus) {
+    public init(address: String, messageId: String?, status: DeliveryStatus, price: Double? = nil, currency: String? = nil,
+                reason: String? = nil, permanent: Bool? = nil) {
         self.address = address
         self.messageId = messageId
         self.status = status
+        self.price = price
+        self.currency = currency
+        self.reason = reason
+        self.permanent = permanent
     }
 
     /// The address as E.164 with a plus.

@@ -42,10 +42,11 @@ extension LedgerStore {
         let now = clock.now().epochMilliseconds
         return try database.write { db in
             let latest = try Self.latestStatuses(db, msisdns: wanted.map(\.msisdn))
+            let permanent = try Self.permanentFailures(db, msisdns: wanted.map(\.msisdn))
             var kept: [QueuedRecipient] = []
             var skipped: [(recipient: QueuedRecipient, reason: String)] = []
             for r in wanted {
-                if case .skip(let reason) = policy.decide(latest: latest[r.msisdn]) {
+                if case .skip(let reason) = policy.decide(latest: latest[r.msisdn], permanentFailure: permanent.contains(r.msisdn)) {
                     skipped.append((r, reason))
                 } else {
                     kept.append(r)
@@ -92,6 +93,16 @@ extension LedgerStore {
         try database.write { db in
             try db.execute(sql: "DELETE FROM pending_send WHERE id = ?", arguments: [id])
         }
+    }
+
+    /// The numbers whose latest invitation failed for good, as the carrier said.
+    static func permanentFailures(_ db: Database, msisdns: [String]) throws -> Set<String> {
+        var out = Set<String>()
+        let stmt = try db.cachedStatement(sql: """
+            SELECT permanent FROM invitation WHERE msisdn = ? ORDER BY created_ms DESC, id DESC LIMIT 1
+            """)
+        for m in Set(msisdns) where try Bool.fetchOne(stmt, arguments: [m]) == true { out.insert(m) }
+        return out
     }
 
     static func latestStatuses(_ db: Database, msisdns: [String]) throws -> [String: DeliveryStatus] {

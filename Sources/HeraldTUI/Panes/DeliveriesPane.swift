@@ -34,7 +34,7 @@ public final class DeliveriesPane: LivePane {
         TableColumn("Progress", width: .fixed(16)), TableColumn("Passes", width: .fixed(6), alignment: .right),
     ]
     static let recipientColumns = [
-        TableColumn("Name", width: .flex(1)), TableColumn("Number", width: .fixed(16)), TableColumn("Status", width: .fixed(12)),
+        TableColumn("Name", width: .flex(1)), TableColumn("Number", width: .fixed(16)), TableColumn("Status", width: .flex(1)),
         TableColumn("Updated", width: .fixed(19)),
     ]
 
@@ -132,7 +132,8 @@ public final class DeliveriesPane: LivePane {
         }
         TableView.render(into: &canvas, rect: table, columns: Self.recipientColumns, state: &recipientList, cells: { i in
             let r = rows[i]
-            return [r.name, r.number, r.status.label + (r.error.map { " (\($0))" } ?? ""), PersonDetailView.stamp(r.updatedAt)]
+            let status = r.status.label + (r.error.map { " (\($0))" } ?? "") + (r.price.map { " · \($0)" } ?? "")
+            return [r.name, r.number, status, PersonDetailView.stamp(r.updatedAt)]
         }, cellStyle: { i, column in
             let r = rows[i]
             guard column == 2 else { return nil }

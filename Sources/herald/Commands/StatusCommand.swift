@@ -39,9 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
             do {
                 let infos = try await ws.platform.deliveryInfos(bulkId: bulk)
                 do {
-                    _ = try ws.ledger.applyDeliveryInfos(bulkId: bulk, infos.map {
-                        DeliveryUpdate(address: $0.address, messageId: $0.messageId, status: $0.deliveryStatus)
-                    })
+                    _ = try ws.ledger.applyDeliveryInfos(bulkId: bulk, infos.map(DeliveryUpdate.init))
                 } catch {
                     Output.warn("could not record the platform's fresh states (\(userMessage(for: error))): showing the states last recorded")
                 }
@@ -52,21 +50,42 @@ struct StatusCommand: AsyncParsableCommand {
         let rows = try ws.ledger.recipients(ofBulk: bulk)
         if json {
             try Output.printJSON(StatusJSON(bulkId: bulk, deliveryInfo: rows.map {
-                StatusJSON.Info(address: $0.msisdn, messageId: $0.messageId, personId: $0.personId, deliveryStatus: $0.status.rawValue)
+                StatusJSON.Info(address: $0.msisdn, messageId: $0.messageId, personId: $0.personId, deliveryStatus: $0.status.rawValue,
+                                price: $0.currency == nil ? nil : $0.price, currency: $0.currency, error: $0.error,
+                                permanentFailure: $0.permanentFailure ? true : nil)
             }))
             return
         }
-        var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
+        // A carrier that names its prices (Infobip) gets a price column and a total per currency.
+        let priced = rows.contains { $0.currency != nil }
+        let failed = rows.contains { $0.status.isImpossible && $0.error != nil }
+        var headers = ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"]
+        if priced { headers.append("PRICE") }
+        if failed { headers.append("WHY") }
+        var table = OutputTable(headers: headers, maxWidths: [18, 28, 14, 40, 14, 48])
         var counts: [DeliveryStatus: Int] = [:]
+        var totals: [String: Double] = [:]
         var names = ContactNameColumn(contacts: ws.contacts)
         for r in rows {
             counts[r.status, default: 0] += 1
-            table.add([r.msisdn, names.name(of: r.personId), r.status.label, r.messageId ?? ""])
+            var cells = [r.msisdn, names.name(of: r.personId), r.status.label, r.messageId ?? ""]
+            if priced { cells.append(r.currency.flatMap { c in r.price.map { Self.money($0, c) } } ?? "") }
+            if failed { cells.append(r.status.isImpossible ? r.error ?? "" : "") }
+            if let c = r.currency, let p = r.price { totals[c, default: 0] += p }
+            table.add(cells)
         }
         print("Bulk \(Output.safe(bulk)): \(rows.count) recipient(s)")
         print(table.render(), terminator: "")
-        let summary = DeliveryStatus.allCases.compactMap { s in counts[s].map { "\($0) \(s.label)" } }
+        var summary = DeliveryStatus.allCases.compactMap { s in counts[s].map { "\($0) \(s.label)" } }
+        summary += totals.sorted { $0.key < $1.key }.map { "cost \(Self.money($0.value, $0.key))" }
         print(summary.joined(separator: ", "))
+    }
+}
+
+extension StatusCommand {
+    /// "0.0075 EUR": the carrier's figure as it gave it, with its currency.
+    static func money(_ amount: Double, _ currency: String) -> String {
+        "\((amount * 1_000_000).rounded() / 1_000_000) \(Output.safe(currency))"
     }
 }
 
@@ -77,6 +96,12 @@ struct StatusJSON: Encodable {
         var messageId: String?
         var personId: Int64?
         var deliveryStatus: String
+        /// The carrier's price and currency, when it names them.
+        var price: Double?
+        var currency: String?
+        /// Why it failed.
+        var error: String?
+        var permanentFailure: Bool?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -84,8 +109,12 @@ struct StatusJSON: Encodable {
             try c.encode(messageId, forKey: .messageId)
             try c.encode(personId, forKey: .personId)
             try c.encode(deliveryStatus, forKey: .deliveryStatus)
+            try c.encodeIfPresent(price, forKey: .price)
+            try c.encodeIfPresent(currency, forKey: .currency)
+            try c.encodeIfPresent(error, forKey: .error)
+            try c.encodeIfPresent(permanentFailure, forKey: .permanentFailure)
         }
-        enum CodingKeys: String, CodingKey { case address, messageId, personId, deliveryStatus }
+        enum CodingKeys: String, CodingKey { case address, messageId, personId, deliveryStatus, price, currency, error, permanentFailure }
     }
 
     var bulkId: String

@@ -3,6 +3,7 @@ import Foundation
 import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
+import HeraldInfobip
 import HeraldServices
 
 /// What opening a workspace needs: the configuration and the platform to connect it to.
@@ -39,14 +40,20 @@ extension GlobalOptions {
                                         signature: config.signature, tracker: tracker,
                                         inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
                                         emailFrom: config.emailFrom, emailCommand: emailCommand)
-        let platform = try Self.platform(config: config, environment: environment, configFile: paths.configFile)
-        return WorkspaceSetup(config: workspace, platform: platform ?? EmbeddedPlatform(config: engine))
+        let server = try Self.platform(config: config, environment: environment, configFile: paths.configFile)
+        if try Self.wantsInfobip(config: config, environment: environment) {
+            if server != nil {
+                throw Output.failure("both a Herald server ([platform] url) and Infobip ([platform] kind) are set: keep one")
+            }
+            let settings = try Self.infobipSettings(config: config, environment: environment, configFile: paths.configFile)
+            return WorkspaceSetup(config: workspace, platform: InfobipPlatform(settings: settings, engine: engine))
+        }
+        return WorkspaceSetup(config: workspace, platform: server ?? EmbeddedPlatform(config: engine))
     }
 
     /// The Herald server to use, from `HERALD_PLATFORM_URL`/`HERALD_PLATFORM_KEY` or `[platform] url` and
     /// `api_key`/`api_key_file`; nil when none is set (the embedded platform).
     static func platform(config: HeraldConfig, environment: [String: String], configFile: URL) throws -> ServerPlatform? {
-        func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
         guard let text = nonEmpty(environment["HERALD_PLATFORM_URL"]) ?? nonEmpty(config.platformURL) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw Output.failure("the platform URL \"\(Output.safe(text))\" is not an http(s) URL such as http://127.0.0.1:8080")
@@ -54,10 +61,7 @@ extension GlobalOptions {
         var key = nonEmpty(environment["HERALD_PLATFORM_KEY"])
         if key == nil, let inline = nonEmpty(config.platformKey) {
             key = inline
-            if let mode = (try? FileManager.default.attributesOfItem(atPath: configFile.path))?[.posixPermissions] as? Int,
-               mode & 0o077 != 0 {
-                Output.warn("\(configFile.path) holds the platform key and others can read it: chmod 600 \(configFile.path)")
-            }
+            warnIfOthersCanRead(configFile, holding: "the platform key")
         }
         if key == nil, let file = nonEmpty(config.platformKeyFile) {
             let path = (file as NSString).expandingTildeInPath

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import HeraldInfobip
+import HeraldServices
+
+/// `herald platform check`: which platform the configuration picks, whether it answers and accepts the
+/// credentials, and how to fix what does not.
+struct PlatformCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "platform", abstract: "Inspect the platform Herald is configured for.", subcommands: [PlatformCheck.self])
+}
+
+struct PlatformCheck: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Say whether the platform answers and accepts the configured credentials.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    struct Report: Encodable {
+        var platform: String
+        var ok: Bool
+        var findings: [InfobipCheck.Finding]
+    }
+
+    func run() async throws {
+        let setup = try global.workspaceSetup()
+        let report: Report
+        if let infobip = setup.platform as? InfobipPlatform {
+            let findings = await InfobipCheck.run(infobip.settings)
+            report = Report(platform: "infobip", ok: findings.allSatisfy(\.ok), findings: findings)
+        } else {
+            report = await openAndRead(setup)
+        }
+        if json {
+            try Output.printJSON(report)
+        } else {
+            print("platform: \(report.platform)")
+            for f in report.findings {
+                print("\(f.ok ? "ok  " : "FAIL") \(Output.safe(f.subject)): \(Output.safe(f.detail))")
+                if let fix = f.fix { print("     fix: \(Output.safe(fix))") }
+            }
+        }
+        if !report.ok { throw ExitCode(1) }
+    }
+
+    /// The embedded platform and a Herald server: the workspace opens and the application's settings can be read.
+    private func openAndRead(_ setup: WorkspaceSetup) async -> Report {
+        do {
+            let ws = try await Workspace.open(dataDirectory: global.paths.dataDirectory, platform: setup.platform, config: setup.config)
+            defer { ws.close() }
+            let kind = ws.connection.kind.description
+            do {
+                _ = try await ws.platform.applicationSettings()
+                return Report(platform: kind, ok: true, findings: [.init(subject: kind, ok: true,
+                                                                         detail: "answers; the credentials are accepted", fix: nil)])
+            } catch {
+                return Report(platform: kind, ok: false, findings: [.init(subject: kind, ok: false, detail: error.description, fix: nil)])
+            }
+        } catch {
+            let text = (error as? UserFacingError)?.userMessage ?? "\(error)"
+            return Report(platform: "\(type(of: setup.platform))", ok: false,
+                          findings: [.init(subject: "platform", ok: false, detail: text, fix: nil)])
+        }
+    }
+}
