@@ -60,9 +60,10 @@ struct StatusCommand: AsyncParsableCommand {
         let priced = rows.contains { $0.currency != nil }
         let failed = rows.contains { $0.status.isImpossible && $0.error != nil }
         var headers = ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"]
-        if priced { headers.append("PRICE") }
-        if failed { headers.append("WHY") }
-        var table = OutputTable(headers: headers, maxWidths: [18, 28, 14, 40, 14, 48])
+        var widths = [18, 28, 14, 40]
+        if priced { headers.append("PRICE"); widths.append(16) }
+        if failed { headers.append("WHY"); widths.append(120) }
+        var table = OutputTable(headers: headers, maxWidths: widths)
         var counts: [DeliveryStatus: Int] = [:]
         var totals: [String: Double] = [:]
         var names = ContactNameColumn(contacts: ws.contacts)

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The real binary on an Infobip workspace, where Infobip is the `infobip-stand-in` process on a loopback port:
+/// `platform check`, `send`, `status` with Infobip's price, the inbox, and a refused key explained.
+@Suite(.serialized) struct InfobipEndToEndTests {
+    /// The stand-in as its own process, and the environment that points Herald at it.
+    struct StandIn {
+        let process: RunningHerald
+        let url: String
+
+        init(next herald: URL, inboxUser: String) throws {
+            let binary = herald.deletingLastPathComponent().appendingPathComponent("infobip-stand-in")
+            process = try RunningHerald(binary: binary, arguments: ["--port", "0", "--inbox-user", inboxUser],
+                                        environment: ProcessInfo.processInfo.environment)
+            let line = try process.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
+            url = line.split(separator: " ").last.map(String.init) ?? ""
+        }
+
+        func environment(key: String = "stand-in-key") -> [String: String] {
+            ["HERALD_PLATFORM": "infobip", "HERALD_INFOBIP_BASE_URL": url, "HERALD_INFOBIP_MOBILE_BASE_URL": url,
+             "HERALD_INFOBIP_API_KEY": key, "HERALD_INFOBIP_APP_CODE": "stand-in-app-code",
+             "HERALD_INFOBIP_LINK": "https://example.com/join"]
+        }
+    }
+
+    @Test func sendStatusAndInboxWorkOnAnInfobipAccount() throws {
+        let cli = try PlatformCLI()
+        let standIn = try StandIn(next: cli.binary, inboxUser: "ana")
+        defer { _ = try? standIn.process.interrupt() }
+        cli.environment = standIn.environment()
+
+        let check = try cli.ok(["platform", "check"])
+        #expect(check.stdout.contains("ok   SMS API \(standIn.url)"))
+        #expect(check.stdout.contains("the application code is accepted"))
+
+        let sent = try cli.ok(["send", "--to", mobile(1), mobile(2), "--json"]).object()
+        let bulk = try #require(sent["bulkId"] as? String)
+        let status = try cli.ok(["status", bulk, "--wait", "--json"], timeout: 60).object()
+        let infos = status["deliveryInfo"] as? [[String: Any]] ?? []
+        #expect(infos.count == 2)
+        #expect(infos.allSatisfy { $0["deliveryStatus"] as? String == "DeliveredToTerminal" })
+        #expect(infos.allSatisfy { $0["price"] as? Double == 0.0075 && $0["currency"] as? String == "EUR" })
+        let table = try cli.ok(["status", bulk]).stdout
+        #expect(table.contains("0.0075 EUR"))
+        #expect(table.contains("cost 0.015 EUR"))
+
+        let inbox = try cli.ok(["inbox", "list", "--user", "ana"]).stdout
+        #expect(inbox.contains("Your invitation was accepted."))
+        #expect(inbox.contains("A silent message."))
+        #expect(inbox.contains("2 unread"))
+    }
+
+    @Test func aRefusedKeySaysSoAndWhereItIsSetAndTheRowsKeepTheReason() throws {
+        let cli = try PlatformCLI()
+        let standIn = try StandIn(next: cli.binary, inboxUser: "ana")
+        defer { _ = try? standIn.process.interrupt() }
+        cli.environment = standIn.environment(key: "not-the-key")
+
+        let check = try cli.run(["platform", "check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("the Infobip API key was refused"))
+        #expect(check.stdout.contains("HERALD_INFOBIP_API_KEY"))
+        #expect(!check.stdout.contains("not-the-key"))
+
+        let sent = try cli.run(["send", "--to", mobile(3), "--json"])
+        #expect(!sent.crashed)
+        let bulk = try #require(try sent.object()["bulkId"] as? String)
+        let status = try cli.ok(["status", bulk]).stdout
+        #expect(status.contains("the Infobip API key was refused"))
+    }
+
+    @Test func anIncompleteConfigurationNamesWhatIsMissing() throws {
+        let cli = try PlatformCLI()
+        cli.environment = ["HERALD_PLATFORM": "infobip", "HERALD_INFOBIP_BASE_URL": "https://x.api.infobip.com"]
+        let run = try cli.run(["templates", "show"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no API key is set"))
+        #expect(!run.crashed)
+    }
+}
