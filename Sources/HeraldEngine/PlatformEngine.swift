@@ -15,6 +15,8 @@ public actor PlatformEngine {
     public let config: EngineConfig
     let carrier: any Carrier
     var faults = FaultQueue()
+    /// The catch-up across bulks under way (reads that arrive meanwhile wait for it instead of asking the carrier again).
+    var sharedCatchUp: Task<Void, any Error>?
     /// Rings after every commit that stored events.
     public nonisolated let bell = EventBell()
     let log = Logger(label: "herald.engine")

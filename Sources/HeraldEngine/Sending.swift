@@ -263,9 +263,20 @@ extension PlatformEngine {
 
     /// Hands a bulk's outbox to the carrier and stores its reports due by now.
     func catchUp(bulkId: String) async throws {
-        let only = config.collectAcrossBulksOnRead ? nil : bulkId
-        try await drainOutbox(bulkId: only)
-        try await collectReports(bulkId: only)
+        guard config.collectAcrossBulksOnRead else {
+            try await drainOutbox(bulkId: bulkId)
+            try await collectReports(bulkId: bulkId)
+            return
+        }
+        // Every bulk at once, in one pass that concurrent reads share (one logs call, not one per read).
+        if let running = sharedCatchUp { return try await running.value }
+        let pass = Task {
+            try await self.drainOutbox(bulkId: nil)
+            try await self.collectReports(bulkId: nil)
+        }
+        sharedCatchUp = pass
+        defer { sharedCatchUp = nil }
+        try await pass.value
     }
 
     // MARK: - Delivery infos

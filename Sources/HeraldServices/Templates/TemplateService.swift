@@ -54,24 +54,52 @@ public actor TemplateService {
     private let applicationKey: String
     private var settingsCache: ApplicationSettings?
 
+    /// Keeps the last settings read, so a send can pick the default message while the platform is away.
+    private let kept: SettingsStore?
+    static let keptSettingsKey = "platform.application_settings"
+
     public init(platform: any MessagingPlatform, cache: TemplateCacheStore, applicationKey: String,
-                clock: any HeraldClock = SystemClock()) {
+                clock: any HeraldClock = SystemClock(), settings: SettingsStore? = nil) {
         self.platform = platform
         self.cache = cache
+        self.kept = settings
         self.applicationKey = applicationKey
         self.clock = clock
     }
 
-    /// The application's settings (editing toggle, default message), fetched once then kept.
+    /// The application's settings (editing toggle, default message), fetched once then kept. When the platform
+    /// cannot be reached, the copy kept from the last read answers (so sends wait queued instead of failing).
     public func applicationSettings(refresh: Bool = false) async throws(TemplateError) -> ApplicationSettings {
         if !refresh, let settingsCache { return settingsCache }
         do {
             let s = try await platform.applicationSettings()
             settingsCache = s
+            keep(s)
             return s
         } catch {
+            if error.isRetryable, let copy = keptSettings() {
+                Self.log.info("platform unreachable: using the application settings kept from the last read",
+                              metadata: ["cause": "\(error.description)"])
+                return copy
+            }
             throw .platform(error)
         }
+    }
+
+    private func keep(_ s: ApplicationSettings) {
+        guard let kept else { return }
+        do {
+            try kept.set(Self.keptSettingsKey, String(decoding: try HeraldJSON.encode(s), as: UTF8.self))
+        } catch {
+            Self.log.warning("could not keep the application settings", metadata: ["cause": "\(error)"])
+        }
+    }
+
+    private func keptSettings() -> ApplicationSettings? {
+        guard let text = try? kept?.string(Self.keptSettingsKey),
+              let s = try? HeraldJSON.decode(ApplicationSettings.self, from: Data(text.utf8)),
+              s.applicationKey == applicationKey else { return nil }
+        return s
     }
 
     /// Whether the application lets its messages be changed.

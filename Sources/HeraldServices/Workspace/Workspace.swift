@@ -75,7 +75,7 @@ public final class Workspace: @unchecked Sendable {
         ledger = LedgerStore(database: database, clock: clock)
         settings = SettingsStore(database: database)
         templates = TemplateService(platform: platform, cache: TemplateCacheStore(database: database),
-                                    applicationKey: credentials.applicationKey, clock: clock)
+                                    applicationKey: credentials.applicationKey, clock: clock, settings: settings)
         invites = InviteService(platform: platform, ledger: ledger, contacts: contacts, templates: templates,
                                 lease: lease, bus: bus, parser: parser,
                                 settings: InviteSettings(sender: config.sender, senderName: config.senderName,
