@@ -38,6 +38,8 @@ final class HeraldUISession: @unchecked Sendable {
             "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
             "XDG_DATA_HOME": folder.appendingPathComponent("share").path,
             "SWIFT_BACKTRACE": "enable=no",
+            // As if in a terminal of its own: a copy is a plain OSC 52, which this tmux keeps as a paste buffer.
+            "TMUX": "",
         ]
         // Through sh, so the exit status is printed on the screen once the terminal is given back.
         let script = "\"$0\" \"$@\"; status=$?; echo; echo herald-exit=$status"
@@ -80,6 +82,10 @@ final class HeraldUISession: @unchecked Sendable {
 
     func resize(width: Int, height: Int) async throws {
         try await offPool { try self.session.resize(width: width, height: height) }
+    }
+
+    func pasteBuffer() async throws -> String {
+        return try await offPool { try self.session.pasteBuffer() }
     }
 
     func hasExited() async throws -> Bool {

@@ -34,6 +34,7 @@ final class TmuxSession {
         set -g default-terminal "tmux-256color"
         set -g status off
         set -g escape-time 10
+        set -g set-clipboard on
         """.write(to: config, atomically: true, encoding: .utf8)
         var env = ["TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
         env.merge(environment) { _, new in new }
@@ -103,6 +104,9 @@ final class TmuxSession {
 
     /// The screen as text (trailing spaces trimmed by tmux).
     func capture() throws -> String { try run(["capture-pane", "-p", "-t", target]) }
+
+    /// The newest paste buffer (what an OSC 52 copy put there, with `set-clipboard on`); "" when none.
+    func pasteBuffer() throws -> String { (try? run(["show-buffer"])) ?? "" }
 
     /// The screen with colour and attribute escape sequences.
     func captureWithEscapes() throws -> String { try run(["capture-pane", "-p", "-e", "-t", target]) }

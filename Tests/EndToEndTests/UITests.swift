@@ -52,6 +52,24 @@ struct UITests {
         #expect(changed.contains("Progress"))
     }
 
+    @Test func yCopiesTheBulkIdAndInABulkTheMessageIdThroughOSC52() async throws {
+        let ui = try await HeraldUISession.start()
+        try await ui.waitForFirstFrame()
+        try await ui.keys("5")
+        _ = try await ui.waitUntil("a bulk in the Deliveries pane", timeout: 20) { $0.contains("Deliveries —") && $0.contains("Progress") }
+        try await ui.keys("y")
+        let shown = try await ui.waitFor("copied the bulk id")
+        let bulkId = try await ui.pasteBuffer()
+        #expect(bulkId.count == 36 && bulkId.split(separator: "-").count == 5)
+        #expect(shown.contains(String(bulkId.prefix(8))))
+        try await ui.keys("Enter")
+        _ = try await ui.waitUntil("the bulk's recipients", timeout: 10) { $0.contains("Updated") && $0.contains("recipients:") }
+        try await ui.keys("y")
+        _ = try await ui.waitFor("copied the message id")
+        let messageId = try await ui.pasteBuffer()
+        #expect(!messageId.isEmpty && messageId != bulkId)
+    }
+
     @Test func aBulkSentFromAnotherProcessAppearsInDeliveries() async throws {
         let ui = try await HeraldUISession.start()
         try await ui.waitForFirstFrame()

@@ -49,7 +49,9 @@ public enum KeyBindings {
         KeyBinding(.sort, [.char("s")], "Change the sort order", [.contacts, .deliveries, .inbox]),
         KeyBinding(.invite, [.char("I")], "Invite the selected people", [.contacts], hint: "invite"),
         KeyBinding(.filter, [.char("f")], "Filter the rows", [.contacts, .deliveries, .inbox], hint: "filter"),
-        KeyBinding(.copy, [.char("c")], "Copy to the clipboard", [.contacts, .share, .inbox]),
+        KeyBinding(.copy, [.char("y"), .char("c")],
+                   "Copy (OSC 52): the person's number, the bulk or message id, the message's link or id, the share link",
+                   [.contacts, .share, .inbox, .deliveries], hint: "copy"),
         // Share
         KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share], hint: "QR"),
         // Composer

@@ -205,6 +205,7 @@ public final class ContactsPane: LivePane {
             case .pageDown, .halfPageDown: detailScroll += 10
             case .pageUp, .halfPageUp: detailScroll = max(0, detailScroll - 10)
             case .invite: vm.requestInvite()
+            case .copy: PaneTerminalHooks.write(vm.copyCurrent())
             default: return false
             }
             return true
@@ -229,6 +230,7 @@ public final class ContactsPane: LivePane {
         case .sort: vm.toggleSort()
         case .open: vm.openDetail(); detailScroll = 0
         case .invite: vm.requestInvite()
+        case .copy: PaneTerminalHooks.write(vm.copyCurrent())
         case .back:
             guard !vm.query.isEmpty else { return false }
             vm.clearSearch(); search.setText("")

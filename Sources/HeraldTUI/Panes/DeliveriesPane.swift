@@ -177,6 +177,7 @@ public final class DeliveriesPane: LivePane {
         case .filter: vm.cycleFilter()
         case .reload: vm.reload()
         case .resend: vm.requestResend()
+        case .copy: PaneTerminalHooks.write(vm.copyCurrent())
         case .back, .quit: return vm.close()      // q leaves the open bulk first; from the list it quits
         default: return false
         }

@@ -170,6 +170,7 @@ public final class InboxPane: LivePane {
         case .last: model.moveCursor(to: model.messages.count - 1)
         case .open, .select: model.openCurrent()
         case .markSeen: model.markCurrentSeen()
+        case .copy: PaneTerminalHooks.write(model.copyCurrent())
         case .topic: model.cycleTopic()
         case .dateRange:
             editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)

@@ -10,6 +10,11 @@ public enum PaneTerminalHooks {
     nonisolated(unsafe) public static var writeBytes: (([UInt8]) -> Void)?
     /// Hands the terminal to an outside program (`NcursesTerminal.suspend`), for `$EDITOR`.
     nonisolated(unsafe) public static var suspend: ((() -> Void) -> Void)?
+
+    /// Writes a copy's OSC 52 bytes, when there are any and a terminal to take them.
+    static func write(_ bytes: [UInt8]?) {
+        if let bytes, let writeBytes { writeBytes(bytes) }
+    }
 }
 
 extension SharePane {

@@ -113,6 +113,10 @@ public final class AppScreen: Screen {
         if help != nil { return handleHelpKey(key) }
         let pane = focusedPane
         let live = pane as? any LivePane
+        // A yes/no question takes y and n whatever they are bound to elsewhere (y also copies).
+        if live?.capturesAllKeys == true, [Key.char("y"), .char("Y"), .char("n"), .char("N")].contains(key) {
+            return pane.handle(unboundKey: key)
+        }
         let context = pane.keyContext
         guard let action = keyMap.action(for: key, in: context) else {
             return pane.handle(unboundKey: key)

@@ -512,4 +512,18 @@ public final class ContactsViewModel {
             return false
         }
     }
+
+    /// What `c`/`y` copies: the number an invitation to the person under the cursor would go to (E.164).
+    public var copyTarget: CopyTarget? {
+        guard let person = currentRow?.person else { return nil }
+        guard let number = person.smsPlan.numbers.first ?? person.phones.compactMap(\.number.e164).first else { return nil }
+        return CopyTarget(text: number, what: "number of \(TerminalSafeText.sanitize(person.displayName))")
+    }
+
+    /// Copies `copyTarget` (the toast says what); answers the bytes the UI thread writes to the terminal.
+    public func copyCurrent() -> [UInt8]? {
+        let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
+        toasts.post(toast.1, level: toast.0)
+        return bytes
+    }
 }

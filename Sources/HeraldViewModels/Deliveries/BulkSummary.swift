@@ -118,6 +118,8 @@ public struct RecipientRow: Sendable, Hashable {
     public private(set) var status: DeliveryStatus
     public private(set) var updatedAt: Date
     public let error: String?
+    /// The platform's id of the message, nil while it is queued.
+    public let messageId: String?
     /// What the carrier charged ("0.0075 EUR"), when it names a currency (Infobip does; the simulation does not).
     public let price: String?
 
@@ -137,6 +139,7 @@ public struct RecipientRow: Sendable, Hashable {
         status = inv.status
         updatedAt = inv.updatedAt
         error = inv.error.map { TerminalSafeText.sanitize($0) }
+        messageId = inv.messageId
         price = inv.currency.flatMap { currency in
             inv.price.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") }
         }

@@ -361,4 +361,23 @@ public final class DeliveriesViewModel {
             return false
         }
     }
+
+    /// What `c`/`y` copies: in an open bulk the recipient's message id (its number while it has none), else the
+    /// bulk id under the cursor.
+    public var copyTarget: CopyTarget? {
+        if openBulkId != nil {
+            guard visibleRecipients.indices.contains(recipientCursor) else { return nil }
+            let r = visibleRecipients[recipientCursor]
+            if let id = r.messageId { return CopyTarget(text: id, what: "message id") }
+            return CopyTarget(text: r.number, what: "number")
+        }
+        return currentBulk.map { CopyTarget(text: $0.bulkId, what: "bulk id") }
+    }
+
+    /// Copies `copyTarget` (the toast says what); answers the bytes the UI thread writes to the terminal.
+    public func copyCurrent() -> [UInt8]? {
+        let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
+        toasts.post(toast.1, level: toast.0)
+        return bytes
+    }
 }

@@ -302,4 +302,18 @@ public final class InboxViewModel {
             return false
         }
     }
+
+    /// What `c`/`y` copies: the first link of the open message (or the one under the cursor), else its id.
+    public var copyTarget: CopyTarget? {
+        guard let message = opened ?? current else { return nil }
+        if let link = CopyTarget.firstLink(in: message.body) { return CopyTarget(text: link, what: "link") }
+        return CopyTarget(text: message.messageId, what: "message id")
+    }
+
+    /// Copies `copyTarget` (the toast says what); answers the bytes the UI thread writes to the terminal.
+    public func copyCurrent() -> [UInt8]? {
+        let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
+        onToast(toast.0, toast.1)
+        return bytes
+    }
 }
