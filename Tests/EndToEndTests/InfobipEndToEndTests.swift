@@ -51,6 +51,31 @@ import Testing
         #expect(inbox.contains("2 unread"))
     }
 
+    @Test func theScreensRunOnInfobipAndTheBulkDetailShowsInfobipsPrice() throws {
+        let cli = try PlatformCLI()
+        let standIn = try StandIn(next: cli.binary, inboxUser: "ana")
+        defer { _ = try? standIn.process.interrupt() }
+        cli.environment = standIn.environment()
+        let sent = try cli.ok(["send", "--to", mobile(4), "--json"]).object()
+        let bulk = try #require(sent["bulkId"] as? String)
+        _ = try cli.ok(["status", bulk, "--wait"], timeout: 60)
+
+        let ui = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 110, height: 30,
+                                 environment: cli.processEnvironment([:]))
+        defer { ui.kill() }
+        let first = try ui.waitFor(text: "5 Deliveries", timeout: 30)
+        #expect(first.contains("infobip 127.0.0.1"))
+        try ui.sendKeys("5")
+        _ = try ui.waitFor(text: String(bulk.prefix(8)), timeout: 10)
+        try ui.sendKeys("Enter")
+        let detail = try ui.waitFor(text: "0.0075 EUR", timeout: 10)
+        #expect(detail.contains("delivered"))
+        try ui.sendKeys("4", ":")
+        try ui.sendLiteral("user ana")
+        try ui.sendKeys("Enter")
+        _ = try ui.waitFor(text: "A silent message.", timeout: 10)
+    }
+
     @Test func aRefusedKeySaysSoAndWhereItIsSetAndTheRowsKeepTheReason() throws {
         let cli = try PlatformCLI()
         let standIn = try StandIn(next: cli.binary, inboxUser: "ana")
