@@ -34,8 +34,18 @@ import Testing
         #expect(check.stdout.contains("ok   SMS API \(standIn.url)"))
         #expect(check.stdout.contains("the application code is accepted"))
 
+        let watch = try cli.start(["watch", "--json"])
+        try watch.waitForStderr("watching deliveries", timeout: 30)
         let sent = try cli.ok(["send", "--to", mobile(1), mobile(2), "--json"]).object()
         let bulk = try #require(sent["bulkId"] as? String)
+        // `herald watch` follows the bulk to Infobip's final reports.
+        try watch.waitForLines(timeout: 30, "both recipients delivered in herald watch") { lines in
+            let delivered = lines.compactMap(CLIPlatformWatchTests.decode).filter {
+                $0["bulkId"] as? String == bulk && $0["to"] as? String == "DeliveredToTerminal"
+            }
+            return delivered.count == 2
+        }
+        #expect(try watch.interrupt() == 0)
         let status = try cli.ok(["status", bulk, "--wait", "--json"], timeout: 60).object()
         let infos = status["deliveryInfo"] as? [[String: Any]] ?? []
         #expect(infos.count == 2)
