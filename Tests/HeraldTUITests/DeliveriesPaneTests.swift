@@ -67,4 +67,42 @@ struct DeliveriesPaneTests {
         #expect(draw(height: 14).snapshot().contains("+385914444444"))
         #expect(!draw(height: 14).snapshot().contains("+385913333333"))
     }
+
+    @Test func sSortsTheBulksAndEveryKeyTheHelpListsHereDoesSomething() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-sort-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock(Date())
+        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
+        defer { ws.close() }
+        let older = try #require(try await ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
+        clock.advance(by: 60)
+        let newer = try #require(try await ws.invites.invite(numbers: ["+385913333333"]).bulkId)
+        _ = try ws.ledger.applyDeliveryInfos(bulkId: older, [
+            DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible),
+        ])
+        let effects = PaneEffects()
+        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+        let pane = DeliveriesPane(viewModel: vm, clock: clock)
+        await effects.settle()
+        #expect(vm.visibleBulks.map(\.bulkId) == [newer, older])
+        #expect(pane.handle(action: .sort))
+        #expect(vm.sort == .oldest && vm.visibleBulks.map(\.bulkId) == [older, newer])
+        // The cursor stays on the bulk it was on.
+        #expect(vm.currentBulk?.bulkId == newer)
+        #expect(pane.handle(action: .sort))
+        #expect(vm.sort == .mostFailed && vm.visibleBulks.first?.bulkId == older)
+        #expect(pane.handle(action: .sort))
+        #expect(vm.sort == .mostPending && vm.visibleBulks.first?.bulkId == newer)
+
+        // Every key the help lists for this pane does something here (q and Esc leave to the shell from the list).
+        let listed = Set(KeyBindings.defaults.filter { binding in
+            binding.contexts.contains { KeyContext.deliveries.chain.contains($0) && $0 != .global }
+        }.map(\.action))
+        for action in listed.sorted(by: { $0.rawValue < $1.rawValue }) where ![.back, .quit, .resend].contains(action) {
+            #expect(pane.handle(action: action), "\(action.rawValue) is listed in Deliveries' help but does nothing")
+            await effects.settle()
+            if vm.openBulkId != nil { _ = vm.close() }
+        }
+    }
 }

@@ -74,7 +74,7 @@ import Testing
         #expect(lines.contains("  ctrl-l           Redraw the screen"))
         #expect(lines.last?.hasPrefix("  ctrl-r           Read this pane's data again now") == true)
         let hints = KeyHelp.hints(for: .contacts).map { "\($0.key) \($0.label)" }
-        #expect(hints.prefix(4) == ["space select", "a all", "I invite", "f filter"])
+        #expect(hints.prefix(4) == ["/ search", "space select", "a all", "I invite"])
         #expect(hints.contains("? help"))
         let remapped = try? KeyMap(overrides: ["invite": ["ctrl-i"]])
         #expect(remapped.map { KeyHelp.hints(for: .contacts, keyMap: $0).map(\.key) }?.contains("ctrl-i") == true)

@@ -24,7 +24,8 @@ public final class DeliveriesPane: LivePane {
     public var hints: [(key: String, label: String)] {
         if viewModel.confirmation != nil { return [("enter", "resend"), ("esc", "cancel")] }
         if viewModel.openBulkId != nil { return [("f", "filter: \(viewModel.filter.rawValue)"), ("r", "resend failed"), ("esc", "back")] }
-        return [("enter", "recipients"), ("f", "filter: \(viewModel.filter.rawValue)"), ("r", "resend failed")]
+        return [("enter", "recipients"), ("f", "filter: \(viewModel.filter.rawValue)"), ("s", "sort: \(viewModel.sort.rawValue)"),
+                ("r", "resend failed")]
     }
 
     static let bulkColumns = [
@@ -44,6 +45,7 @@ public final class DeliveriesPane: LivePane {
         let vm = viewModel
         let now = clock.now()
         var title = "Deliveries — \(vm.bulks.count) bulk\(vm.bulks.count == 1 ? "" : "s") · filter: \(vm.filter.rawValue)"
+            + " · sort: \(vm.sort.rawValue)"
         if vm.isResending { title += " · resending…" }
         let inside = canvas.box(rect, style: Style(.borderFocused), title: title)
         canvas.put(TextFit.truncate(vm.trackerLine(now: now), to: inside.width - 1), x: inside.x + 1, y: inside.y, style: Style(.muted), clip: inside)
@@ -175,6 +177,7 @@ public final class DeliveriesPane: LivePane {
         case .last: vm.moveCursor(to: Int.max / 2)
         case .open: vm.open()
         case .filter: vm.cycleFilter()
+        case .sort: vm.cycleSort()
         case .reload: vm.reload()
         case .resend: vm.requestResend()
         case .copy: PaneTerminalHooks.write(vm.copyCurrent())

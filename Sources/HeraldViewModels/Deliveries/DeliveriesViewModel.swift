@@ -22,6 +22,7 @@ public final class DeliveriesViewModel {
 
     public private(set) var bulks: [BulkSummary] = [] { didSet { refilter() } }
     public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
+    public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
     /// Bulks the filter lets through (those with at least one recipient in that state).
     public private(set) var visibleBulks: [BulkSummary] = []
     public private(set) var cursor = 0
@@ -75,13 +76,13 @@ public final class DeliveriesViewModel {
     public var openBulk: BulkSummary? { openBulkId.flatMap { id in bulks.first { $0.bulkId == id } } }
 
     private func refilter() {
-        visibleBulks = filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 }
+        visibleBulks = sort.ordered(filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 })
         cursor = max(0, min(cursor, visibleBulks.count - 1))
         refilterRecipients()
     }
 
     private func refilterRecipients() {
-        visibleRecipients = filter == .all ? recipients : recipients.filter { filter.matches($0.status) }
+        visibleRecipients = sort.ordered(filter == .all ? recipients : recipients.filter { filter.matches($0.status) })
         recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
     }
 
@@ -294,6 +295,15 @@ public final class DeliveriesViewModel {
     }
 
     public func cycleFilter() { setFilter(filter.next) }
+
+    /// The next order; the cursor stays on the bulk (or recipient) it was on.
+    public func cycleSort() {
+        let bulkId = currentBulk?.bulkId
+        let recipient = visibleRecipients.indices.contains(recipientCursor) ? visibleRecipients[recipientCursor] : nil
+        sort = sort.next
+        if let bulkId, let at = visibleBulks.firstIndex(where: { $0.bulkId == bulkId }) { cursor = at }
+        if let recipient, let at = visibleRecipients.firstIndex(of: recipient) { recipientCursor = at }
+    }
 
     /// Asks to resend the failed numbers of the open bulk (or the bulk under the cursor); the failed
     /// numbers are read off the UI thread unless the bulk is open.

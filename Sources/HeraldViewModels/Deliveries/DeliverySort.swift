@@ -1,0 +1,39 @@
+import HeraldCore
+
+/// The orders of the Deliveries pane (`s` cycles them): bulks newest or oldest first, or those with the most
+/// failed or pending recipients first; a bulk's recipients follow the same idea (failed or pending first).
+public enum DeliverySort: String, Sendable, Hashable, CaseIterable {
+    case newest
+    case oldest
+    case mostFailed = "most failed"
+    case mostPending = "most pending"
+
+    public var next: DeliverySort {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// Bulks in this order; ties newest first, then by id, so the order is stable.
+    public func ordered(_ bulks: [BulkSummary]) -> [BulkSummary] {
+        func newestFirst(_ a: BulkSummary, _ b: BulkSummary) -> Bool {
+            a.createdAt != b.createdAt ? a.createdAt > b.createdAt : a.bulkId < b.bulkId
+        }
+        switch self {
+        case .newest: return bulks.sorted(by: newestFirst)
+        case .oldest: return bulks.sorted { !newestFirst($0, $1) }
+        case .mostFailed: return bulks.sorted { $0.impossible != $1.impossible ? $0.impossible > $1.impossible : newestFirst($0, $1) }
+        case .mostPending: return bulks.sorted { $0.pending != $1.pending ? $0.pending > $1.pending : newestFirst($0, $1) }
+        }
+    }
+
+    /// A bulk's recipients in this order (their own order kept within a group).
+    public func ordered(_ rows: [RecipientRow]) -> [RecipientRow] {
+        let rank: (RecipientRow) -> Int
+        switch self {
+        case .newest, .oldest: return rows
+        case .mostFailed: rank = { $0.status.isImpossible ? 0 : 1 }
+        case .mostPending: rank = { $0.status.isPending ? 0 : 1 }
+        }
+        return rows.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+}
