@@ -103,6 +103,52 @@ struct DeliveriesPaneTests {
             #expect(pane.handle(action: action), "\(action.rawValue) is listed in Deliveries' help but does nothing")
             await effects.settle()
             if vm.openBulkId != nil { _ = vm.close() }
+            if pane.keyContext == .editor { _ = pane.handle(action: .finishEditing) }
         }
+    }
+
+    @Test func slashJumpsToAMatchAndNAndShiftNWalkThemWithoutHidingRows() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-search-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock(Date())
+        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
+        defer { ws.close() }
+        var bulks: [String] = []
+        for i in 0..<4 {
+            bulks.append(try #require(try await ws.invites.invite(numbers: ["+38591\(1_111_110 + i)"]).bulkId))
+            clock.advance(by: 60)
+        }
+        let effects = PaneEffects()
+        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+        let pane = DeliveriesPane(viewModel: vm, clock: clock)
+        await effects.settle()
+        let shown = vm.visibleBulks.map(\.bulkId)     // newest first
+        #expect(shown.count == 4)
+        // Search for the oldest bulk by the start of its id.
+        let target = try #require(shown.last)
+        #expect(pane.handle(action: .search))
+        #expect(pane.keyContext == .editor)
+        for c in target.prefix(8) { _ = pane.handle(unboundKey: .char(c)) }
+        #expect(vm.currentBulk?.bulkId == target)
+        #expect(pane.handle(unboundKey: .enter))
+        #expect(pane.keyContext == .deliveries)
+        #expect(vm.visibleBulks.count == 4)            // nothing hidden
+        var canvas = Canvas(size: Size(width: 100, height: 12))
+        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
+        #expect(canvas.snapshot().contains("1 match · n next · N previous"))
+        // Every bulk's message mentions the app: n walks them and wraps; N goes back.
+        vm.setSearch("herald")
+        vm.moveCursor(to: 0)
+        #expect(pane.handle(action: .nextMatch))
+        #expect(vm.cursor == 1)
+        vm.moveCursor(to: 3)
+        #expect(pane.handle(action: .nextMatch))
+        #expect(vm.cursor == 0)
+        #expect(pane.handle(action: .previousMatch))
+        #expect(vm.cursor == 3)
+        // Esc clears the search before it closes anything.
+        #expect(pane.handle(action: .back))
+        #expect(vm.search.query.isEmpty)
     }
 }

@@ -69,6 +69,31 @@ import HeraldEmbedded
         #expect(pane.model.opened == nil)
     }
 
+    @Test func slashFindsAMessageAndNWalksTheMatchesWithoutHidingAny() async throws {
+        let ws = try await PaneTestWorkspace()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        for (i, title) in ["Invoice March", "Party", "invoice April", "Hello"].enumerated() {
+            try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: title, body: "b", at: t0.addingTimeInterval(Double(-60 * i)))
+        }
+        let effects = PaneEffects()
+        let pane = pane(ws, effects)
+        pane.didAppear()
+        await effects.settle()
+        #expect(pane.model.messages.map(\.title) == ["Invoice March", "Party", "invoice April", "Hello"])
+        _ = pane.handle(action: .last)
+        #expect(pane.handle(action: .search))
+        for c in "invoice" { _ = pane.handle(unboundKey: .char(c)) }
+        #expect(pane.model.cursor == 0)                // from the last row it wraps to the first match
+        _ = pane.handle(unboundKey: .enter)
+        #expect(pane.handle(action: .nextMatch))
+        #expect(pane.model.cursor == 2)
+        #expect(pane.handle(action: .nextMatch))
+        #expect(pane.model.cursor == 0)
+        #expect(pane.handle(action: .previousMatch))
+        #expect(pane.model.cursor == 2)
+        #expect(pane.model.messages.count == 4)
+    }
+
     @Test func theDateFieldsTakeTypedDatesAndShowWhatIsWrong() async throws {
         let ws = try await PaneTestWorkspace()
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "A", body: "a", at: Date(timeIntervalSince1970: 1_700_000_000))

@@ -20,6 +20,8 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case halfPageUp = "half_page_up"
     case halfPageDown = "half_page_down"
     case first, last, open, search
+    case nextMatch = "next_match"
+    case previousMatch = "previous_match"
     case select
     case selectAll = "select_all"
     case selectNone = "select_none"

@@ -38,7 +38,10 @@ public enum KeyBindings {
         KeyBinding(.halfPageUp, [.ctrl("u")], "Half a page up", [.list]),
         KeyBinding(.first, [.char("g"), .home], "Go to the first row", [.list]),
         KeyBinding(.last, [.char("G"), .end], "Go to the last row", [.list]),
-        KeyBinding(.search, [.char("/")], "Search", [.contacts], hint: "search"),
+        KeyBinding(.search, [.char("/")], "Search (Contacts: show only matches; elsewhere: jump to them)",
+                   [.contacts, .inbox, .deliveries], hint: "search"),
+        KeyBinding(.nextMatch, [.char("n")], "Next match of the search", [.inbox, .deliveries]),
+        KeyBinding(.previousMatch, [.char("N")], "Previous match of the search", [.inbox, .deliveries]),
         KeyBinding(.open, [.enter], "Open the row under the cursor", [.list]),
         // Contacts
         KeyBinding(.select, [.space], "Select or unselect the row", [.contacts, .share], hint: "select"),

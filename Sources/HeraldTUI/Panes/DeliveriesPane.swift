@@ -18,7 +18,9 @@ public final class DeliveriesPane: LivePane {
         self.clock = clock
     }
 
-    public var keyContext: KeyContext { .deliveries }
+    public var keyContext: KeyContext { finder.typing ? .editor : .deliveries }
+    /// The `/` field.
+    private var finder = ListFinder()
     public var capturesAllKeys: Bool { viewModel.confirmation != nil }
 
     public var hints: [(key: String, label: String)] {
@@ -49,7 +51,12 @@ public final class DeliveriesPane: LivePane {
         if vm.isResending { title += " · resending…" }
         let inside = canvas.box(rect, style: Style(.borderFocused), title: title)
         canvas.put(TextFit.truncate(vm.trackerLine(now: now), to: inside.width - 1), x: inside.x + 1, y: inside.y, style: Style(.muted), clip: inside)
-        let body = inside.inset(top: 1)
+        var body = inside.inset(top: 1)
+        if finder.typing || !vm.search.query.isEmpty {
+            finder.render(into: &canvas, row: Rect(x: body.x, y: body.maxY - 1, width: body.width, height: 1),
+                          query: vm.search.query, matches: vm.searchMatches)
+            body = body.inset(bottom: 1)
+        }
         tableRect = body
         if let error = vm.loadError {
             canvas.put(TextFit.truncate(error, to: body.width - 2), x: body.x + 1, y: body.y + 1, style: Style(.error), clip: body)
@@ -165,8 +172,17 @@ public final class DeliveriesPane: LivePane {
             }
             return true
         }
+        if finder.typing {
+            guard action == .back || action == .finishEditing else { return false }
+            finder.end()
+            return true
+        }
         let page = max(1, tableRect.height - 2)
         switch action {
+        case .search: finder.begin(query: vm.search.query)
+        case .nextMatch: vm.findNext()
+        case .previousMatch: vm.findNext(backward: true)
+        case .back where !vm.search.query.isEmpty: vm.setSearch("")
         case .moveDown: vm.moveCursor(by: 1)
         case .moveUp: vm.moveCursor(by: -1)
         case .pageDown: vm.moveCursor(by: page)
@@ -188,6 +204,11 @@ public final class DeliveriesPane: LivePane {
     }
 
     public func handle(unboundKey key: Key) -> Bool {
+        if finder.typing, viewModel.confirmation == nil {
+            let typed = finder.type(key)
+            if let query = typed.query { viewModel.setSearch(query) }
+            return typed.handled
+        }
         guard viewModel.confirmation != nil else { return false }
         if key == .char("y") { viewModel.confirmResend() }
         if key == .char("n") { viewModel.cancelResend() }

@@ -36,7 +36,9 @@ public final class InboxPane: LivePane {
         dayFormatter.dateFormat = "yyyy-MM-dd HH:mm"
     }
 
-    public var keyContext: KeyContext { editing == nil ? .inbox : .editor }
+    public var keyContext: KeyContext { editing == nil && !finder.typing ? .inbox : .editor }
+    /// The `/` field.
+    private var finder = ListFinder()
 
     public var hints: [(key: String, label: String)] {
         if editing != nil { return [("enter", "apply"), ("tab", "next field"), ("esc", "cancel")] }
@@ -70,6 +72,11 @@ public final class InboxPane: LivePane {
             let text = model.isLoading ? "Loading the inbox…" : (model.filter.isFiltering ? "No message matches the filter (t topic, d dates)." : "This inbox is empty.")
             canvas.put(TextFit.truncate(text, to: body.width - 2), x: body.x + 1, y: body.y, style: Style(.muted), clip: body)
             return
+        }
+        if finder.typing || !model.search.query.isEmpty {
+            finder.render(into: &canvas, row: Rect(x: body.x, y: body.maxY - 1, width: body.width, height: 1),
+                          query: model.search.query, matches: model.searchMatches)
+            body = body.inset(bottom: 1)
         }
         renderList(into: &canvas, rect: body)
     }
@@ -157,8 +164,17 @@ public final class InboxPane: LivePane {
 
     public func handle(action: Action) -> Bool {
         if editing != nil { return handleEditing(action: action) }
+        if finder.typing {
+            guard action == .back || action == .finishEditing else { return false }
+            finder.end()
+            return true
+        }
         let page = max(1, listRect.height - 1)
         switch action {
+        case .search: finder.begin(query: model.search.query)
+        case .nextMatch: model.findNext()
+        case .previousMatch: model.findNext(backward: true)
+        case .back where model.opened == nil && !model.search.query.isEmpty: model.setSearch("")
         case .reload: model.reload()
         case .moveDown: model.moveCursor(to: model.cursor + 1)
         case .moveUp: model.moveCursor(to: model.cursor - 1)
@@ -219,6 +235,11 @@ public final class InboxPane: LivePane {
             editing = .dates(from: from, to: to, onTo: onTo, problem: nil)
             return used
         case nil:
+            if finder.typing {
+                let typed = finder.type(key)
+                if let query = typed.query { model.setSearch(query) }
+                return typed.handled
+            }
             switch key {
             case .char("u"): editing = .user(TextFieldState(model.user))
             case .char("T"): model.setTopic(nil)

@@ -23,6 +23,8 @@ public final class DeliveriesViewModel {
     public private(set) var bulks: [BulkSummary] = [] { didSet { refilter() } }
     public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
     public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
+    /// The `/` search: the cursor jumps between matching rows; nothing is hidden.
+    public private(set) var search = ListSearch()
     /// Bulks the filter lets through (those with at least one recipient in that state).
     public private(set) var visibleBulks: [BulkSummary] = []
     public private(set) var cursor = 0
@@ -389,5 +391,42 @@ public final class DeliveriesViewModel {
         let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
         toasts.post(toast.1, level: toast.0)
         return bytes
+    }
+
+    // MARK: search (`/`, n, N)
+
+    /// The text a search looks in for row `i` of what is shown: a bulk's id and message, or a recipient's name,
+    /// number, status and message id.
+    public func searchText(at i: Int) -> String {
+        if openBulkId != nil {
+            guard visibleRecipients.indices.contains(i) else { return "" }
+            let r = visibleRecipients[i]
+            return [r.name, r.number, r.status.label, r.messageId ?? "", r.error ?? ""].joined(separator: " ")
+        }
+        guard visibleBulks.indices.contains(i) else { return "" }
+        return visibleBulks[i].bulkId + " " + visibleBulks[i].message
+    }
+
+    private var shownCount: Int { openBulkId != nil ? visibleRecipients.count : visibleBulks.count }
+    private var shownCursor: Int { openBulkId != nil ? recipientCursor : cursor }
+
+    /// How many shown rows match the search.
+    public var searchMatches: Int { search.count(shownCount, text: searchText(at:)) }
+
+    /// Searches for `query` as it is typed: the cursor goes to the first match from where it is.
+    public func setSearch(_ query: String) {
+        search.set(query)
+        if let at = search.find(from: shownCursor, count: shownCount, text: searchText(at:)) { moveCursor(to: at) }
+    }
+
+    /// `n` / `N`: the next or previous match after the cursor; a toast when nothing matches.
+    public func findNext(backward: Bool = false) {
+        guard !search.query.isEmpty else { toasts.post("no search yet: press / to search", level: .info); return }
+        let start = backward ? shownCursor - 1 : shownCursor + 1
+        guard let at = search.find(from: start, count: shownCount, backward: backward, text: searchText(at:)) else {
+            toasts.post("nothing here matches \"\(search.query)\"", level: .info)
+            return
+        }
+        moveCursor(to: at)
     }
 }

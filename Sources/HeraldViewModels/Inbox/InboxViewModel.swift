@@ -26,6 +26,8 @@ public final class InboxViewModel {
     public private(set) var cursor = 0
     /// The message shown in full, when one is open.
     public private(set) var opened: InboxMessage?
+    /// The `/` search: the cursor jumps between matching messages; nothing is hidden.
+    public private(set) var search = ListSearch()
     public private(set) var isLoading = false
     /// True while `refresh` reads the first page again in the background.
     public private(set) var isRefreshing = false
@@ -315,5 +317,34 @@ public final class InboxViewModel {
         let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
         onToast(toast.0, toast.1)
         return bytes
+    }
+
+    // MARK: search (`/`, n, N)
+
+    /// The text a search looks in: a message's title, body and topic.
+    public func searchText(at i: Int) -> String {
+        guard messages.indices.contains(i) else { return "" }
+        let m = messages[i]
+        return [m.title ?? "", m.body, m.topic ?? ""].joined(separator: " ")
+    }
+
+    /// How many loaded messages match the search.
+    public var searchMatches: Int { search.count(messages.count, text: searchText(at:)) }
+
+    /// Searches for `query` as it is typed: the cursor goes to the first match from where it is.
+    public func setSearch(_ query: String) {
+        search.set(query)
+        if let at = search.find(from: cursor, count: messages.count, text: searchText(at:)) { moveCursor(to: at) }
+    }
+
+    /// `n` / `N`: the next or previous match after the cursor (among the messages loaded); a toast when none.
+    public func findNext(backward: Bool = false) {
+        guard !search.query.isEmpty else { onToast(.info, "no search yet: press / to search"); return }
+        let start = backward ? cursor - 1 : cursor + 1
+        guard let at = search.find(from: start, count: messages.count, backward: backward, text: searchText(at:)) else {
+            onToast(.info, "no loaded message matches \"\(search.query)\"")
+            return
+        }
+        moveCursor(to: at)
     }
 }
