@@ -41,4 +41,36 @@ struct InboxEndToEndTests {
         try session.sendKeys("y")
         try session.waitUntil(timeout: 10, "herald to exit") { _ in (try? session.hasExited()) == true }
     }
+
+    @Test func aSixtyLineMessageIsReadToItsEndWithSpaceAndJOpensTheNext() throws {
+        let cli = try PlatformCLI()
+        let body = (1...60).map { "line \($0) of the long message" }.joined(separator: "\n")
+        try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", "Short one", "--body", "hello"])
+        try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", "Long read", "--body", body])
+        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
+                                      environment: cli.processEnvironment([:]))
+        defer { session.kill() }
+        try session.waitFor(text: "5 Deliveries", timeout: 30)
+        try session.sendKeys("4", ":")
+        try session.sendLiteral("user ana")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "Long read", timeout: 10)
+        try session.sendKeys("Enter")
+        let first = try session.waitFor(text: "more lines below", timeout: 10)
+        #expect(first.contains("line 1 of the long message"))
+        #expect(!first.contains("line 60 of"))
+        var screen = first
+        for _ in 0..<10 where screen.contains("more lines below") || screen.contains("more line below") {
+            try session.sendKeys("Space")
+            Thread.sleep(forTimeInterval: 0.3)
+            screen = try session.capture()
+        }
+        #expect(screen.contains("line 60 of the long message"))
+        #expect(!screen.contains("below ·"))
+        try session.sendKeys("g")
+        try session.waitFor(text: "line 1 of the long message", timeout: 5)
+        try session.sendKeys("J")
+        let next = try session.waitFor(text: "hello", timeout: 5)
+        #expect(next.contains("Short one"))
+    }
 }

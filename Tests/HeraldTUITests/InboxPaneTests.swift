@@ -94,6 +94,45 @@ import HeraldEmbedded
         #expect(pane.model.messages.count == 4)
     }
 
+    @Test func anOpenMessageScrollsAndSaysWhatIsBelowAndAMarksAllRead() async throws {
+        let ws = try await PaneTestWorkspace()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let body = (1...40).map { "row \($0)" }.joined(separator: "\n")
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Long", body: body, at: t0)
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Other", body: "x", at: t0.addingTimeInterval(-60))
+        let effects = PaneEffects()
+        let pane = pane(ws, effects)
+        pane.didAppear()
+        await effects.settle()
+        let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
+        func draw() -> String {
+            var canvas = Canvas(size: Size(width: 60, height: 30))
+            pane.render(into: &canvas, in: canvas.bounds, theme: theme)
+            return canvas.snapshot()
+        }
+        #expect(pane.handle(action: .open))
+        func below(_ screen: String) -> Int? {
+            guard let r = screen.range(of: #"▼ \d+ more line"#, options: .regularExpression) else { return nil }
+            return Int(screen[r].dropFirst(2).split(separator: " ").first ?? "")
+        }
+        var screen = draw()
+        let hidden = try #require(below(screen))
+        #expect(hidden > 10)
+        #expect(pane.handle(action: .last))
+        screen = draw()
+        #expect(screen.contains("row 40") && !screen.contains("below ·"))
+        #expect(pane.handle(action: .first))
+        #expect(pane.handle(action: .moveDown))
+        #expect(below(draw()) == hidden - 1)
+        #expect(pane.handle(action: .pageDown))
+        #expect(try #require(below(draw())) < hidden - 5)
+        #expect(pane.handle(action: .nextMessage))
+        #expect(pane.model.opened?.title == "Other")
+        await effects.settle()
+        #expect(pane.model.counts.unread == 0)
+        #expect(pane.handle(action: .markAllSeen))
+    }
+
     @Test func theDateFieldsTakeTypedDatesAndShowWhatIsWrong() async throws {
         let ws = try await PaneTestWorkspace()
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "A", body: "a", at: Date(timeIntervalSince1970: 1_700_000_000))

@@ -31,6 +31,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     // panes
     case invite, resend, topic
     case markSeen = "mark_seen"
+    case markAllSeen = "mark_all_seen"
+    case nextMessage = "next_message"
+    case previousMessage = "previous_message"
     case dateRange = "date_range"
     case editMessage = "edit_message"
     case editExternal = "edit_external"

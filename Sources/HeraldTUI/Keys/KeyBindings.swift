@@ -66,6 +66,11 @@ public enum KeyBindings {
         // Inbox
         KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox], hint: "topic"),
         KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox], hint: "seen"),
+        KeyBinding(.markAllSeen, [.char("A")], "Mark every loaded message read", [.inbox]),
+        KeyBinding(.nextMessage, [.char("J")], "Open the next message", [.inbox]),
+        KeyBinding(.previousMessage, [.char("K")], "Open the previous message", [.inbox]),
+        KeyBinding(.pageDown, [.space], "Page down (in an open message: read on)", [.inbox]),
+        KeyBinding(.pageUp, [.char("b")], "Page up (in an open message: back a page)", [.inbox]),
         KeyBinding(.dateRange, [.char("d")], "Choose the date range", [.inbox]),
         // Deliveries
         KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries], hint: "resend"),

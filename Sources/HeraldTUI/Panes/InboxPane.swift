@@ -39,6 +39,11 @@ public final class InboxPane: LivePane {
     public var keyContext: KeyContext { editing == nil && !finder.typing ? .inbox : .editor }
     /// The `/` field.
     private var finder = ListFinder()
+    /// The open message's scroll (first line shown), its wrapped length and the rows it has, as last drawn.
+    private var readerScroll = 0
+    private var readerLineCount = 0
+    private var readerHeight = 1
+    private var readerMessageId: String?
 
     public var hints: [(key: String, label: String)] {
         if editing != nil { return [("enter", "apply"), ("tab", "next field"), ("esc", "cancel")] }
@@ -146,6 +151,7 @@ public final class InboxPane: LivePane {
         guard let m = model.opened, !rect.isEmpty else { return }
         let area = rect.inset(left: 1, right: 1)
         var y = area.y
+        if m.messageId != readerMessageId { readerMessageId = m.messageId; readerScroll = 0 }
         let title = TerminalSafeText.sanitize(m.title ?? "(no title)")
         canvas.put(TextFit.truncate(title, to: area.width), x: area.x, y: y, style: Style(.title, .bold), clip: area)
         y += 1
@@ -154,10 +160,26 @@ public final class InboxPane: LivePane {
         meta += m.seen ? " · seen" : " · unread"
         canvas.put(TextFit.truncate(meta + " · esc closes", to: area.width), x: area.x, y: y, style: Style(.muted), clip: area)
         y += 2
-        for line in WrappedText.lines(TerminalSafeText.sanitize(m.body, singleLine: false), width: area.width) where y < area.maxY {
+        let lines = WrappedText.lines(TerminalSafeText.sanitize(m.body, singleLine: false), width: area.width)
+        readerHeight = max(1, area.maxY - y)
+        readerScroll = max(0, min(readerScroll, lines.count - readerHeight))
+        let below = lines.count - readerScroll - readerHeight
+        // The last row says more follows (and how to read on) instead of a line the reader would miss.
+        let shown = below > 0 ? readerHeight - 1 : readerHeight
+        for line in lines.dropFirst(readerScroll).prefix(shown) {
             canvas.put(line, x: area.x, y: y, style: .text, clip: area)
             y += 1
         }
+        readerLineCount = lines.count
+        if below > 0 {
+            let more = "▼ \(below + 1) more line\(below + 1 == 1 ? "" : "s") below · space reads on · G goes to the end"
+            canvas.put(TextFit.truncate(more, to: area.width), x: area.x, y: y, style: Style(.muted), clip: area)
+        }
+    }
+
+    /// Scrolls the open message by `lines` (clamped when drawn).
+    private func scrollReader(by lines: Int) {
+        readerScroll = max(0, min(readerScroll + lines, max(0, readerLineCount - 1)))
     }
 
     // MARK: input
@@ -171,6 +193,17 @@ public final class InboxPane: LivePane {
         }
         let page = max(1, listRect.height - 1)
         switch action {
+        case .moveDown where model.opened != nil: scrollReader(by: 1)
+        case .moveUp where model.opened != nil: scrollReader(by: -1)
+        case .pageDown where model.opened != nil: scrollReader(by: max(1, readerHeight - 2))
+        case .pageUp where model.opened != nil: scrollReader(by: -max(1, readerHeight - 2))
+        case .halfPageDown where model.opened != nil: scrollReader(by: max(1, readerHeight / 2))
+        case .halfPageUp where model.opened != nil: scrollReader(by: -max(1, readerHeight / 2))
+        case .first where model.opened != nil: readerScroll = 0
+        case .last where model.opened != nil: readerScroll = readerLineCount
+        case .nextMessage: model.openNeighbour(forward: true)
+        case .previousMessage: model.openNeighbour(forward: false)
+        case .markAllSeen: model.markAllSeen()
         case .search: finder.begin(query: model.search.query)
         case .nextMatch: model.findNext()
         case .previousMatch: model.findNext(backward: true)

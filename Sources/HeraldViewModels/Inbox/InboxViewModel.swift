@@ -251,6 +251,38 @@ public final class InboxViewModel {
         markSeen(message.messageId)
     }
 
+    /// Opens the next (or previous) message of the list, as `J` / `K` do while reading.
+    public func openNeighbour(forward: Bool) {
+        let to = cursor + (forward ? 1 : -1)
+        guard messages.indices.contains(to) else {
+            onToast(.info, forward ? "this is the last message loaded" : "this is the first message")
+            return
+        }
+        moveCursor(to: to)
+        openCurrent()
+    }
+
+    /// Marks every loaded unread message seen (`A`), in one call.
+    public func markAllSeen() {
+        let ids = messages.filter { !$0.seen }.map(\.messageId)
+        guard !ids.isEmpty else { onToast(.info, "every loaded message is already read"); return }
+        applySeen(ids, seen: true)
+        let service = self.service, user = self.user
+        effects.perform({ try await service.markSeen(user: user, messageIds: ids) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success: self.onToast(.success, "marked \(ids.count) message\(ids.count == 1 ? "" : "s") read")
+            case .failure(let error):
+                if case InboxError.seenNotSaved(_, let pending) = error, pending > 0 {
+                    self.onToast(.warning, userMessage(for: error))
+                    return
+                }
+                self.applySeen(ids, seen: false)
+                self.onToast(.error, userMessage(for: error))
+            }
+        }
+    }
+
     /// Marks one message seen at once (counters drop now). When the platform cannot take the mark now
     /// it stays marked and queued (a warning says so); when the platform refuses it, it is undone with
     /// an error toast.
