@@ -77,12 +77,31 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
         case .deliveredToTerminal: return "delivered"
         case .deliveredToNetwork: return "at network"
         case .deliveryUncertain: return "uncertain"
-        case .deliveryImpossible: return "impossible"
+        case .deliveryImpossible: return "failed"
         case .messageWaiting: return "waiting"
         case .queued: return "queued"
         case .rejected: return "rejected"
         case .sendFailed: return "send failed"
         case .unknown: return "unknown"
         }
+    }
+}
+
+/// The three words every pane, count and filter uses for where an invitation stands: **invited** (it reached the
+/// person or their network), **pending** (on its way) and **failed** (it will not arrive). Each status belongs to
+/// exactly one; its own label only says more within it ("at network", "send failed").
+public enum DeliveryState: String, Sendable, Hashable, CaseIterable, Codable {
+    case invited, pending, failed
+
+    /// The word shown ("invited", "pending", "failed").
+    public var word: String { rawValue }
+}
+
+extension DeliveryStatus {
+    /// Where this status stands in the one vocabulary.
+    public var state: DeliveryState {
+        if isInvited { return .invited }
+        if isImpossible { return .failed }
+        return .pending
     }
 }

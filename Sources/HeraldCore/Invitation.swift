@@ -98,4 +98,15 @@ public enum InvitationState: String, Sendable, Hashable, Codable {
     case pending
     case invited
     case impossible
+
+    /// The word shown, from the one vocabulary of `DeliveryState` ("failed", not "impossible"); the raw value
+    /// stays as JSON output has always written it.
+    public var word: String {
+        switch self {
+        case .notInvited: return "not invited"
+        case .pending: return DeliveryState.pending.word
+        case .invited: return DeliveryState.invited.word
+        case .impossible: return DeliveryState.failed.word
+        }
+    }
 }

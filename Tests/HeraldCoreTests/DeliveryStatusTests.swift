@@ -62,4 +62,17 @@ import Testing
     @Test func labelsAreDistinct() {
         #expect(Set(DeliveryStatus.allCases.map(\.label)).count == DeliveryStatus.allCases.count)
     }
+
+    @Test func everyStatusStandsInExactlyOneOfTheThreeStatesAndFailedIsTheWord() {
+        for status in DeliveryStatus.allCases {
+            let flags = [status.isInvited, status.isPending, status.isImpossible].filter { $0 }
+            #expect(flags.count == 1, "\(status) is in \(flags.count) states")
+        }
+        #expect(DeliveryStatus.deliveredToNetwork.state == .invited)
+        #expect(DeliveryStatus.queued.state == .pending && DeliveryStatus.unknown.state == .pending)
+        #expect(DeliveryStatus.deliveryImpossible.state == .failed && DeliveryStatus.sendFailed.state == .failed)
+        #expect(DeliveryStatus.deliveryImpossible.label == "failed")
+        #expect(DeliveryState.allCases.map(\.word) == ["invited", "pending", "failed"])
+        #expect(InvitationState.impossible.word == "failed" && InvitationState.impossible.rawValue == "impossible")
+    }
 }

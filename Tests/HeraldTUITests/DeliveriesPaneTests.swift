@@ -44,7 +44,7 @@ struct DeliveriesPaneTests {
         #expect(lines[2].contains("Bulk") && lines[2].contains("Progress"))
         let row = lines[3]
         #expect(row.hasPrefix("│" + String(bulk.prefix(10))))
-        #expect(row.contains("   4    2    1    1 "))
+        #expect(row.contains("      4       2       1      1 "))
         // the bar: half delivered, a quarter pending, a quarter failed (16 cells)
         let barAt = try #require(canvas.find("████████"))
         let roles = (0..<16).compactMap { canvas.cell(x: barAt.x + $0, y: barAt.y)?.style.role }
@@ -62,7 +62,7 @@ struct DeliveriesPaneTests {
         await effects.settle()
         let opened = draw(height: 14).snapshot()
         #expect(opened.contains("+385913333333"))
-        #expect(opened.contains("impossible"))
+        #expect(opened.contains("failed"))
         #expect(pane.handle(action: .filter))        // all → pending
         #expect(draw(height: 14).snapshot().contains("+385914444444"))
         #expect(!draw(height: 14).snapshot().contains("+385913333333"))

@@ -65,7 +65,8 @@ import Testing
         ProgressBarView.render(into: &canvas, rect: canvas.bounds, segments: [
             ProgressSegment(5, role: .statusDelivered), ProgressSegment(3, role: .statusPending), ProgressSegment(2, role: .statusFailed),
         ])
-        #expect(canvas.snapshot() == "██████████")
+        // Shapes differ as well as colours, so monochrome tells invited, pending and failed apart.
+        #expect(canvas.snapshot() == "█████░░░▓▓")
         #expect(canvas.cell(x: 4, y: 0)?.style.role == .statusDelivered)
         #expect(canvas.cell(x: 5, y: 0)?.style.role == .statusPending)
         #expect(canvas.cell(x: 9, y: 0)?.style.role == .statusFailed)

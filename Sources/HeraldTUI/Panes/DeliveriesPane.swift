@@ -32,8 +32,8 @@ public final class DeliveriesPane: LivePane {
 
     static let bulkColumns = [
         TableColumn("Bulk", width: .fixed(10)), TableColumn("Sent", width: .fixed(8)), TableColumn("Message", width: .flex(1)),
-        TableColumn("Rcpt", width: .fixed(4), alignment: .right), TableColumn("Inv", width: .fixed(4), alignment: .right),
-        TableColumn("Pend", width: .fixed(4), alignment: .right), TableColumn("Fail", width: .fixed(4), alignment: .right),
+        TableColumn("People", width: .fixed(6), alignment: .right), TableColumn("Invited", width: .fixed(7), alignment: .right),
+        TableColumn("Pending", width: .fixed(7), alignment: .right), TableColumn("Failed", width: .fixed(6), alignment: .right),
         TableColumn("Progress", width: .fixed(16)), TableColumn("Passes", width: .fixed(6), alignment: .right),
     ]
     static let recipientColumns = [
@@ -232,7 +232,7 @@ public final class DeliveriesPane: LivePane {
     public func handle(command: PaletteCommand) -> Bool {
         switch command {
         case .resend: viewModel.requestResend()
-        case .filter(let name): viewModel.setFilter(DeliveryFilter(rawValue: name) ?? .all)
+        case .filter(let name): viewModel.setFilter(DeliveryFilter(name: name) ?? .all)
         default: return false
         }
         return true

@@ -5,9 +5,20 @@ public struct ProgressSegment: Sendable, Hashable {
     public init(_ value: Double, role: Role) { self.value = value; self.role = role }
 }
 
-/// A horizontal bar drawn with eighth-block characters, so fractions show to 1/8 of a cell.
+/// A horizontal bar drawn with eighth-block characters, so fractions show to 1/8 of a cell. Whole cells of the
+/// delivery states differ in shape as well as colour (invited █, failed ▓, pending ░), so a monochrome terminal
+/// tells them apart too.
 public enum ProgressBarView {
     static let partialBlocks: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+    /// The glyph of a whole cell of `role`.
+    static func fill(_ role: Role) -> String {
+        switch role {
+        case .statusPending: return "░"
+        case .statusFailed: return "▓"
+        default: return "█"
+        }
+    }
 
     /// Draws `segments` left to right in the one-line `rect`, scaled so `total` fills it
     /// (`total` defaults to the sum of the segments).
@@ -37,7 +48,7 @@ public enum ProgressBarView {
                 continue
             }
             guard let boundary else {
-                canvas.put("█", x: x, y: y, style: Style(left))
+                canvas.put(fill(left), x: x, y: y, style: Style(left))
                 continue
             }
             let right = role(at: boundary)

@@ -33,14 +33,14 @@ public struct CommandPalette: Sendable {
         Entry(name: "resend", argument: nil, summary: "resend what failed (Deliveries)"),
         Entry(name: "user", argument: "ID", summary: "read this user's inbox"),
         Entry(name: "sort", argument: "first|last", summary: "sort contacts by first or last name"),
-        Entry(name: "filter", argument: "all|pending|invited|impossible", summary: "filter deliveries by status"),
+        Entry(name: "filter", argument: "all|pending|invited|failed", summary: "filter deliveries by status"),
         Entry(name: "search", argument: "TEXT", summary: "search contacts"),
         Entry(name: "reload", argument: nil, summary: "read the pane's data again now"),
     ]
 
     public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
     public static let sortNames = ["first", "last"]
-    public static let filterNames = ["all", "pending", "invited", "impossible"]
+    public static let filterNames = DeliveryFilter.allCases.map(\.rawValue)
 
     /// Theme names that `:theme` completes and accepts.
     public var themeNames: [String]
@@ -82,7 +82,7 @@ public struct CommandPalette: Sendable {
             }
             return .success(.sort(argument.lowercased()))
         case "filter":
-            guard let argument, Self.filterNames.contains(argument.lowercased()) else {
+            guard let argument, DeliveryFilter(name: argument) != nil else {
                 return .failure(PaletteError(":filter takes \(Self.filterNames.joined(separator: ", "))"))
             }
             return .success(.filter(argument.lowercased()))

@@ -26,7 +26,7 @@ public struct InvitationBadge: Sendable, Hashable {
 
     public var text: String {
         if total == 0 { return hasPhones ? "no valid number" : "no number" }
-        return count == total ? state.rawValue : "\(state.rawValue) \(count)/\(total)"
+        return count == total ? state.word : "\(state.word) \(count)/\(total)"
     }
 }
 

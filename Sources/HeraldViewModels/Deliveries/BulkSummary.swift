@@ -5,18 +5,24 @@ import HeraldStore
 
 /// Which recipients the Deliveries pane shows.
 public enum DeliveryFilter: String, Sendable, CaseIterable, Hashable {
-    case all, pending, invited, impossible
+    case all, pending, invited, failed
+
+    /// The filter named (`impossible`, the old word, still means failed); nil for an unknown name.
+    public init?(name: String) {
+        let word = name.lowercased()
+        self.init(rawValue: word == "impossible" ? "failed" : word)
+    }
 
     public func matches(_ status: DeliveryStatus) -> Bool {
         switch self {
         case .all: return true
-        case .pending: return status.isPending
-        case .invited: return status.isInvited
-        case .impossible: return status.isImpossible
+        case .pending: return status.state == .pending
+        case .invited: return status.state == .invited
+        case .failed: return status.state == .failed
         }
     }
 
-    /// The next filter in the cycle all → pending → invited → impossible → all.
+    /// The next filter in the cycle all → pending → invited → failed → all.
     public var next: DeliveryFilter {
         let all = Self.allCases
         return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
@@ -92,7 +98,7 @@ public struct BulkSummary: Sendable, Hashable {
         case .all: return recipients
         case .pending: return pending
         case .invited: return invited
-        case .impossible: return impossible
+        case .failed: return impossible
         }
     }
 
