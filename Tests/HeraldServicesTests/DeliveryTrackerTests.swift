@@ -143,6 +143,8 @@ import HeraldEmbedded
         #expect(await tracker.runDuePasses().polled.count == 1)
         let bulk = try #require(await tracker.trackedBulks().first)
         #expect(bulk.onlyAtNetwork)
+        // At the network is invited in the one vocabulary: followed up, but nothing is counted pending.
+        #expect(bulk.pendingRecipients == 0)
         #expect(bulk.dueAt == h.clock.now().addingTimeInterval(32))
         // Follow-ups go beyond the 3 normal passes, then stop.
         var total = 1

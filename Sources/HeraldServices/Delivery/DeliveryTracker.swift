@@ -76,7 +76,8 @@ public actor DeliveryTracker {
             let due = dueDate(of: entry.record)
             return TrackedBulk(bulkId: entry.record.bulkId, dueAt: due, passesDone: entry.record.passesDone,
                                passesLeft: due == nil ? 0 : max(0, limit - entry.record.passesDone),
-                               pendingRecipients: pending.count, onlyAtNetwork: onlyAtNetwork)
+                               pendingRecipients: entry.statuses.values.filter { $0.state == .pending }.count,
+                               onlyAtNetwork: onlyAtNetwork)
         }.sorted { a, b in
             switch (a.dueAt, b.dueAt) {
             case let (x?, y?): return x != y ? x < y : a.bulkId < b.bulkId

@@ -42,7 +42,8 @@ public struct TrackedBulk: Sendable, Hashable {
     public var dueAt: Date?
     public var passesDone: Int
     public var passesLeft: Int
-    /// Recipients not in a final state.
+    /// Recipients in the pending state (the word the panes use; DeliveredToNetwork is invited, though the
+    /// tracker still follows it up).
     public var pendingRecipients: Int
     /// True when every pending recipient is DeliveredToNetwork (followed up slowly).
     public var onlyAtNetwork: Bool

@@ -151,7 +151,7 @@ public struct TrackerState: Sendable, Hashable {
     public struct Bulk: Sendable, Hashable {
         public var bulkId: String
         public var passesLeft: Int
-        /// Recipients not yet in a final state.
+        /// Recipients in the pending state (as the Deliveries pane counts them).
         public var pendingRecipients: Int
 
         public init(bulkId: String, passesLeft: Int, pendingRecipients: Int) {
