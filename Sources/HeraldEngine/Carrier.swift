@@ -67,19 +67,12 @@ public struct CarrierReport: Sendable, Hashable {
     }
 }
 
-/// The carrier refused messages for a reason that will not pass by itself (a refused key, a request it
-/// calls invalid): the engine marks them rejected with `message`, instead of handing them over again.
-public struct CarrierRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// The network that really delivers messages. The engine hands it messages from its outbox once they are
 /// committed and stores every report it gives as the message's status; nothing is computed when read.
 /// The simulated carrier is one; Infobip's SMS API is another.
 public protocol Carrier: Sendable {
-    /// Takes messages; answers one report for each message it took (a message left out stays in the outbox).
+    /// Takes messages; answers one report for each message it took or refused for good (`rejected`, with the
+    /// reason). A message left out stays claimed in the outbox and comes back later marked `mayHaveBeenSent`.
     func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport]
     /// Reports on messages whose next report was due at `now`.
     func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport]

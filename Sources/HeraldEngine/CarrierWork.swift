@@ -49,18 +49,9 @@ extension PlatformEngine {
             let claimed = try claimOutbox(bulkId: bulkId)
             guard !claimed.isEmpty else { return handed }
             for (app, group) in Dictionary(grouping: claimed, by: { $0.applicationKey }) {
-                let outbound = group.map(\.message)
-                let reports: [CarrierReport]
-                do {
-                    reports = try await carrier.submit(outbound, at: now)
-                } catch let refusal as CarrierRefusal {
-                    // Refused for good: the new messages fail with the reason. One that may have gone out
-                    // before stays claimed until the carrier can say whether it did.
-                    reports = outbound.filter { !$0.mayHaveBeenSent }.map {
-                        CarrierReport(messageId: $0.messageId, status: .rejected, nextCheckAt: nil, reason: refusal.message)
-                    }
-                    log.warning("carrier refused messages", metadata: ["count": "\(reports.count)", "cause": "\(refusal.message)"])
-                }
+                // A message refused for good comes back `rejected` with the carrier's reason; one the carrier
+                // did not answer for stays claimed and is handed over again when its lease runs out.
+                let reports = try await carrier.submit(group.map(\.message), at: now)
                 _ = try store(reports, applicationKey: app, fromOutbox: true)
                 handed += reports.count
             }

@@ -50,12 +50,21 @@ public struct InfobipCarrier: Carrier {
                 (bulkId, Array(group[$0..<min(group.count, $0 + settings.maxMessagesPerRequest)]))
             }
         }
-        for (bulkId, chunk) in chunks {
+        for (index, (bulkId, chunk)) in chunks.enumerated() {
             do {
                 reports += try await send(chunk, bulkId: bulkId, at: now)
+            } catch let error as InfobipError where error.isPermanent {
+                // Refused for good (a refused key, an invalid request): this chunk and the rest fail with
+                // Infobip's reason; none of them went out (those handed over before were looked up first).
+                let refused = chunks[index...].flatMap(\.1)
+                reports += refused.map {
+                    CarrierReport(messageId: $0.messageId, status: .rejected, nextCheckAt: nil, reason: error.description)
+                }
+                log.warning("Infobip refused messages", metadata: ["count": "\(refused.count)", "cause": "\(error.description)"])
+                break
             } catch let error as InfobipError {
                 // What went out is kept; the rest stays claimed and is looked up before it is sent again.
-                if reports.isEmpty { throw error.isPermanent ? CarrierRefusal(error.description) as any Error : error }
+                if reports.isEmpty { throw error }
                 log.warning("send stopped part way", metadata: ["cause": "\(error.description)"])
                 break
             }

@@ -111,6 +111,29 @@ import Testing
         #expect(answer.responses.first?.reason?.contains("messages[0].destinations[0].to: is not a valid number") == true)
     }
 
+    @Test func aRequestRefusedPartWayFailsItsMessagesAndKeepsWhatWentOut() async throws {
+        let state = StandInState()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, server) = try await InfobipStandIn.start(state: state)
+        defer { server.cancel() }
+        let settings = InfobipSettings(baseURL: url, apiKey: state.apiKey, reportInterval: 0, maxMessagesPerRequest: 2, attempts: 1)
+        let engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"),
+                                             config: InfobipPlatform(settings: settings).engine,
+                                             carrier: InfobipCarrier(settings: settings, sleep: { _ in }))
+        let client = try await EmbeddedPlatform.sandboxClient(engine: engine)
+        await state.fail("/sms/3/messages", status: 400, body: #"{"errorCode":"E400","description":"Request cannot be processed.","violations":[{"property":"messages[1].content.text","violation":"too long"}]}"#, skip: 1)
+        let key = try #require(try await client.applicationSettings().defaultMessageKey)
+        let answer = try await client.sendInvitation(SendInvitationBody(messageKey: key, sender: "Herald", destinations: (0..<4).map {
+            .init(address: String(InfobipHarness.mobile($0).dropFirst()), messageId: "p-\($0)")
+        }))
+        #expect(answer.responses.map(\.status) == [.messageWaiting, .messageWaiting, .rejected, .rejected])
+        #expect(answer.responses.last?.reason?.contains("messages[1].content.text: too long") == true)
+        #expect(await state.sentInOrder.map(\.messageId) == ["p-0", "p-1"])
+        #expect(try await engine.runCarrierPass().handed == 0)
+    }
+
     @Test func a429IsWaitedOutAndA5xxIsTriedAgain() async throws {
         let e = try await EngineOnStandIn()
         defer { e.cleanUp() }

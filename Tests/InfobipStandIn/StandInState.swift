@@ -53,6 +53,8 @@ public actor StandInState {
 
     public struct Fault: Sendable, Hashable {
         public var pathPrefix: String
+        /// Matching requests answered normally before this fault answers.
+        public var skip = 0
         public var status: Int
         public var headers: [String: String]
         public var body: String
@@ -88,9 +90,12 @@ public actor StandInState {
     public func setLogsPageSize(_ size: Int) { logsPageSize = size }
     public func setMoveInboxTo(_ url: String?) { moveInboxTo = url }
 
-    /// The next `times` requests whose path starts with `pathPrefix` get this answer instead.
-    public func fail(_ pathPrefix: String, status: Int, headers: [String: String] = [:], body: String = "", times: Int = 1) {
-        for _ in 0..<times { faults.append(Fault(pathPrefix: pathPrefix, status: status, headers: headers, body: body)) }
+    /// The next `times` requests whose path starts with `pathPrefix` (after `skip` answered normally) get this answer.
+    public func fail(_ pathPrefix: String, status: Int, headers: [String: String] = [:], body: String = "", times: Int = 1,
+                     skip: Int = 0) {
+        for _ in 0..<times {
+            faults.append(Fault(pathPrefix: pathPrefix, skip: skip, status: status, headers: headers, body: body))
+        }
     }
 
     /// Puts a message in a user's inbox as Mobile Messaging stores it (an APNs-shaped payload).
@@ -105,6 +110,10 @@ public actor StandInState {
 
     func takeFault(path: String) -> Fault? {
         guard let i = faults.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return nil }
+        if faults[i].skip > 0 {
+            faults[i].skip -= 1
+            return nil
+        }
         return faults.remove(at: i)
     }
 
