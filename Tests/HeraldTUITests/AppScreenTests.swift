@@ -83,6 +83,32 @@ struct AppScreenTests {
         #expect(h.draw().snapshot().contains("light"))
     }
 
+    @Test func upAndDownWalkTheCandidatesAndThenTheHistoryOfCommandsRun() throws {
+        let h = try Harness()
+        h.type(.char(":"))
+        h.type(text: "theme ")
+        let candidates = h.screen.paletteModel.completions(for: "theme ")
+        #expect(candidates.count >= 3)
+        h.type(.down)
+        #expect(h.screen.palette?.text == candidates[0])
+        h.type(.down, .down)
+        #expect(h.screen.palette?.text == candidates[2])      // choosing one does not narrow the list
+        h.type(.up)
+        #expect(h.screen.palette?.text == candidates[1])
+        h.type(.enter)
+        h.type(.char(":"))
+        h.type(text: "pane 4")
+        h.type(.enter)
+        // An empty line walks the history, newest first; down past the newest empties the line.
+        h.type(.char(":"))
+        h.type(.up)
+        #expect(h.screen.palette?.text == "pane 4")
+        h.type(.up)
+        #expect(h.screen.palette?.text == candidates[1])
+        h.type(.down, .down)
+        #expect(h.screen.palette?.text == "")
+    }
+
     @Test func unknownCommandGivesAnErrorToastThatExpires() throws {
         let h = try Harness()
         h.type(.char(":"))

@@ -23,6 +23,8 @@ public final class AppScreen: Screen {
     private let clock: any HeraldClock
     public private(set) var help: HelpOverlay?
     public private(set) var palette: PaletteOverlay?
+    /// Command lines run from the palette this session, oldest first (↑ walks them).
+    public private(set) var paletteHistory: [String] = []
     /// What quitting would lose, while the person is asked whether to quit anyway.
     public private(set) var quitQuestion: [String]?
     /// Said before quitting whatever the panes hold (the demo: its workspace is thrown away).
@@ -194,8 +196,11 @@ public final class AppScreen: Screen {
         case .enter:
             let line = palette?.text ?? ""
             palette = nil
+            remember(commandLine: line)
             run(commandLine: line)
         case .tab: palette?.complete(with: paletteModel)
+        case .up: palette?.move(-1, palette: paletteModel, history: paletteHistory)
+        case .down: palette?.move(1, palette: paletteModel, history: paletteHistory)
         case .ctrl("c"): palette = nil
         case .backspace where palette?.text.isEmpty == true: palette = nil
         default:
@@ -203,6 +208,14 @@ public final class AppScreen: Screen {
             palette?.edited()
         }
         return true
+    }
+
+    /// Keeps a command line for ↑ in the palette (the last 100, without repeating the newest).
+    private func remember(commandLine line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, paletteHistory.last != trimmed else { return }
+        paletteHistory.append(trimmed)
+        if paletteHistory.count > 100 { paletteHistory.removeFirst(paletteHistory.count - 100) }
     }
 
     /// Runs a palette command line (without the `:`); an unknown or broken command shows an error toast.
