@@ -133,6 +133,25 @@ import HeraldEmbedded
         #expect(pane.handle(action: .markAllSeen))
     }
 
+    @Test func everyKeyTheHelpListsForTheInboxDoesSomethingHere() async throws {
+        let ws = try await PaneTestWorkspace()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "One", body: "https://example.com/x", at: t0)
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: "promo", title: "Two", body: "b", at: t0.addingTimeInterval(-60))
+        let effects = PaneEffects()
+        let pane = pane(ws, effects)
+        pane.didAppear()
+        await effects.settle()
+        let listed = Set(KeyBindings.defaults.filter { binding in
+            binding.contexts.contains { KeyContext.inbox.chain.contains($0) && $0 != .global }
+        }.map(\.action)).union([.reload])
+        for action in listed.sorted(by: { $0.rawValue < $1.rawValue }) where ![.back, .quit].contains(action) {
+            #expect(pane.handle(action: action), "\(action.rawValue) is listed in the Inbox's help but does nothing")
+            await effects.settle()
+            if pane.keyContext == .editor { _ = pane.handle(action: .back) }
+        }
+    }
+
     @Test func theDateFieldsTakeTypedDatesAndShowWhatIsWrong() async throws {
         let ws = try await PaneTestWorkspace()
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "A", body: "a", at: Date(timeIntervalSince1970: 1_700_000_000))

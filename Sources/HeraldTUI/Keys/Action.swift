@@ -32,6 +32,8 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case invite, resend, topic
     case markSeen = "mark_seen"
     case markAllSeen = "mark_all_seen"
+    case chooseUser = "choose_user"
+    case clearTopic = "clear_topic"
     case nextMessage = "next_message"
     case previousMessage = "previous_message"
     case dateRange = "date_range"

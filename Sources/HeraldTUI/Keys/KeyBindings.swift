@@ -65,6 +65,9 @@ public enum KeyBindings {
         KeyBinding(.send, [.ctrl("s")], "Send the invitations", [.composer, .editor], hint: "send"),
         // Inbox
         KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox], hint: "topic"),
+        KeyBinding(.clearTopic, [.char("T")], "Show every topic again", [.inbox]),
+        KeyBinding(.chooseUser, [.char("u")], "Read another user's inbox (external user id)", [.inbox]),
+        KeyBinding(.reload, [.char("r")], "Read the inbox again", [.inbox]),
         KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox], hint: "seen"),
         KeyBinding(.markAllSeen, [.char("A")], "Mark every loaded message read", [.inbox]),
         KeyBinding(.nextMessage, [.char("J")], "Open the next message", [.inbox]),

@@ -204,6 +204,8 @@ public final class InboxPane: LivePane {
         case .nextMessage: model.openNeighbour(forward: true)
         case .previousMessage: model.openNeighbour(forward: false)
         case .markAllSeen: model.markAllSeen()
+        case .chooseUser: editing = .user(TextFieldState(model.user))
+        case .clearTopic: model.setTopic(nil)
         case .search: finder.begin(query: model.search.query)
         case .nextMatch: model.findNext()
         case .previousMatch: model.findNext(backward: true)
@@ -273,13 +275,7 @@ public final class InboxPane: LivePane {
                 if let query = typed.query { model.setSearch(query) }
                 return typed.handled
             }
-            switch key {
-            case .char("u"): editing = .user(TextFieldState(model.user))
-            case .char("T"): model.setTopic(nil)
-            case .char("r"): model.reload()
-            default: return false
-            }
-            return true
+            return false
         }
     }
 
