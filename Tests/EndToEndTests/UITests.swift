@@ -23,21 +23,29 @@ struct UITests {
         #expect(!FileManager.default.fileExists(atPath: ui.dataDir.path) || ui.log.contains("ui closed"))
     }
 
-    @Test func searchSelectAndInviteShowsTheResult() async throws {
-        let ui = try await HeraldUISession.start()
-        try await ui.waitForFirstFrame()
-        try await ui.keys("/")
-        try await ui.type("ana")
-        let found = try await ui.waitUntil("search results") { $0.contains("found") && $0.contains("/ ana") && !$0.contains("searching…") }
-        #expect(found.contains("Ana"))
-        try await ui.keys("Enter")                     // leave the field, results stay
-        try await ui.keys("Space")
-        try await ui.waitFor("1 selected")
-        try await ui.keys("I")
-        try await ui.waitFor("Send an SMS invitation to 1 person")
-        try await ui.keys("Enter")
-        let after = try await ui.waitUntil("the invitation result", timeout: 15) { $0.contains("invited ") && $0.contains("bulk ") || $0.contains("skipped") }
-        #expect(!after.contains("invitation failed"))
+    @Test func searchSelectAndInviteWithWhatTheComposerIsSetTo() async throws {
+        let cli = try PlatformCLI()
+        _ = try cli.importContacts([("Ana", "Horvat", "+385911234567"), ("Bruno", "Kovač", "+385912223333")])
+        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
+                                      environment: cli.processEnvironment([:]))
+        defer { session.kill() }
+        try session.waitFor(text: "5 Deliveries", timeout: 30)
+        try session.sendKeys("/")
+        try session.sendLiteral("ana")
+        _ = try session.waitUntil(timeout: 10, "search results") { $0.contains("/ ana") && $0.contains("Ana Horvat") }
+        try session.sendKeys("Enter", "Space")
+        try session.waitFor(text: "1 selected", timeout: 10)
+        // I sends with what the Composer is set to: its confirmation shows the sender, the message and the count.
+        try session.sendKeys("I")
+        let asked = try session.waitFor(text: "Send 1 SMS invitation(s)", timeout: 10)
+        #expect(asked.contains("From Herald:"))
+        #expect(asked.contains("Hi Ana Horvat"))
+        try session.sendKeys("Enter")
+        let after = try session.waitUntil(timeout: 15, "the invitation result") { $0.contains("sent 1 invitation(s), bulk ") }
+        #expect(!after.contains("not sent"))
+        // Asked again, the number is left out: it is already on its way.
+        try session.sendKeys("1", "I")
+        try session.waitFor(text: "every number is already invited", timeout: 10)
     }
 
     @Test func deliveryStatusesChangeOnScreenWithNoKeyPressed() async throws {

@@ -88,6 +88,6 @@ import Testing
         }
         #expect(RepositoryFiles.read("docs/keys.md") == generated,
                 "docs/keys.md is out of date: run HERALD_UPDATE_GENERATED=1 swift test --filter KeyMapTests")
-        #expect(generated.contains("| `I` | `invite` | Invite the selected people |  |"))
+        #expect(generated.contains("| `I` | `invite` | Invite the selected people (or the one under the cursor) with what the Composer is set to |  |"))
     }
 }

@@ -115,6 +115,30 @@ import HeraldEmbedded
         #expect(toasts.entries.last?.level == .warning)
     }
 
+    @Test func theConfirmationShowsThePreviewAndSenderCountsOnlyNumbersThatWillBeSentAndListsNamesInOrder() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let vm = composer(ws, pump)
+        vm.load()
+        await pump.settle()
+        // Zora's number was invited before: the send will leave it out, so the question does too.
+        vm.latestStatuses = { numbers in Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385913333333" }.map { ($0, .messageWaiting) }) }
+        vm.setRecipients([try person(ws, "Zora", "+385913333333"), try person(ws, "Marko", "+385912345678"),
+                          try person(ws, "Ana", "+385981111111")])
+        #expect(vm.prepareSend() == nil)
+        let c = try #require(vm.confirmation)
+        #expect(c.destinations == 2 && c.alreadyInvited == 1)
+        #expect(c.lines.map { String($0.prefix(4)) } == ["Ana ", "Mark"])
+        #expect(c.sender == vm.sender)
+        #expect(c.preview.contains("Ana Test"))
+        #expect(!c.needsExplicitYes)
+        // More than 50 numbers ask for an explicit y.
+        vm.setRecipients(try (0..<51).map { try person(ws, "P\($0)", "+38591\(String(format: "%07d", 2_000_000 + $0))") })
+        vm.latestStatuses = { _ in [:] }
+        #expect(vm.prepareSend() == nil)
+        #expect(vm.confirmation?.needsExplicitYes == true)
+    }
+
     @Test func sendAsksForConfirmationThenSendsAndToastsTheBulk() async throws {
         let ws = try await PaneWorkspace()
         let pump = EffectPump()

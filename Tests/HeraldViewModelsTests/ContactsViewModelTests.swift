@@ -14,7 +14,7 @@ struct ContactsViewModelTests {
         let ui = UISide()
         let effects = ShellEffects(ui: ui)
         let vm = ui {
-            ContactsViewModel(book: ws.book, invites: ws.workspace.invites, suggestions: ws.workspace.suggestions,
+            ContactsViewModel(book: ws.book, suggestions: ws.workspace.suggestions,
                               effects: effects.queue, toasts: toasts ?? ToastBoard(clock: ws.clock))
         }
         await effects.settle()
@@ -116,39 +116,20 @@ struct ContactsViewModelTests {
         #expect(ui.violations.isEmpty)
     }
 
-    @Test func invitingTheSelectionAsksFirstThenSendsAndShowsTheNewState() async throws {
+    @Test func iInvitesTheSelectionElseThePersonUnderTheCursor() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)
-        let toasts = ToastBoard(clock: ws.clock)
-        let (vm, effects, ui) = await make(ws, toasts: toasts)
-        _ = try await ws.workspace.feed.check()       // the feed starts where the pane's reads stand
-        _ = await ui.rows(vm, 0..<5, effects)
+        let (vm, effects, ui) = await make(ws)
+        let rows = await ui.rows(vm, 0..<5, effects)
+        ui { vm.moveCursor(to: 2) }
+        #expect(ui { vm.inviteTargets() } == [try #require(rows[2].personId)])
         ui {
+            vm.moveCursor(to: 4)                 // Zora Kovač
+            vm.toggleSelection()
             vm.moveCursor(to: 0)                 // Ana Horvat
             vm.toggleSelection()
-            vm.moveCursor(to: 4)                 // Zora Kovač, two numbers
-            vm.toggleSelection()
-            vm.requestInvite()
         }
-        await effects.settle()
-        let confirmation = try #require(vm.confirmation)
-        #expect(confirmation.personIds.count == 2)
-        #expect(confirmation.numberCount == 3)
-        #expect(confirmation.sampleNames == ["Ana Horvat", "Zora Kovač"])
-        #expect(try ws.workspace.ledger.bulks().isEmpty)     // nothing sent before the yes
-        ui { vm.confirmInvite() }
-        #expect(vm.isInviting)
-        await effects.settle()
-        #expect(!vm.isInviting && vm.selection.isEmpty)
-        #expect(toasts.notes.last?.text.hasPrefix("invited 3 numbers (bulk ") == true)
-        #expect(try ws.workspace.ledger.bulks().count == 1)
-        // The change feed says the ledger moved; the rows shown are read again.
-        let change = try #require(try await ws.workspace.feed.check())
-        _ = ui { vm.handle(event: .ledgerChanged(change)) }
-        await effects.settle()
-        let rows = await ui.rows(vm, 0..<5, effects)
-        #expect(rows[0].badge.state != .notInvited)
-        #expect(rows[1].badge.text == "not invited")
+        #expect(ui { vm.inviteTargets() } == [rows[0].personId, rows[4].personId].compactMap { $0 }.sorted())
         #expect(ui.violations.isEmpty)
     }
 
@@ -179,9 +160,7 @@ struct ContactsViewModelTests {
         let toasts = ToastBoard(clock: ws.clock)
         let (vm, _, ui) = await make(ws, toasts: toasts)
         #expect(vm.isAddressBookEmpty)
-        ui { vm.requestInvite() }
-        #expect(vm.confirmation == nil)
-        #expect(toasts.notes.last?.level == .warning)
+        #expect(ui { vm.inviteTargets() }.isEmpty)
     }
 
     @Test func peopleImportedByAnotherProcessAppearOnTheFeedsEvent() async throws {

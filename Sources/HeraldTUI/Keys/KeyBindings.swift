@@ -51,7 +51,7 @@ public enum KeyBindings {
         KeyBinding(.restoreSelection, [.char("u")], "Bring back the selection cleared by select none or invert", [.contacts]),
         KeyBinding(.sort, [.char("s")], "Change the sort order (Deliveries: newest, oldest, most failed, most pending)",
                    [.contacts, .deliveries]),
-        KeyBinding(.invite, [.char("I")], "Invite the selected people", [.contacts], hint: "invite"),
+        KeyBinding(.invite, [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to", [.contacts], hint: "invite"),
         KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries], hint: "filter"),
         KeyBinding(.copy, [.char("y"), .char("c")],
                    "Copy (OSC 52): the person's number, the bulk or message id, the message's link or id, the share link",

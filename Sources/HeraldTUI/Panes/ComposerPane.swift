@@ -34,7 +34,7 @@ public final class ComposerPane: LivePane {
     public var quitWarning: String? { model.hasUnsentChanges ? "The message you edited in the Composer is not sent and will be lost." : nil }
 
     public var hints: [(key: String, label: String)] {
-        if model.confirmation != nil { return [("enter", "send"), ("esc", "cancel")] }
+        if let c = model.confirmation { return [(c.needsExplicitYes ? "y" : "enter", "send"), ("esc", "cancel")] }
         switch focus {
         case .text: return [("esc", "done"), ("ctrl-s", "send")]
         case .sender: return [("enter", "done"), ("esc", "done")]
@@ -62,7 +62,15 @@ public final class ComposerPane: LivePane {
         renderMeter(into: &canvas, rect: rows[4])
         renderPreview(into: &canvas, rect: rows[5])
         if let confirmation = model.confirmation {
-            var lines = confirmation.lines
+            var lines: [String] = []
+            if let sender = confirmation.sender {
+                lines.append("From \(TerminalSafeText.sanitize(sender)): “\(TextFit.truncate(confirmation.preview, to: max(10, inside.width - 20)))”")
+            }
+            if confirmation.alreadyInvited > 0 {
+                lines.append("\(confirmation.alreadyInvited) number\(confirmation.alreadyInvited == 1 ? "" : "s") left out: already invited or on the way")
+            }
+            if confirmation.needsExplicitYes { lines.append("A large send: type y to send, esc to cancel") }
+            lines += confirmation.lines
             if !confirmation.unreachable.isEmpty {
                 lines.append("Not reachable this way: " + confirmation.unreachable.joined(separator: ", "))
             }
@@ -234,6 +242,8 @@ public final class ComposerPane: LivePane {
     public func handle(unboundKey key: Key) -> Bool {
         if model.confirmation != nil {
             switch key {
+            case .enter where confirmButton == 0 && model.confirmation?.needsExplicitYes == true:
+                model.onToast(.info, "this sends to \(model.confirmation?.destinations ?? 0) numbers: type y to send")
             case .enter: if confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
             case .char("y"): model.confirmSend()
             case .char("n"): model.cancelSend()
@@ -286,8 +296,18 @@ public final class ComposerPane: LivePane {
 
     public func handle(mouse: MouseEvent) -> Bool { false }
 
+    /// Asks to send to these people with what the Composer is set to (Contacts' `I`): its confirmation opens here.
+    public func invite(_ people: [Person]) {
+        confirmButton = 0
+        focus = .none
+        model.setRecipients(people)
+        loaded = true
+        model.prepareSendWhenLoaded()
+    }
+
     public func didAppear() {
-        model.setRecipients(recipients())
+        // A confirmation asked for from Contacts keeps the people it was asked for.
+        if model.confirmation == nil { model.setRecipients(recipients()) }
         if !loaded {
             loaded = true
             model.load()

@@ -5,7 +5,7 @@ import HeraldViewModels
 
 /// Pane 1: the address book. Draws `ContactsViewModel` (Suggested block, A–Z list with sections,
 /// search with highlighted matches, selection, invitation state per person), the detail of one
-/// person, and the invite confirmation; only the visible rows are read and drawn.
+/// person; `I` hands the people to the Composer's confirmation. Only the visible rows are read and drawn.
 public final class ContactsPane: LivePane {
     public let viewModel: ContactsViewModel
     public let title = "Contacts"
@@ -20,10 +20,11 @@ public final class ContactsPane: LivePane {
     }
 
     public var keyContext: KeyContext { viewModel.isSearching ? .editor : .contacts }
-    public var capturesAllKeys: Bool { viewModel.confirmation != nil }
+    public var capturesAllKeys: Bool { false }
+    /// Invites these people with what the Composer is set to (the shell opens the Composer's confirmation).
+    public var onInvite: ([Int64]) -> Void = { _ in }
 
     public var hints: [(key: String, label: String)] {
-        if viewModel.confirmation != nil { return [("enter", "invite"), ("esc", "cancel")] }
         if viewModel.detail != nil { return [("I", "invite"), ("esc", "back")] }
         if viewModel.isSearching { return [("enter", "done"), ("esc", "done")] }
         var out: [(key: String, label: String)] = [("/", "search"), ("space", "select"), ("a", "all"), ("I", "invite"),
@@ -48,7 +49,6 @@ public final class ContactsPane: LivePane {
         title += " · by \(vm.sortsByLastName ? "last" : "first") name"
         if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
         if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
-        if vm.isInviting { title += " · inviting…" }
         var inside = canvas.box(rect, style: Style(.borderFocused), title: title)
         if vm.isSearching || !vm.query.isEmpty {
             let line = Rect(x: inside.x, y: inside.y, width: inside.width, height: 1)
@@ -72,7 +72,6 @@ public final class ContactsPane: LivePane {
             renderList(into: &canvas, rect: inside)
         }
         if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
-        if let confirmation = vm.confirmation { renderConfirmation(confirmation, into: &canvas, rect: rect) }
     }
 
     private func renderEmpty(into canvas: inout Canvas, rect: Rect) {
@@ -168,29 +167,10 @@ public final class ContactsPane: LivePane {
         }
     }
 
-    private func renderConfirmation(_ c: InviteConfirmation, into canvas: inout Canvas, rect: Rect) {
-        let people = c.personIds.count == 1 ? "1 person" : "\(c.personIds.count) people"
-        var lines = ["Send an SMS invitation to \(people)" + (c.numberCount.map { " (\($0) number\($0 == 1 ? "" : "s"))" } ?? "") + "?"]
-        if !c.sampleNames.isEmpty {
-            lines.append(c.sampleNames.joined(separator: ", ") + (c.personIds.count > c.sampleNames.count ? ", …" : ""))
-        }
-        lines.append("Numbers already invited or pending are skipped.")
-        ModalView.render(into: &canvas, area: rect, title: "Invite", lines: lines,
-                         buttons: ["Invite (enter)", "Cancel (esc)"], selectedButton: 0)
-    }
-
     // MARK: keys
 
     public func handle(action: Action) -> Bool {
         let vm = viewModel
-        if vm.confirmation != nil {
-            switch action {
-            case .open, .invite: vm.confirmInvite()
-            case .back, .quit: vm.cancelInvite()
-            default: break
-            }
-            return true
-        }
         if vm.isSearching {
             switch action {
             case .back, .finishEditing: vm.endSearch(); return true
@@ -204,7 +184,7 @@ public final class ContactsPane: LivePane {
             case .moveUp: detailScroll = max(0, detailScroll - 1)
             case .pageDown, .halfPageDown: detailScroll += 10
             case .pageUp, .halfPageUp: detailScroll = max(0, detailScroll - 10)
-            case .invite: vm.requestInvite()
+            case .invite: invite()
             case .copy: PaneTerminalHooks.write(vm.copyCurrent())
             default: return false
             }
@@ -229,7 +209,7 @@ public final class ContactsPane: LivePane {
         case .reload: vm.reload()
         case .sort: vm.toggleSort()
         case .open: vm.openDetail(); detailScroll = 0
-        case .invite: vm.requestInvite()
+        case .invite: invite()
         case .copy: PaneTerminalHooks.write(vm.copyCurrent())
         case .back:
             guard !vm.query.isEmpty else { return false }
@@ -241,14 +221,6 @@ public final class ContactsPane: LivePane {
 
     public func handle(unboundKey key: Key) -> Bool {
         let vm = viewModel
-        if vm.confirmation != nil {
-            switch key {
-            case .char("y"), .char("Y"): vm.confirmInvite()
-            case .char("n"), .char("N"): vm.cancelInvite()
-            default: break
-            }
-            return true
-        }
         guard vm.isSearching else { return false }
         if key == .enter || key == .tab { vm.endSearch(); return true }
         guard search.handle(key) else { return false }
@@ -256,9 +228,15 @@ public final class ContactsPane: LivePane {
         return true
     }
 
+    /// `I`: the selection (or the person under the cursor) goes to the Composer's confirmation.
+    private func invite() {
+        let ids = viewModel.inviteTargets()
+        guard !ids.isEmpty else { viewModel.notify("nobody to invite: select people with space"); return }
+        onInvite(ids)
+    }
+
     public func handle(mouse: MouseEvent) -> Bool {
         let vm = viewModel
-        guard vm.confirmation == nil else { return false }
         switch mouse.kind {
         case .wheelDown: if vm.detail != nil { detailScroll += 3 } else { vm.moveCursor(by: 3) }
         case .wheelUp: if vm.detail != nil { detailScroll = max(0, detailScroll - 3) } else { vm.moveCursor(by: -3) }
@@ -276,7 +254,7 @@ public final class ContactsPane: LivePane {
     public func handle(command: PaletteCommand) -> Bool {
         let vm = viewModel
         switch command {
-        case .invite: vm.requestInvite()
+        case .invite: invite()
         case .sort(let name): vm.setSort(byLastName: name == "last")
         case .search(let text): vm.setQuery(text); search.setText(text)
         default: return false
@@ -291,7 +269,7 @@ extension ContactsPane {
     /// The pane on a workspace (what the registry builds).
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
-        self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+        self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger),
                                                suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
     }
 }

@@ -52,6 +52,13 @@ extension ComposerPane {
                                                                  referrer: ws.config.senderName ?? ws.config.sender ?? "Herald"))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
+        let ledger = ws.ledger
+        model.latestStatuses = { numbers in
+            do { return try ledger.latestStatuses(msisdns: numbers) } catch {
+                app.toasts.post("could not read which numbers are already invited: \(userMessage(for: error))", level: .warning)
+                return [:]
+            }
+        }
         self.init(model: model)
         let store = ws.contacts
         recipients = { [weak contacts] in

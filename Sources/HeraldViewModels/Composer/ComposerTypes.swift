@@ -36,6 +36,14 @@ public struct SendConfirmation: Sendable, Hashable {
     public var totalSegments: Int
     /// "Send 3 SMS invitations (6 segments)?"
     public var title: String
+    /// The message as the first recipient gets it (SMS), and the sender ID it goes out under.
+    public var preview: String = ""
+    public var sender: String?
+    /// Numbers left out because they are already invited or on their way (the resend policy).
+    public var alreadyInvited = 0
+    /// A large send (more than `SendConfirmation.explicitYesAbove` destinations) is confirmed with `y`, never Enter.
+    public var needsExplicitYes: Bool { destinations > Self.explicitYesAbove }
+    public static let explicitYesAbove = 50
 }
 
 /// A range of the editor text to draw differently.

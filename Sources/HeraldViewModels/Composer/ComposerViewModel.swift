@@ -16,6 +16,9 @@ public final class ComposerViewModel {
 
     /// Called for toasts.
     public var onToast: (ToastLevel, String) -> Void = { _, _ in }
+    /// The latest status of each number (E.164) in the ledger, so the confirmation counts only numbers the
+    /// send will really go to; the workspace wires it (empty: nothing is known to be invited).
+    public var latestStatuses: ([String]) -> [String: DeliveryStatus] = { _ in [:] }
     /// Called after invitations went out, with the bulk ids.
     public var onSent: ([String]) -> Void = { _ in }
 
@@ -40,6 +43,8 @@ public final class ComposerViewModel {
     /// 0: no signature; 1: the configured one.
     public private(set) var signatureIndex = 0
     /// Shown while waiting for the person to confirm a send.
+    /// Contacts' `I` asked for a send before the messages were loaded.
+    private var sendWhenLoaded = false
     public private(set) var confirmation: SendConfirmation?
 
     public init(templates: TemplateService, invites: InviteService, share: ShareService, effects: EffectQueue,
@@ -161,6 +166,10 @@ public final class ComposerViewModel {
                 self.loadProblem = "cannot load the messages: " + userMessage(for: error)
                 self.onToast(.error, self.loadProblem ?? "")
             }
+            if self.sendWhenLoaded {
+                self.sendWhenLoaded = false
+                self.prepareSend()
+            }
         }
     }
 
@@ -227,6 +236,14 @@ public final class ComposerViewModel {
 
     // MARK: sending
 
+    /// Asks for the send confirmation once the messages are loaded (Contacts' `I` may come first); loads them
+    /// when nobody has yet.
+    public func prepareSendWhenLoaded() {
+        guard isLoading || messages.isEmpty && loadProblem == nil else { prepareSend(); return }
+        sendWhenLoaded = true
+        if !isLoading { load() }
+    }
+
     /// Checks everything and builds the confirmation; returns the problem instead when there is one.
     @discardableResult
     public func prepareSend() -> String? {
@@ -235,17 +252,23 @@ public final class ComposerViewModel {
             return problem
         }
         var lines: [String] = []
-        var destinations = 0, segments = 0
+        var destinations = 0, segments = 0, alreadyInvited = 0
         var unreachable: [String] = []
-        for person in recipients {
+        // Numbers already invited or on their way are left out, as the send will leave them out.
+        let latest = channel == .sms ? latestStatuses(recipients.flatMap(\.invitableNumbers)) : [:]
+        let ordered = recipients.sorted { ($0.displayName.lowercased(), $0.id ?? 0) < ($1.displayName.lowercased(), $1.id ?? 0) }
+        for person in ordered {
             let name = TerminalSafeText.sanitize(person.displayName)
             if channel == .email {
                 guard let email = person.emails.first else { unreachable.append(name); continue }
                 destinations += 1
                 lines.append("\(name) <\(TerminalSafeText.sanitize(email.address))>")
             } else {
-                let numbers = person.invitableNumbers
-                guard !numbers.isEmpty else { unreachable.append(name); continue }
+                let invitable = person.invitableNumbers
+                guard !invitable.isEmpty else { unreachable.append(name); continue }
+                let numbers = invitable.filter { ResendPolicy.default.decide(latest: latest[$0]) == .send }
+                alreadyInvited += invitable.count - numbers.count
+                guard !numbers.isEmpty else { continue }
                 let cost = SMSMeter.measure(template.render(link: settings.previewLink, values: values(for: person)).text).segments
                 destinations += numbers.count
                 segments += cost * numbers.count
@@ -253,15 +276,25 @@ public final class ComposerViewModel {
             }
         }
         guard destinations > 0 else {
-            let problem = channel == .email ? "none of the selected people has an email address" : "none of the selected people has a number that can receive SMS"
+            let problem = channel == .email ? "none of the selected people has an email address"
+                : alreadyInvited > 0 ? "nothing to send: every number is already invited or on its way"
+                : "none of the selected people has a number that can receive SMS"
             onToast(.warning, problem)
             return problem
         }
         let title = channel == .email
             ? "Send \(destinations) email invitation(s)?"
             : "Send \(destinations) SMS invitation(s) (\(segments) segment(s))?"
-        confirmation = SendConfirmation(lines: lines, destinations: destinations, unreachable: unreachable,
-                                        totalSegments: segments, title: title)
+        var confirmation = SendConfirmation(lines: lines, destinations: destinations, unreachable: unreachable,
+                                            totalSegments: segments, title: title)
+        if channel == .sms {
+            let first = ordered.first { !$0.invitableNumbers.isEmpty }
+            confirmation.preview = TerminalSafeText.sanitize(
+                template.render(link: settings.previewLink, values: values(for: first)).text, singleLine: true)
+            confirmation.sender = sender
+            confirmation.alreadyInvited = alreadyInvited
+        }
+        self.confirmation = confirmation
         return nil
     }
 

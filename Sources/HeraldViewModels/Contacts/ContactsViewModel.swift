@@ -3,15 +3,6 @@ import HeraldCore
 import HeraldServices
 import HeraldStore
 
-/// The invitation about to be sent, waiting for the user's yes.
-public struct InviteConfirmation: Sendable, Hashable {
-    public let personIds: [Int64]
-    /// Numbers that will be tried (nil when too many people to count up front).
-    public let numberCount: Int?
-    /// The first names, for the dialog.
-    public let sampleNames: [String]
-}
-
 /// A listing and the first rows of it, read together.
 struct ListingRead: Sendable {
     let listing: ContactListing
@@ -34,7 +25,6 @@ extension Array {
 /// generation of the listing it was asked for, so a late answer to an older search is dropped.
 public final class ContactsViewModel {
     public let book: ContactBook
-    private let invites: InviteService
     private let suggestionService: SuggestionService?
     private let effects: EffectQueue
     private let toasts: ToastBoard
@@ -51,8 +41,6 @@ public final class ContactsViewModel {
     /// The selection before the last select-none or invert, for undo.
     public private(set) var previousSelection: Set<Int64>?
     public private(set) var detail: PersonDetailView?
-    public private(set) var confirmation: InviteConfirmation?
-    public private(set) var isInviting = false
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
     /// True until the first listing arrived.
@@ -81,10 +69,8 @@ public final class ContactsViewModel {
     /// The window last drawn, read again when the ledger or the contacts change.
     private var shown: Range<Int> = 0..<0
 
-    public init(book: ContactBook, invites: InviteService, suggestions: SuggestionService?, effects: EffectQueue,
-                toasts: ToastBoard) {
+    public init(book: ContactBook, suggestions: SuggestionService?, effects: EffectQueue, toasts: ToastBoard) {
         self.book = book
-        self.invites = invites
         suggestionService = suggestions
         self.effects = effects
         self.toasts = toasts
@@ -436,63 +422,13 @@ public final class ContactsViewModel {
 
     // MARK: invite
 
-    /// Asks to invite the selection, or the person under the cursor when nothing is selected; the
-    /// numbers that will be tried are counted off the UI thread before the question is asked.
-    public func requestInvite() {
-        guard !isInviting else { toasts.post("an invitation is already being sent", level: .warning); return }
-        var ids = Array(selection)
-        if ids.isEmpty, let id = (detail?.personId ?? currentRow?.personId) { ids = [id] }
-        guard !ids.isEmpty else { toasts.post("nobody to invite: select people with space", level: .warning); return }
-        let book = self.book, chosen = ids
-        effects.perform({ () throws -> InviteConfirmation in
-            let counted = chosen.count <= 2_000
-            let people = try book.people(ids: counted ? chosen : Array(chosen.prefix(3)))
-            let names = people.map { TerminalSafeText.sanitize($0.displayName) }.sorted().prefix(3)
-            return InviteConfirmation(personIds: chosen, numberCount: counted ? people.reduce(0) { $0 + $1.invitableNumbers.count } : nil,
-                                      sampleNames: Array(names))
-        }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let question): self.confirmation = question
-            case .failure(let error): self.toasts.post("could not read the people to invite: \(Self.describe(error))", level: .error)
-            }
-        })
-    }
+    /// Tells the person at the keyboard something (a toast).
+    public func notify(_ text: String, level: ToastLevel = .warning) { toasts.post(text, level: level) }
 
-    public func cancelInvite() { confirmation = nil }
-
-    /// Sends the confirmed invitation through the invite service; a toast tells the result.
-    public func confirmInvite() {
-        guard let confirmation, !isInviting else { return }
-        self.confirmation = nil
-        isInviting = true
-        let book = self.book, invites = self.invites, ids = confirmation.personIds
-        effects.perform({ () async throws -> InviteResult in
-            let people = try book.people(ids: ids)
-            return try await invites.invite(people: people)
-        }, then: { [weak self] result in
-            guard let self else { return }
-            self.isInviting = false
-            switch result {
-            case .success(let sent):
-                self.toasts.post(Self.describe(sent), level: sent.recipients.isEmpty ? .warning : .success)
-                self.selection.subtract(ids)
-            case .failure(let error):
-                self.toasts.post("invitation failed: \(Self.describe(error))", level: .error)
-            }
-            self.refreshRows()          // their states changed (the feed will also say so)
-        })
-    }
-
-    static func describe(_ result: InviteResult) -> String {
-        let sent = result.recipients.filter { $0.reason == nil }.count
-        var text = sent == 1 ? "invited 1 number" : "invited \(sent) numbers"
-        if let bulk = result.bulkId { text += " (bulk \(bulk.prefix(8)))" }
-        if !result.skipped.isEmpty {
-            text += "; \(result.skipped.count) skipped"
-            if let first = result.skipped.first { text += ": \(first.reason)" }
-        }
-        return text
+    /// Who `I` invites: the selection, else the person open in the detail or under the cursor (ids, in order).
+    public func inviteTargets() -> [Int64] {
+        if !selection.isEmpty { return selection.sorted() }
+        return (detail?.personId ?? currentRow?.personId).map { [$0] } ?? []
     }
 
     // MARK: events
