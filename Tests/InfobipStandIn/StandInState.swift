@@ -103,11 +103,6 @@ public actor StandInState {
         inbox[user, default: []].append(payloadJSON)
     }
 
-    /// Records a message as if it had been sent earlier (a send that reached Infobip before Herald died).
-    public func preload(messageId: String, bulkId: String, destination: String, text: String) {
-        record(Sent(messageId: messageId, bulkId: bulkId, destination: destination, sender: "Herald", text: text, sentAt: Date()))
-    }
-
     func takeFault(path: String) -> Fault? {
         guard let i = faults.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return nil }
         if faults[i].skip > 0 {
