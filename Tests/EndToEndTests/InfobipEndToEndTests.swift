@@ -73,8 +73,8 @@ import Testing
         let ui = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 110, height: 30,
                                  environment: cli.processEnvironment([:]))
         defer { ui.kill() }
-        let first = try ui.waitFor(text: "5 Deliveries", timeout: 30)
-        #expect(first.contains("infobip 127.0.0.1"))
+        // The status bar names the platform (waited for with the tab bar: they may arrive in separate frames).
+        _ = try ui.waitUntil(timeout: 30, "the tab bar and the status bar") { $0.contains("5 Deliveries") && $0.contains("infobip 127.0.0.1") }
         try ui.sendKeys("5")
         _ = try ui.waitFor(text: String(bulk.prefix(8)), timeout: 10)
         try ui.sendKeys("Enter")
