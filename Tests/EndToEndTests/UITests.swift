@@ -91,7 +91,7 @@ struct UITests {
         print("figure: bulk from a second process visible after \(Int(Date().timeIntervalSince(start) * 1000)) ms")
     }
 
-    @Test func resizesDownToEightyByTwentyFourAndBelow() async throws {
+    @Test func resizesDownToEightyByTwentyFourAndBelowEveryPaneStillDraws() async throws {
         let ui = try await HeraldUISession.start()
         try await ui.waitForFirstFrame()
         try await ui.resize(width: 80, height: 24)
@@ -100,10 +100,18 @@ struct UITests {
             return lines.count >= 24 && lines[0].contains("1 Contacts") && lines[23].contains("embedded")
         }
         #expect(small.contains("Contacts —"))
-        try await ui.resize(width: 60, height: 20)
-        try await ui.waitFor("Terminal too small: 60×20")
+        // Below 80×24 Herald degrades (short tabs, no key hints) instead of refusing; every pane draws.
+        try await ui.resize(width: 50, height: 14)
+        for (key, title) in [("1", "Contacts —"), ("2", "Share"), ("3", "Composer —"), ("4", "Inbox —"), ("5", "Deliveries —")] {
+            try await ui.keys(key)
+            let screen = try await ui.waitFor(title)
+            #expect(screen.contains("1 Con │"))
+        }
+        #expect(try await ui.hasExited() == false)
+        try await ui.resize(width: 39, height: 11)
+        try await ui.waitFor("Terminal too small: 39×11")
         try await ui.resize(width: 100, height: 30)
-        try await ui.waitFor("Contacts —")
+        try await ui.waitFor("Deliveries —")
         #expect(try await ui.hasExited() == false)
     }
 

@@ -178,11 +178,17 @@ struct AppScreenTests {
         #expect(status.contains("inbox of demo"))
     }
 
-    @Test func belowEightyByTwentyFourSaysTooSmallAndDoesNotCrash() throws {
+    @Test func belowEightyByTwentyFourDegradesAndOnlyBelowFortyByTwelveSaysTooSmall() throws {
         let h = try Harness()
-        let small = h.draw(79, 24).snapshot()
-        #expect(small.contains("Terminal too small: 79×24"))
-        #expect(h.draw(80, 24).snapshot().contains("contacts here"))
+        let comfortable = h.draw(80, 24).snapshot()
+        #expect(comfortable.contains("contacts here") && comfortable.contains("1 Contacts") && comfortable.contains("? help"))
+        // Smaller: the pane stays, the key hints go, the tab titles shorten.
+        let degraded = h.draw(60, 20).snapshot()
+        #expect(degraded.contains("contacts here") && degraded.contains("1 Con │ 2 Sha"))
+        #expect(!degraded.contains("? help"))
+        #expect(h.draw(40, 12).snapshot().contains("contacts here"))
+        #expect(h.draw(39, 12).snapshot().contains("Terminal too small: 39×12"))
+        #expect(h.draw(40, 11).snapshot().contains("Herald needs at least 40×12."))
         _ = h.draw(3, 2)
         _ = h.draw(0, 0)
     }

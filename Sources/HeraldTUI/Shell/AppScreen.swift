@@ -10,7 +10,10 @@ public final class AppScreen: Screen {
     public typealias Event = AppEvent
 
     /// The smallest terminal the layout is made for.
-    public static let minimumSize = Size(width: 80, height: 24)
+    /// Below this Herald says the terminal is too small; between it and `comfortableSize` it degrades
+    /// (no key hints, short tab titles) rather than refusing.
+    public static let minimumSize = Size(width: 40, height: 12)
+    public static let comfortableSize = Size(width: 80, height: 24)
 
     public let app: AppViewModel
     /// The five panes, in tab order. Change a pane here and nowhere else.
@@ -66,13 +69,16 @@ public final class AppScreen: Screen {
             renderTooSmall(into: &canvas, area: area)
             return
         }
-        let rows = Layout.rows(area, [.fixed(1), .flex(1), .fixed(1), .fixed(1)])
+        // Short of the comfortable size the key hints go first (? still lists every key), then the tab titles shorten.
+        let roomy = size.height >= Self.comfortableSize.height
+        let rows = Layout.rows(area, [.fixed(1), .flex(1), .fixed(roomy ? 1 : 0), .fixed(1)])
+        let narrow = size.width < Self.comfortableSize.width
         tabFrames = TabsView.render(into: &canvas, rect: rows[0],
-                                    titles: panes.enumerated().map { "\($0.offset + 1) \($0.element.title)" },
+                                    titles: panes.enumerated().map { "\($0.offset + 1) \(narrow ? String($0.element.title.prefix(3)) : $0.element.title)" },
                                     selected: app.selectedPane)
         paneRect = rows[1]
         focusedPane.render(into: &canvas, in: paneRect, theme: theme)
-        AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints)
+        if roomy { AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints) }
         AppStatusBar.renderStatus(into: &canvas, rect: rows[3], app: app, themeName: theme.name)
         ToastView.render(into: &canvas, area: paneRect.inset(top: 1, left: 1, bottom: 1, right: 1),
                          toasts: app.toasts.notes.map(Self.toast))
