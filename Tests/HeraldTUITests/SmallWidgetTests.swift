@@ -38,6 +38,16 @@ import Testing
         #expect(canvas.cell(x: 29, y: 2)?.style.role == .toastError)
     }
 
+    @Test func aLongToastWrapsInsteadOfLosingItsEnd() {
+        var canvas = Canvas(size: Size(width: 32, height: 6))
+        let text = "nothing to send: every number is already invited or on its way"
+        ToastView.render(into: &canvas, area: canvas.bounds, toasts: [Toast(text, level: .warning, expiresAt: Date())])
+        let shown = canvas.snapshot().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(shown.contains("on its way"))
+        #expect(shown.replacingOccurrences(of: "  ", with: " ") == "! " + text)
+        #expect(canvas.snapshot().split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 32 })
+    }
+
     @Test func modalIsCenteredWithTitleContentAndButtons() {
         var canvas = Canvas(size: Size(width: 30, height: 9))
         canvas.fill(canvas.bounds, with: ".")

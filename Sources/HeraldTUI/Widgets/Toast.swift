@@ -46,19 +46,30 @@ public struct ToastCenter: Sendable, Equatable {
     public var nextDeadline: Date? { toasts.map(\.expiresAt).min() }
 }
 
-/// Draws the toasts stacked at the bottom-right of `area`, newest at the bottom.
+/// Draws the toasts stacked at the bottom-right of `area` (inside the pane's border), newest at the bottom.
+/// A long message wraps to the width instead of losing its end (up to `maxLines` lines, the last one
+/// truncated visibly beyond that).
 public enum ToastView {
+    static let maxLines = 4
+
     public static func render(into canvas: inout Canvas, area: Rect, toasts: [Toast]) {
-        var y = area.maxY - 1
-        for toast in toasts.reversed() where y >= area.y {
+        let textWidth = max(0, min(area.width - 2, 72))
+        guard textWidth > 0 else { return }
+        var bottom = area.maxY - 1
+        for toast in toasts.reversed() where bottom >= area.y {
             let icon = toast.level == .error ? "✗ " : (toast.level == .warning ? "! " : "• ")
-            let text = TextFit.truncate(icon + toast.message, to: max(0, min(area.width - 2, 60)))
-            let width = TextWidth.of(text) + 2
-            let x = area.maxX - width
-            let rect = Rect(x: max(area.x, x), y: y, width: min(width, area.width), height: 1)
+            var lines = WrappedText.lines(icon + toast.message, width: textWidth)
+            if lines.count > maxLines {
+                lines = Array(lines.prefix(maxLines - 1)) + [TextFit.truncate(lines[(maxLines - 1)...].joined(separator: " "), to: textWidth)]
+            }
+            let width = (lines.map { TextWidth.of($0) }.max() ?? 0) + 2
+            let top = max(area.y, bottom - lines.count + 1)
+            let rect = Rect(x: max(area.x, area.maxX - width), y: top, width: min(width, area.width), height: bottom - top + 1)
             canvas.fill(rect, style: Style(toast.role))
-            canvas.put(text, x: rect.x + 1, y: y, style: Style(toast.role), clip: rect)
-            y -= 1
+            for (i, line) in lines.suffix(rect.height).enumerated() {
+                canvas.put(line, x: rect.x + 1, y: top + i, style: Style(toast.role), clip: rect)
+            }
+            bottom = top - 1
         }
     }
 }
