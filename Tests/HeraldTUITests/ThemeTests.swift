@@ -133,4 +133,17 @@ import Testing
         #expect(mono.resolve(Style(.selection)) == ResolvedStyle(attributes: .reverse))
         #expect(theme.resolve(Style(.selection), depth: .none).fg == .default)
     }
+
+    @Test func theLightThemePaintsItsOwnBackgroundInEveryRoleWithoutOne() throws {
+        let light = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("light")
+        for role in [Role.text, .muted, .border, .title, .highlight, .statusFailed] {
+            #expect(light.resolve(Style(role)).bg != .default, "\(role) would show the terminal's own (maybe dark) background")
+        }
+    }
+
+    @Test(arguments: builtinNames) func theSelectionMarkOnTheCursorRowDiffersFromItsBackground(name: String) throws {
+        let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load(name)
+        let cursorRow = theme.resolve(Style(.selection, .bold))
+        #expect(cursorRow.fg != cursorRow.bg || cursorRow.attributes.contains(.reverse) || name == "monochrome")
+    }
 }

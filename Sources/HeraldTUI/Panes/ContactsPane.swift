@@ -117,8 +117,11 @@ public final class ContactsPane: LivePane {
             }
             x += 2
             let selected = row.personId.map { vm.selection.contains($0) } ?? false
-            canvas.put(selected ? "●" : "·", x: x, y: rowRect.y,
-                       style: selected ? Style(.accent, .bold, background: .backgroundOf(base.role)) : Style(.muted, background: .backgroundOf(base.role)))
+            // On the cursor row the mark takes the cursor row's own colours: an accent colour could equal the
+            // selection background (high-contrast) and vanish.
+            let markStyle = context.isCursor ? Style(base.role, .bold)
+                : selected ? Style(.accent, .bold, background: .backgroundOf(base.role)) : Style(.muted, background: .backgroundOf(base.role))
+            canvas.put(selected ? "●" : "·", x: x, y: rowRect.y, style: markStyle)
             x += 2
             Self.drawName(row, into: &canvas, x: x, y: rowRect.y, width: cols.name, base: base)
             x += cols.name + 1

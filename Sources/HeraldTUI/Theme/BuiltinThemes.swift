@@ -79,12 +79,12 @@ warning = { fg = "bright_yellow", attrs = ["bold"] }
 success = { fg = "bright_green", attrs = ["bold"] }
 """#,
         "light": #"""
-# Herald light theme: for terminals with a light background.
+# Herald light theme: dark text on a light background it paints itself (so it reads the same on a dark terminal).
 name = "light"
 description = "Light background"
 
 [roles]
-text = { fg = "#262626", bg = "default" }
+text = { fg = "#262626", bg = "#fcfcfc" }
 muted = { fg = 244 }
 accent = { fg = "#005faf", attrs = ["bold"] }
 title = { fg = "#005f87", attrs = ["bold"] }
