@@ -32,6 +32,7 @@ public struct InboxWireMessage: Codable, Sendable, Hashable {
     enum Keys: String, CodingKey { case messageId, silent, aps, internalData }
     enum APSKeys: String, CodingKey { case alert }
     enum AlertKeys: String, CodingKey { case title, body }
+    enum SilentKeys: String, CodingKey { case title, body, alert }
     enum InternalKeys: String, CodingKey { case sendDateTime, inbox, silent }
     enum InboxKeys: String, CodingKey { case topic, seen }
 
@@ -68,9 +69,15 @@ public struct InboxWireMessage: Codable, Sendable, Hashable {
                 seen = try inbox.decodeIfPresent(Bool.self, forKey: .seen) ?? false
             }
             if data.contains(.silent), try !data.decodeNil(forKey: .silent) {
-                let silent = try data.nestedContainer(keyedBy: AlertKeys.self, forKey: .silent)
+                // The text sits in `silent` itself, or under `silent.alert` (both are seen in real payloads).
+                let silent = try data.nestedContainer(keyedBy: SilentKeys.self, forKey: .silent)
                 silentTitle = try silent.decodeIfPresent(String.self, forKey: .title)
                 silentBody = try silent.decodeIfPresent(String.self, forKey: .body)
+                if silent.contains(.alert), try !silent.decodeNil(forKey: .alert),
+                   let alert = try? silent.nestedContainer(keyedBy: AlertKeys.self, forKey: .alert) {
+                    silentTitle = try silentTitle ?? alert.decodeIfPresent(String.self, forKey: .title)
+                    silentBody = try silentBody ?? alert.decodeIfPresent(String.self, forKey: .body)
+                }
                 hasSilent = true
             }
         }

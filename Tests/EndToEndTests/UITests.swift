@@ -49,11 +49,18 @@ struct UITests {
     }
 
     @Test func deliveryStatusesChangeOnScreenWithNoKeyPressed() async throws {
-        let ui = try await HeraldUISession.start(timeScale: 100)
+        // A bulk sent after the pane is up (the demo's own bulks may have settled already on a slow machine):
+        // its row must change by itself as delivery reports arrive.
+        let ui = try await HeraldUISession.start(timeScale: 4)
         try await ui.waitForFirstFrame()
         try await ui.keys("5")
-        let first = try await ui.waitUntil("a bulk in the Deliveries pane", timeout: 20) { $0.contains("Deliveries —") && $0.contains("Progress") }
-        // no key from here on: the rows must change by themselves as delivery reports arrive
+        let before = try await ui.waitUntil("the Deliveries pane", timeout: 20) { $0.contains("Deliveries —") && $0.contains("Progress") }
+        let count = Self.bulkCount(before)
+        let sent = try await ui.runHerald(["send", "--data-dir", ui.dataDir.path, "--to", "+385911234501", "+385911234502",
+                                           "+385911234503", "--json"])
+        #expect(sent.status == 0, "herald send failed: \(sent.output)")
+        let first = try await ui.waitUntil("the new bulk", timeout: 10) { Self.bulkCount($0) == count + 1 }
+        // no key from here on
         let changed = try await ui.waitUntil("a status count to change", timeout: 30) { screen in
             Self.tableRows(screen) != Self.tableRows(first)
         }
@@ -102,6 +109,7 @@ struct UITests {
         #expect(small.contains("Contacts —"))
         // Below 80×24 Herald degrades (short tabs, no key hints) instead of refusing; every pane draws.
         try await ui.resize(width: 50, height: 14)
+        _ = try await ui.waitUntil("the 50×14 frame") { $0.contains("1 Con │ 2 Sha") }
         for (key, title) in [("1", "Contacts —"), ("2", "Share"), ("3", "Composer —"), ("4", "Inbox —"), ("5", "Deliveries —")] {
             try await ui.keys(key)
             let screen = try await ui.waitFor(title)

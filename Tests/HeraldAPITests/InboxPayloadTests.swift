@@ -36,6 +36,17 @@ import Testing
         #expect(try JSONDecoder().decode(InboxWireMessage.self, from: JSONEncoder().encode(m)) == m)
     }
 
+    @Test func aSilentMessageMayNestItsTextUnderAlert() throws {
+        let page = try decode("""
+            {"countTotal": 1, "countUnread": 1, "messages": [{"messageId": "n", "aps": {"content-available": 1},
+             "internalData": {"sendDateTime": 1700000000000, "silent": {"badge": 6, "sound": "default",
+             "alert": {"title": "Nested", "body": "Under alert"}}}}]}
+            """)
+        let m = try #require(page.messages.first)
+        #expect(m.silent && !m.seen)
+        #expect(m.title == "Nested" && m.body == "Under alert")
+    }
+
     @Test func anAlertWrittenAsABareStringIsTheBody() throws {
         let page = try decode("""
             {"countTotal": 1, "countUnread": 1, "messages": [{"messageId": "b", "aps": {"alert": "Just text"},
