@@ -139,6 +139,11 @@ struct DeliveriesPaneTests {
         #expect(canvas.snapshot().contains("1 match · n next · N previous"))
         // Every bulk's message mentions the app: n walks them and wraps; N goes back.
         vm.setSearch("herald")
+        #expect(vm.searchMatches == 4)
+        vm.setFilter(.failed)                          // the shown rows change: counted again
+        #expect(vm.searchMatches == 0)
+        vm.setFilter(.all)
+        #expect(vm.searchMatches == 4)
         vm.moveCursor(to: 0)
         #expect(pane.handle(action: .nextMatch))
         #expect(vm.cursor == 1)

@@ -91,12 +91,7 @@ struct StandInRoutes: Sendable {
     }
 
     private func logs(_ query: [String]) async -> (Int, [String: String], Data) {
-        func values(_ key: String) -> [String] {
-            query.compactMap { item in
-                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
-            }
-        }
+        func values(_ key: String) -> [String] { queryValues(query, key) }
         let bulks = Set(values("bulkId"))
         let ids = Set(values("messageId"))
         let limit = min(Int(values("limit").first ?? "") ?? 50, 1000, await state.logsPageSize)
@@ -184,12 +179,7 @@ struct StandInRoutes: Sendable {
     }
 
     private func inboxPage(user: String, query: [String], headers: [String: String]) async -> (Int, [String: String], Data) {
-        func value(_ key: String) -> String? {
-            query.lazy.compactMap { item -> String? in
-                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
-            }.first
-        }
+        func value(_ key: String) -> String? { queryValues(query, key).first }
         var extra: [String: String] = [:]
         if let moved = await state.moveInboxTo, headers["host"].map({ !moved.contains($0) }) ?? true {
             extra["New-Base-URL"] = moved

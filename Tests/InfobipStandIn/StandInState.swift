@@ -43,12 +43,7 @@ public actor StandInState {
         public var status: Int
 
         /// Values of a query key, in order (`bulkId` may repeat).
-        public func values(_ key: String) -> [String] {
-            query.compactMap { item in
-                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
-            }
-        }
+        public func values(_ key: String) -> [String] { queryValues(query, key) }
     }
 
     public struct Fault: Sendable, Hashable {
@@ -150,4 +145,12 @@ public actor StandInState {
 
     /// Requests to paths starting with `prefix`.
     public func requests(to prefix: String) -> [Recorded] { requests.filter { $0.path.hasPrefix(prefix) } }
+}
+
+/// The values of `key` among decoded `name=value` query items, in order (a key may repeat).
+func queryValues(_ query: [String], _ key: String) -> [String] {
+    query.compactMap { item in
+        let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+        return parts.first == key ? (parts.count > 1 ? parts[1] : "") : nil
+    }
 }

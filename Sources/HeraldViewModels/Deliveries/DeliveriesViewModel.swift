@@ -25,6 +25,9 @@ public final class DeliveriesViewModel {
     public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
     /// The `/` search: the cursor jumps between matching rows; nothing is hidden.
     public private(set) var search = ListSearch()
+    /// Bumped whenever the shown rows change, so the match count is counted again only then.
+    private var shownVersion = 0
+    private var matchCount: (key: MatchKey, count: Int)?
     /// Bulks the filter lets through (those with at least one recipient in that state).
     public private(set) var visibleBulks: [BulkSummary] = []
     public private(set) var cursor = 0
@@ -79,12 +82,14 @@ public final class DeliveriesViewModel {
 
     private func refilter() {
         visibleBulks = sort.ordered(filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 })
+        shownVersion += 1
         cursor = max(0, min(cursor, visibleBulks.count - 1))
         refilterRecipients()
     }
 
     private func refilterRecipients() {
         visibleRecipients = sort.ordered(filter == .all ? recipients : recipients.filter { filter.matches($0.status) })
+        shownVersion += 1
         recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
     }
 
@@ -419,8 +424,21 @@ public final class DeliveriesViewModel {
     private var shownCount: Int { openBulkId != nil ? visibleRecipients.count : visibleBulks.count }
     private var shownCursor: Int { openBulkId != nil ? recipientCursor : cursor }
 
-    /// How many shown rows match the search.
-    public var searchMatches: Int { search.count(shownCount, text: searchText(at:)) }
+    /// How many shown rows match the search. Drawn every frame, so counted once per query and shown rows
+    /// (10,000 bulks would otherwise be searched on every frame).
+    public var searchMatches: Int {
+        let key = MatchKey(query: search.query, openBulkId: openBulkId, shown: shownVersion)
+        if let cached = matchCount, cached.key == key { return cached.count }
+        let count = search.count(shownCount, text: searchText(at:))
+        matchCount = (key, count)
+        return count
+    }
+
+    private struct MatchKey: Equatable {
+        let query: String
+        let openBulkId: String?
+        let shown: Int
+    }
 
     /// Searches for `query` as it is typed: the cursor goes to the first match from where it is.
     public func setSearch(_ query: String) {
