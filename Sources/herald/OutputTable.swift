@@ -1,4 +1,6 @@
-/// Aligned text columns for people, measuring East Asian wide characters as two cells.
+import HeraldCore
+
+/// Aligned text columns for people, measuring each cell as the terminal does (`TerminalWidth`).
 struct OutputTable {
     var headers: [String]
     var maxWidths: [Int]
@@ -32,21 +34,7 @@ struct OutputTable {
         return out
     }
 
-    static func cellWidth(_ s: Unicode.Scalar) -> Int {
-        let v = s.value
-        switch s.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x20000...0x3FFFD).contains(v) {
-            return 2
-        }
-        return 1
-    }
-
-    static func width(_ s: String) -> Int { s.unicodeScalars.reduce(0) { $0 + cellWidth($1) } }
+    static func width(_ s: String) -> Int { TerminalWidth.of(s) }
 
     /// Cuts `s` to `width` cells, ending with "…" when cut.
     static func truncate(_ s: String, to width: Int) -> String {
@@ -54,7 +42,7 @@ struct OutputTable {
         var out = ""
         var used = 0
         for ch in s {
-            let w = Self.width(String(ch))
+            let w = TerminalWidth.of(ch)
             if used + w > width - 1 { break }
             out.append(ch)
             used += w

@@ -27,6 +27,24 @@ import Testing
         #expect(FrameDiff.changes(from: a, to: c).map { [$0.x.lowerBound, $0.x.upperBound] } == [[2, 4]])
     }
 
+    @Test func aChangeInsideAThreeColumnClusterRewritesTheWholeCluster() {
+        var a = Canvas(size: Size(width: 8, height: 1))
+        a.put("aक्षिb", x: 0, y: 0)                 // क्षि takes columns 1–3
+        #expect(a.cell(x: 1, y: 0)?.columns == 3)
+        var b = a
+        b.put("x", x: 2, y: 0)
+        #expect(FrameDiff.changes(from: a, to: b).map { [$0.x.lowerBound, $0.x.upperBound] } == [[1, 4]])
+        #expect(b.snapshot() == "a x b")
+    }
+
+    @Test func aJoinedClusterIsWrittenWholeOverItsStandInWithTheCursorKeptWhereNcursesLeftIt() {
+        let style = ResolvedStyle(fg: .indexed(208), bg: .default, attributes: [.bold])
+        let bytes = JoinedCluster.bytes([JoinedCluster(y: 2, x: 5, text: "👩‍👩‍👧", style: style)], depth: .palette256)
+        #expect(String(decoding: bytes, as: UTF8.self) == "\u{1B}7\u{1B}[3;6H\u{1B}[0;1;38;5;208;49m👩‍👩‍👧\u{1B}8")
+        let plain = JoinedCluster.bytes([JoinedCluster(y: 0, x: 0, text: "🏳️‍🌈", style: style)], depth: .none)
+        #expect(String(decoding: plain, as: UTF8.self) == "\u{1B}7\u{1B}[1;1H\u{1B}[0;1m🏳️‍🌈\u{1B}8")
+    }
+
     @Test func styleChangesAreChangesToo() {
         var a = Canvas(size: Size(width: 4, height: 1))
         a.put("ab", x: 0, y: 0)

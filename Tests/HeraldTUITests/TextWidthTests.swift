@@ -11,21 +11,34 @@ import Testing
         #expect(TextWidth.of("ｶﾀｶﾅ") == 4)   // halfwidth katakana stays narrow
     }
 
-    @Test func emojiAreTwoIncludingSequences() {
+    @Test func emojiTakeWhatTheCLibraryGivesThemAndAJoinedSequenceTakesTwo() {
         #expect(TextWidth.of("😀") == 2)
-        #expect(TextWidth.of("👍🏽") == 2)                // skin tone modifier
-        #expect(TextWidth.of("👩‍👩‍👧") == 2)               // ZWJ family
-        #expect(TextWidth.of("🇫🇷") == 2)                 // flag
-        #expect(TextWidth.of("☺️") == 2)                  // VS16 makes it emoji presentation
-        #expect(TextWidth.of("☺") == 1)                   // text presentation by default
-        #expect(TextWidth.of("1️⃣") == 2)                  // keycap
+        #expect(TextWidth.of("👩‍👩‍👧") == 2)               // after a ZWJ a character joins, as tmux draws it
+        #expect(TextWidth.of("🏳️‍🌈") == 1)               // 🏳 is narrow; the rainbow joins it
+        #expect(TextWidth.of("🇫🇷") == 2)                 // two regional indicators, one column each
+        #expect(TextWidth.of("👍🏽") == 4)                // wcwidth gives the skin tone its own two columns
+        #expect(TextWidth.of("☺️") == 1)                  // VS16 changes the glyph, not wcwidth
+        #expect(TextWidth.of("1️⃣") == 1)
     }
 
-    @Test func combiningMarksAddNothing() {
-        #expect(TextWidth.of("e\u{301}") == 1)
-        #expect(TextWidth.of("Jose\u{301}") == 4)
-        #expect(TextWidth.of("\u{301}") == 0)
-        #expect(TextWidth.of("a\u{200B}b") == 2)
+    @Test func spacingVowelSignsTakeAColumnAndNonspacingOnesNone() {
+        #expect(TextWidth.of("अमित पटेल") == 8)          // ि (U+093F) is a spacing mark; े (U+0947) is not
+        #expect(Array("अमित").count == 3)                // …though मि is one grapheme cluster
+        #expect(TextWidth.of(Character("मि")) == 2)
+        #expect(TextWidth.of("क्षि") == 3)                 // a conjunct: क and ष take a column, the virama none
+        #expect(TextWidth.of("கொ") == 2)
+    }
+
+    @Test func aClusterIsCutIntoTheCellsNcursesKeeps() {
+        let vowel = TextWidth.cells(of: "मि")
+        #expect(vowel.pieces.map(\.text) == ["म", "ि"])
+        #expect(vowel.pieces.map(\.columns) == [1, 1])
+        #expect(!vowel.joined)
+        let accent = TextWidth.cells(of: "e\u{301}")
+        #expect(accent.pieces.map(\.text) == ["e\u{301}"])
+        let family = TextWidth.cells(of: "👩‍👩‍👧")
+        #expect(family.joined)
+        #expect(family.pieces.first?.text == "👩\u{200D}")
     }
 
     @Test func truncationAddsAnEllipsisAndNeverSplitsWideCharacters() {

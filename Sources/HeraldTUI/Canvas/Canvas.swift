@@ -24,22 +24,25 @@ public struct Canvas: Sendable, Equatable {
         for i in cells.indices { cells[i] = blank }
     }
 
-    /// Writes one cell, repairing any wide character it cuts in half.
+    /// Writes one cell; a cluster of several columns that it cuts is blanked whole, so no part of it stays.
     @inline(__always)
     private mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
-        let i = y * width + x
-        let old = cells[i]
-        if old.isContinuation && x > 0 && !cell.isContinuation {
-            cells[i - 1] = Cell(" ", style: cells[i - 1].style)
-        }
-        if old.isWide && x + 1 < width && !cell.isWide {
-            cells[i + 1] = Cell(" ", style: cells[i + 1].style)
-        }
-        cells[i] = cell
+        let row = y * width
+        let old = cells[row + x]
+        if old.isContinuation || old.isWide { blankCluster(covering: x, row: row) }
+        cells[row + x] = cell
+    }
+
+    private mutating func blankCluster(covering x: Int, row: Int) {
+        var lead = x
+        while lead > 0 && cells[row + lead].isContinuation { lead -= 1 }
+        var end = lead + 1
+        while end < width && cells[row + end].isContinuation { end += 1 }
+        for i in lead..<end { cells[row + i] = Cell(" ", style: cells[row + i].style) }
     }
 
     /// Draws `text` from `x`,`y`, clipped to `clip` (and to the canvas); returns the column after
-    /// the last cell written. A wide character that does not fit whole becomes a space.
+    /// the last cell written. A cluster of several columns that does not fit whole becomes spaces.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .text, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
@@ -50,23 +53,19 @@ public struct Canvas: Sendable, Equatable {
             let w = TextWidth.of(character)
             if w == 0 { continue }
             if column < area.x {
-                if column + w > area.x {     // right half of a wide char visible: show a space
-                    set(area.x, y, Cell(" ", style: style))
+                // The part of a wide cluster that the left edge cuts shows as spaces.
+                if column + w > area.x {
+                    for c in area.x..<min(column + w, area.maxX) { set(c, y, Cell(" ", style: style)) }
                 }
                 column += w
                 continue
             }
-            if w == 2 {
-                if column + 1 >= area.maxX {
-                    set(column, y, Cell(" ", style: style))
-                    column += 1
-                    break
-                }
-                set(column, y, Cell(character, style: style, isWide: true))
-                set(column + 1, y, Cell(" ", style: style, isContinuation: true))
-            } else {
-                set(column, y, Cell(character, style: style))
+            if column + w > area.maxX {
+                for c in column..<area.maxX { set(c, y, Cell(" ", style: style)) }
+                return area.maxX
             }
+            set(column, y, Cell(character, style: style, columns: w))
+            for c in 1..<w { set(column + c, y, Cell(" ", style: style, isContinuation: true)) }
             column += w
         }
         return column

@@ -1,19 +1,22 @@
-/// One terminal cell: a grapheme cluster and its style. The right half of a wide character is a
-/// continuation cell that holds nothing of its own.
+/// One terminal cell: a grapheme cluster and its style. A cluster that takes several columns sits in
+/// its first cell; the cells after it are continuations that hold nothing of their own.
 public struct Cell: Sendable, Hashable {
     public var character: Character
     public var style: Style
-    /// True for the right half of a wide character.
+    /// True for a column covered by the cluster in a cell to its left.
     public var isContinuation: Bool
-    /// True for the left half of a wide character (the next cell is its continuation).
-    public var isWide: Bool
+    /// Columns the cluster takes (1 for a continuation); the next `columns - 1` cells are continuations.
+    public var columns: UInt8
 
-    public init(_ character: Character = " ", style: Style = .text, isContinuation: Bool = false, isWide: Bool = false) {
+    public init(_ character: Character = " ", style: Style = .text, isContinuation: Bool = false, columns: Int = 1) {
         self.character = character
         self.style = style
         self.isContinuation = isContinuation
-        self.isWide = isWide
+        self.columns = UInt8(clamping: max(1, columns))
     }
+
+    /// True for the first cell of a cluster that takes more than one column.
+    public var isWide: Bool { columns > 1 }
 
     public static let blank = Cell()
 }

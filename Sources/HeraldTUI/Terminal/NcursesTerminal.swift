@@ -137,25 +137,50 @@ public final class NcursesTerminal: Terminal {
         if previous == nil || previous?.size != canvas.size { clearok(herald_stdscr(), true) }
         let runs = FrameDiff.changes(from: previous, to: canvas)
         var text = [wchar_t](repeating: 0, count: Int(herald_ccharw_max()) + 1)
+        var overlays: [JoinedCluster] = []
         for run in runs {
             for x in run.x {
                 guard let cell = canvas.cell(x: x, y: run.y), !cell.isContinuation else { continue }
                 let look = ncursesStyle(cell.style)
-                fillWideChars(cell.character, into: &text)
-                herald_put_cell(herald_stdscr(), Int32(run.y), Int32(x), text, look.attrs, look.pair)
+                if cell.character.utf8.count == 1 || cell.character.unicodeScalars.count == 1 {
+                    fill(Substring(String(cell.character)), into: &text)
+                    herald_put_cell(herald_stdscr(), Int32(run.y), Int32(x), text, look.attrs, look.pair)
+                    continue
+                }
+                // ncurses keeps one spacing character per cell: a cluster such as मि goes out as its cells
+                // (the terminal joins them again). One joined by ZWJ is drawn by the terminal as one
+                // glyph: ncurses gets its first part as a stand-in, and the whole is written over it.
+                let cells = TextWidth.cells(of: cell.character)
+                var column = x
+                for piece in cells.pieces where piece.columns > 0 {
+                    var part = Substring(piece.text)
+                    if cells.joined { while part.unicodeScalars.last?.value == 0x200D { part = part.dropLast() } }
+                    fill(part, into: &text)
+                    herald_put_cell(herald_stdscr(), Int32(run.y), Int32(column), text, look.attrs, look.pair)
+                    column += piece.columns
+                    if cells.joined { break }
+                }
+                if cells.joined {
+                    overlays.append(JoinedCluster(y: run.y, x: x, text: String(cell.character),
+                                                  style: theme.resolve(cell.style, depth: depth)))
+                }
             }
         }
         previous = canvas
         wnoutrefresh(herald_stdscr())
         doupdate()
+        if !overlays.isEmpty { writeRaw(JoinedCluster.bytes(overlays, depth: depth)) }
     }
 
-    private func fillWideChars(_ character: Character, into buffer: inout [wchar_t]) {
+    /// Up to CCHARW_MAX code points of `text`, NUL-terminated; a longer piece keeps its first one.
+    private func fill(_ text: Substring, into buffer: inout [wchar_t]) {
         let limit = buffer.count - 1
-        let scalars = Array(character.unicodeScalars)
-        // A longer cluster (e.g. a family emoji) keeps only its base: ncurses stores at most CCHARW_MAX.
-        let count = scalars.count <= limit ? scalars.count : 1
-        for i in 0..<count { buffer[i] = wchar_t(bitPattern: scalars[i].value) }
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < limit else { count = 1; break }
+            buffer[count] = wchar_t(bitPattern: scalar.value)
+            count += 1
+        }
         buffer[count] = 0
     }
 
