@@ -1,13 +1,16 @@
 # Herald — the two commands a newcomer needs: `make run` and `make test`.
 SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config sqlite3
+# Editors the end-to-end tests hand the terminal to (make test installs them).
+TEST_PACKAGES := vim nano
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test build release deps bench screenshots clean
 
-# Installs the Debian packages Herald builds against, only when one is missing.
+# Installs the Debian packages Herald builds against (and, for `make test`, the editors its tests run),
+# only when one is missing.
 deps:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	@missing=""; for p in $(SYSTEM_PACKAGES) $(if $(filter test,$(MAKECMDGOALS)),$(TEST_PACKAGES)); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

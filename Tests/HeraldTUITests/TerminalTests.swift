@@ -68,3 +68,13 @@ import Testing
         #expect(NcursesKeys.decode(character: 0x9B) == nil)
     }
 }
+
+@Suite struct TerminalRepliesTests {
+    @Test func onlyAStatusReportEndsTheRepliesThrownAway() {
+        var matcher = StatusReportMatcher()
+        let before = Array("\u{1B}[24;1R\u{1B}[?1;2c\u{1B}[".utf8)     // an editor's answers, then a cut-off start
+        #expect(!before.contains { matcher.feed($0) })
+        #expect(Array("\u{1B}[0n".utf8).map { matcher.feed($0) } == [false, false, false, true])
+        #expect(!Array("x[0n".utf8).contains { matcher.feed($0) })
+    }
+}

@@ -12,6 +12,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case previousPane = "previous_pane"
     case redraw
     case reload
+    case suspend
     // lists
     case moveUp = "move_up"
     case moveDown = "move_down"

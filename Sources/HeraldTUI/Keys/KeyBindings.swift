@@ -28,6 +28,7 @@ public enum KeyBindings {
         KeyBinding(.nextPane, [.tab], "Next pane", [.global]),
         KeyBinding(.previousPane, [.backTab], "Previous pane", [.global]),
         KeyBinding(.redraw, [.ctrl("l")], "Redraw the screen", [.global]),
+        KeyBinding(.suspend, [.ctrl("z")], "Suspend Herald to the shell (fg brings it back)", [.global]),
         KeyBinding(.reload, [.ctrl("r")], "Read this pane's data again now (other processes' changes show within a second anyway)", [.global]),
         // Lists
         KeyBinding(.moveDown, [.char("j"), .down], "Move down", [.list]),

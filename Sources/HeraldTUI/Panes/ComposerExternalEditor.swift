@@ -1,4 +1,3 @@
-import CNCurses
 import Foundation
 
 /// Edits a text in the person's own editor (`$VISUAL`, `$EDITOR`, else `vi`) on a temporary file,
@@ -27,25 +26,18 @@ public enum ComposerExternalEditor {
         }
         defer { try? FileManager.default.removeItem(at: file) }
         let editor = command(environment: environment)
-        var outcome: Result<Int32, Failure> = .failure(Failure(description: "the editor did not run"))
+        var outcome: Result<Int32, ForegroundCommand.Failure> = .failure(.init(description: "the editor did not run"))
+        // The command may carry arguments ("code -w"); the file name is passed as $1, never spliced in.
         suspend {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            // The command may carry arguments ("code -w"); the file name is passed as $1, never spliced in.
-            process.arguments = ["-c", editor + " \"$1\"", "herald-editor", file.path]
-            process.environment = environment
-            do {
-                try process.run()
-                process.waitUntilExit()
-                outcome = .success(process.terminationStatus)
-            } catch {
-                outcome = .failure(Failure(description: "cannot start \(editor): \(error.localizedDescription)"))
-            }
+            do throws(ForegroundCommand.Failure) {
+                outcome = .success(try ForegroundCommand.run(["/bin/sh", "-c", editor + " \"$1\"", "herald-editor", file.path],
+                                                             environment: environment))
+            } catch { outcome = .failure(error) }
         }
         let status: Int32
         switch outcome {
         case .success(let s): status = s
-        case .failure(let failure): throw failure
+        case .failure(let failure): throw Failure(description: failure.description)
         }
         guard status == 0 else {
             throw Failure(description: "\(editor) exited with status \(status); the message was not changed (set $EDITOR to your editor)")
@@ -58,29 +50,5 @@ public enum ComposerExternalEditor {
             throw Failure(description: "the edited file is not UTF-8 text; the message was not changed")
         }
         return edited.hasSuffix("\n") ? String(edited.dropLast()) : edited
-    }
-}
-
-extension NcursesTerminal {
-    /// Hands the terminal to `body` (a program run in the foreground) and takes it back:
-    /// `def_prog_mode`/`endwin` before, `reset_prog_mode` and a full repaint after.
-    public func suspend(_ body: () -> Void) {
-        def_prog_mode()
-        endwin()
-        body()
-        reset_prog_mode()
-        clearok(herald_stdscr(), true)
-        refresh()
-    }
-
-    /// Writes bytes straight to the terminal between frames (the OSC 52 clipboard escape).
-    public func writeRaw(_ bytes: [UInt8]) {
-        fflush(nil)          // everything ncurses buffered goes out first
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            offset += n
-        }
     }
 }

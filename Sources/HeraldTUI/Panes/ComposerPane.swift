@@ -281,6 +281,8 @@ public final class ComposerPane: LivePane {
 
     private func editExternally() {
         guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        // Editing before the messages arrive would start from nothing, and the load would then overwrite the edit.
+        guard !model.isLoading else { model.onToast(.info, "the messages are still loading; press e again in a moment"); return }
         guard let suspendTerminal = suspendTerminal ?? PaneTerminalHooks.suspend else {
             model.onToast(.warning, "no terminal to hand to $EDITOR here")
             return

@@ -131,7 +131,7 @@ public final class AppScreen: Screen {
         }
         if pane.handle(action: action) { return true }
         if live?.capturesAllKeys == true && action != .quit { return true }
-        if context.isTextEntry && action != .quit && action != .back && action != .help { return false }
+        if context.isTextEntry && ![.quit, .back, .help, .suspend].contains(action) { return false }
         return handleGlobal(action)
     }
 
@@ -150,6 +150,12 @@ public final class AppScreen: Screen {
         case .nextPane: focus((app.selectedPane + 1) % panes.count)
         case .previousPane: focus((app.selectedPane + panes.count - 1) % panes.count)
         case .redraw: applyTheme(theme)
+        case .suspend:
+            guard let suspend = PaneTerminalHooks.suspend else {
+                app.toasts.post("no terminal to suspend here", level: .info)
+                return true
+            }
+            suspend { ForegroundCommand.stopUntilContinued() }
         case .reload:
             if !focusedPane.handle(action: .reload) { app.toasts.post("nothing to read again in this pane", level: .info) }
         default: return false

@@ -13,7 +13,8 @@ public final class NcursesTerminal: Terminal {
     /// The colour depth in use (what the terminal can really show of what was asked).
     public private(set) var depth: ColorDepth
     private var theme: Theme
-    private var previous: Canvas?
+    /// The frame on screen (nil: the next one is written whole).
+    var previous: Canvas?
     private var pairs: [PairKey: Int32] = [:]
     private var nextPair: Int32 = 1
     private var styleCache: [Style: (attrs: attr_t, pair: Int32)] = [:]
