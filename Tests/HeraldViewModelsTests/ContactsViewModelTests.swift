@@ -116,6 +116,52 @@ struct ContactsViewModelTests {
         #expect(ui.violations.isEmpty)
     }
 
+    @Test func vMarksARangeThatASecondVSelectsAndEscCancels() async throws {
+        let ws = try await ShellWorkspace()
+        try seed(ws)
+        let (vm, effects, ui) = await make(ws)
+        let rows = await ui.rows(vm, 0..<5, effects)
+        ui { vm.moveCursor(to: 3); vm.toggleRange(); vm.moveCursor(to: 1) }
+        #expect((0..<5).map { vm.isInRange($0) } == [false, true, true, true, false])
+        #expect(vm.selection.isEmpty)                 // nothing selected while the range is marked
+        ui { vm.toggleRange() }
+        await effects.settle()
+        #expect(vm.selection == Set(rows[1...3].compactMap(\.personId)))
+        #expect(vm.rangeAnchor == nil)
+        ui { vm.moveCursor(to: 0); vm.toggleRange(); vm.moveCursor(to: 4) }
+        #expect(ui { vm.cancelRange() })
+        await effects.settle()
+        #expect(vm.selection.count == 3)              // cancelled: the earlier range stays, nothing added
+        ui { vm.restoreSelection() }
+        #expect(vm.selection.isEmpty)                 // u undoes the range
+        #expect(ui.violations.isEmpty)
+    }
+
+    @Test func selectByStatePicksNotInvitedPeopleWithAnSMSNumberOrThoseInAState() async throws {
+        let ws = try await ShellWorkspace()
+        try seed(ws)                                  // Marko Ćosić has no number at all
+        let fax = LabeledPhone(label: "fax", number: ws.workspace.parser.parse("01 4666 666"))
+        try ws.workspace.contacts.insert(Person(firstName: "Ivo", lastName: "Fax", phones: [fax]))
+        _ = try await ws.workspace.invites.invite(numbers: ["+385911111111"])        // Ana: pending
+        let toasts = ToastBoard(clock: ws.clock)
+        let (vm, effects, ui) = await make(ws, toasts: toasts)
+        let rows = await ui.rows(vm, 0..<6, effects)
+        func ids(_ names: [String]) -> Set<Int64> { Set(rows.filter { names.contains($0.name) }.compactMap(\.personId)) }
+        ui { vm.select(.notInvited) }
+        await effects.settle()
+        #expect(vm.selection == ids(["Ivo Babić", "Šime Anić", "Zora Kovač"]))      // not Ana (pending), Marko or Ivo Fax
+        #expect(toasts.notes.last?.text.hasPrefix("3 people not invited with a number that takes SMS selected") == true)
+        ui { vm.selectNone(); vm.select(.pending) }
+        await effects.settle()
+        #expect(vm.selection == ids(["Ana Horvat"]))
+        ui { vm.selectNone(); vm.select(.failed) }
+        await effects.settle()
+        #expect(vm.selection.isEmpty)
+        #expect(toasts.notes.last?.text == "nobody shown is failed")
+        #expect(StateSelection(name: "Not invited") == .notInvited && StateSelection(name: "impossible") == .failed)
+        #expect(ui.violations.isEmpty)
+    }
+
     @Test func iInvitesTheSelectionElseThePersonUnderTheCursor() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)

@@ -92,6 +92,19 @@ public struct ContactBook: Sendable {
         return try contacts.personIDs(sortedBy: listing.sort)
     }
 
+    /// The ids of a listing whose people are in `state`, in order; read a few thousand at a time.
+    public func ids(of listing: ContactListing, in state: StateSelection, batch: Int = 2_000) throws -> [Int64] {
+        var picked: [Int64] = []
+        var start = 0
+        while start < listing.total {
+            for entry in try entries(listing, range: start..<start + batch) where state.matches(entry.person, entry.summary) {
+                if let id = entry.person.id { picked.append(id) }
+            }
+            start += batch
+        }
+        return picked
+    }
+
     /// People with these ids, in the order given.
     public func people(ids: [Int64]) throws -> [Person] { try contacts.people(ids: ids) }
 

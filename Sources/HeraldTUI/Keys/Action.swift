@@ -28,6 +28,8 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case selectNone = "select_none"
     case invertSelection = "invert_selection"
     case restoreSelection = "restore_selection"
+    case selectRange = "select_range"
+    case selectByState = "select_by_state"
     case sort, filter, copy
     // panes
     case invite, resend, topic

@@ -50,6 +50,8 @@ public enum KeyBindings {
         KeyBinding(.selectNone, [.char("D")], "Select none (u brings the selection back)", [.contacts]),
         KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts]),
         KeyBinding(.restoreSelection, [.char("u")], "Bring back the selection cleared by select none or invert", [.contacts]),
+        KeyBinding(.selectRange, [.char("v")], "Select a range: v marks where it starts, move, v again selects the rows between (esc cancels)", [.contacts]),
+        KeyBinding(.selectByState, [.char("S")], "Select everyone shown who is not invited yet and has a number that takes SMS (:select pending|invited|failed for others)", [.contacts]),
         KeyBinding(.sort, [.char("s")], "Change the sort order (Deliveries: newest, oldest, most failed, most pending)",
                    [.contacts, .deliveries]),
         KeyBinding(.invite, [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to", [.contacts], hint: "invite"),

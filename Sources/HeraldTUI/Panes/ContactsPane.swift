@@ -49,6 +49,7 @@ public final class ContactsPane: LivePane {
         title += " · by \(vm.sortsByLastName ? "last" : "first") name"
         if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
         if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
+        if vm.rangeAnchor != nil { title += " · range: move, v selects, esc cancels" }
         var inside = canvas.box(rect, style: Style(.borderFocused), title: title)
         if vm.isSearching || !vm.query.isEmpty {
             let line = Rect(x: inside.x, y: inside.y, width: inside.width, height: 1)
@@ -117,11 +118,12 @@ public final class ContactsPane: LivePane {
             }
             x += 2
             let selected = row.personId.map { vm.selection.contains($0) } ?? false
+            let inRange = vm.isInRange(context.index)
             // On the cursor row the mark takes the cursor row's own colours: an accent colour could equal the
             // selection background (high-contrast) and vanish.
             let markStyle = context.isCursor ? Style(base.role, .bold)
                 : selected ? Style(.accent, .bold, background: .backgroundOf(base.role)) : Style(.muted, background: .backgroundOf(base.role))
-            canvas.put(selected ? "●" : "·", x: x, y: rowRect.y, style: markStyle)
+            canvas.put(inRange ? "▌" : selected ? "●" : "·", x: x, y: rowRect.y, style: inRange && !context.isCursor ? Style(.accent, .bold) : markStyle)
             x += 2
             Self.drawName(row, into: &canvas, x: x, y: rowRect.y, width: cols.name, base: base)
             x += cols.name + 1
@@ -209,12 +211,15 @@ public final class ContactsPane: LivePane {
         case .selectNone: vm.selectNone()
         case .invertSelection: vm.invertSelection()
         case .restoreSelection: vm.restoreSelection()
+        case .selectRange: vm.toggleRange()
+        case .selectByState: vm.select(.notInvited)
         case .reload: vm.reload()
         case .sort: vm.toggleSort()
         case .open: vm.openDetail(); detailScroll = 0
         case .invite: invite()
         case .copy: PaneTerminalHooks.write(vm.copyCurrent())
         case .back:
+            if vm.cancelRange() { return true }
             guard !vm.query.isEmpty else { return false }
             vm.clearSearch(); search.setText("")
         default: return false
@@ -259,6 +264,7 @@ public final class ContactsPane: LivePane {
         switch command {
         case .invite: invite()
         case .sort(let name): vm.setSort(byLastName: name == "last")
+        case .select(let name): StateSelection(name: name).map(vm.select)
         case .search(let text): vm.setQuery(text); search.setText(text)
         default: return false
         }

@@ -246,7 +246,7 @@ public final class AppScreen: Screen {
         case .theme(let name): switchTheme(name)
         case .invite: forward(command, to: 0, name: "Contacts")
         case .sort: forward(command, to: 0, name: "Contacts")
-        case .search: forward(command, to: 0, name: "Contacts")
+        case .search, .select: forward(command, to: 0, name: "Contacts")
         case .reload: handleGlobal(.reload)
         case .send: forward(command, to: 2, name: "Composer")
         case .user: forward(command, to: 3, name: "Inbox")

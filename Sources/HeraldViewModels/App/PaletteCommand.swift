@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// A command typed in the `:` palette.
 public enum PaletteCommand: Sendable, Hashable {
     case quit
@@ -11,6 +13,7 @@ public enum PaletteCommand: Sendable, Hashable {
     case sort(String)
     case filter(String)
     case search(String)
+    case select(String)
     case reload
 }
 
@@ -35,12 +38,14 @@ public struct CommandPalette: Sendable {
         Entry(name: "sort", argument: "first|last", summary: "sort contacts by first or last name"),
         Entry(name: "filter", argument: "all|pending|invited|failed", summary: "filter deliveries by status"),
         Entry(name: "search", argument: "TEXT", summary: "search contacts"),
+        Entry(name: "select", argument: "not-invited|pending|invited|failed", summary: "select the contacts shown in that state"),
         Entry(name: "reload", argument: nil, summary: "read the pane's data again now"),
     ]
 
     public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
     public static let sortNames = ["first", "last"]
     public static let filterNames = DeliveryFilter.allCases.map(\.rawValue)
+    public static let selectNames = StateSelection.allCases.map(\.rawValue)
 
     /// Theme names that `:theme` completes and accepts.
     public var themeNames: [String]
@@ -86,6 +91,11 @@ public struct CommandPalette: Sendable {
                 return .failure(PaletteError(":filter takes \(Self.filterNames.joined(separator: ", "))"))
             }
             return .success(.filter(argument.lowercased()))
+        case "select":
+            guard let argument, StateSelection(name: argument) != nil else {
+                return .failure(PaletteError(":select takes \(Self.selectNames.joined(separator: ", "))"))
+            }
+            return .success(.select(argument.lowercased()))
         case "search", "find":
             return .success(.search(argument ?? ""))
         default:
@@ -110,6 +120,7 @@ public struct CommandPalette: Sendable {
         case "pane": options = Self.paneNames
         case "sort": options = Self.sortNames
         case "filter": options = Self.filterNames
+        case "select": options = Self.selectNames
         default: return []
         }
         return options.filter { $0.lowercased().hasPrefix(partial.lowercased()) }.map { "\(command) \($0)" }

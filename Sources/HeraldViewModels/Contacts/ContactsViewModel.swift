@@ -40,6 +40,8 @@ public final class ContactsViewModel {
     public private(set) var selection = Set<Int64>()
     /// The selection before the last select-none or invert, for undo.
     public private(set) var previousSelection: Set<Int64>?
+    /// Where a visual range (`v`) started; nil when none is being marked.
+    public private(set) var rangeAnchor: Int?
     public private(set) var detail: PersonDetailView?
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
@@ -378,6 +380,62 @@ public final class ContactsViewModel {
             self.previousSelection = self.selection
             self.selection = shown.subtracting(self.selection).union(self.selection.subtracting(shown))
         }
+    }
+
+    /// Starts marking a range at the cursor (`v`); a second `v` selects the rows between.
+    public func toggleRange() {
+        if rangeAnchor == nil { rangeAnchor = cursor } else { commitRange() }
+    }
+
+    /// True for the rows between the range's start and the cursor while a range is being marked.
+    public func isInRange(_ index: Int) -> Bool {
+        guard let anchor = rangeAnchor else { return false }
+        return (min(anchor, cursor)...max(anchor, cursor)).contains(index)
+    }
+
+    /// Leaves range marking without selecting anything; false when no range was being marked.
+    @discardableResult
+    public func cancelRange() -> Bool {
+        guard rangeAnchor != nil else { return false }
+        rangeAnchor = nil
+        return true
+    }
+
+    /// Adds the rows between the range's start and the cursor to the selection.
+    public func commitRange() {
+        guard let anchor = rangeAnchor else { return }
+        rangeAnchor = nil
+        let positions = min(anchor, cursor)...max(anchor, cursor)
+        let suggestions = visibleSuggestions.count
+        let fromSuggestions = positions.filter { $0 < suggestions }.compactMap { suggestionRows[safe: $0]?.personId }
+        let listed = max(0, positions.lowerBound - suggestions)..<max(0, positions.upperBound + 1 - suggestions)
+        previousSelection = selection
+        selection.formUnion(fromSuggestions)
+        guard !listed.isEmpty else { return }
+        withIdsOfListing { [weak self] ids in
+            guard let self else { return }
+            let upper = min(listed.upperBound, ids.count)
+            if listed.lowerBound < upper { self.selection.formUnion(ids[listed.lowerBound..<upper]) }
+        }
+    }
+
+    /// Adds everyone shown who is in `state` to the selection (read off the UI thread), and says how many.
+    public func select(_ state: StateSelection) {
+        let book = self.book, listing = self.listing
+        effects.perform({ try book.ids(of: listing, in: state) }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let ids):
+                let added = Set(ids).subtracting(self.selection)
+                self.previousSelection = self.selection
+                self.selection.formUnion(ids)
+                let people = ids.count == 1 ? "1 person" : "\(ids.count) people"
+                self.toasts.post(ids.isEmpty ? "nobody shown is \(state.phrase)"
+                                 : "\(people) \(state.phrase) selected (\(added.count) new; u undoes)", level: .info)
+            case .failure(let error):
+                self.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
+            }
+        })
     }
 
     /// Every id of the listing shown: at hand for a search, read off the UI thread for everyone.
