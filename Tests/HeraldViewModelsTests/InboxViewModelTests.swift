@@ -83,6 +83,40 @@ import HeraldEmbedded
         #expect(vm.messages[0].seen)
     }
 
+    @Test func markUnreadKeepsAReadMessageUnreadHereAcrossReloadsUntilOpenedAgain() async throws {
+        let ws = try await workspace(messages: 5)                 // messages 3 and 4 are seen on the platform
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        #expect(vm.counts.unread == 3)
+        vm.moveCursor(to: 3)
+        let id = vm.messages[3].messageId
+        vm.openCurrent()
+        vm.markCurrentUnread()
+        #expect(vm.opened == nil)                                 // the reader closes, as in a mail reader
+        #expect(!vm.messages[3].seen && vm.counts.unread == 4)    // at once
+        await pump.settle()
+        // The platform still has it seen; a fresh load (and a new process on the same data) shows it unread.
+        vm.reload()
+        await pump.settle()
+        #expect(vm.messages.first { $0.messageId == id }?.seen == false)
+        #expect(vm.counts.unread == 4)
+        #expect(vm.countsSummary == "5 messages, 4 unread")
+        let again = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        again.reload()
+        await pump.settle()
+        #expect(again.counts.unread == 4)
+        // Opened again, it is read again, here and after a reload.
+        vm.moveCursor(to: 3)
+        vm.openCurrent()
+        await pump.settle()
+        vm.reload()
+        await pump.settle()
+        #expect(vm.messages.first { $0.messageId == id }?.seen == true)
+        #expect(vm.counts.unread == 3)
+    }
+
     @Test func aMarkThePlatformCannotTakeNowStaysMarkedAndQueuedWithAWarning() async throws {
         let ws = try await workspace(messages: 4)
         let pump = EffectPump()

@@ -86,14 +86,24 @@ public actor InboxService {
         do { try cache.save(page, userId: user) } catch {
             Self.logFailure("could not save the inbox page locally", error, user: user)
         }
-        // A message marked seen locally while its mark is pending stays seen in what we show.
-        let local = Set(cached(user: user).filter(\.seen).map(\.messageId))
+        // What we show follows the local copy: a message marked seen while its mark is pending stays seen,
+        // one marked unread here stays unread (the platform's counts miss those: they are added).
+        let local = Dictionary(cached(user: user).map { ($0.messageId, $0.seen) }, uniquingKeysWith: { a, _ in a })
         let shown = page.map { m -> InboxMessage in
             var m = m
-            if local.contains(m.messageId) { m.seen = true }
+            if let seen = local[m.messageId] { m.seen = seen }
             return m
         }
-        let result = InboxPage(externalUserId: user, filter: filter, messages: shown, counts: response.counts,
+        var counts = response.counts
+        do {
+            for kept in try cache.keptUnread(userId: user) {
+                counts.unread += 1
+                if filter.matches(kept) { counts.unreadFiltered += 1 }
+            }
+        } catch {
+            Self.logFailure("could not read the messages marked unread", error, user: user)
+        }
+        let result = InboxPage(externalUserId: user, filter: filter, messages: shown, counts: counts,
                                hasMore: response.messages.count >= request.limit, fromCache: false,
                                seenIds: skip.union(page.map(\.messageId)))
         if announce {
@@ -159,6 +169,17 @@ public actor InboxService {
         }
         clearSent(toMark, user: user)
         return SeenResult(marked: toMark, alreadySeen: already)
+    }
+
+    /// Marks messages unread here: the platform has no "unseen", so they stay unread on this workspace
+    /// (in lists and counts) until opened or marked seen again.
+    public func markUnread(user: String, messageIds: [String]) throws(InboxError) {
+        guard !user.isEmpty else { throw .emptyUser }
+        do { try cache.setKeptUnread(true, messageIds: messageIds, userId: user) } catch {
+            Self.logFailure("could not mark messages unread", error, user: user)
+            throw .unreadNotSaved(userMessage(for: error))
+        }
+        bus.publish(.inboxSeenChanged(InboxSeenChange(externalUserId: user, messageIds: messageIds, seen: false)))
     }
 
     /// Seen marks waiting for the platform, of one user; 0 (and the cause logged) when the queue cannot be read.

@@ -55,6 +55,8 @@ public enum InboxError: Error, Sendable, Hashable, UserFacingError {
     case tokenConfig(String)
     /// Marking seen failed; the marks were rolled back and will be retried.
     case seenNotSaved(String, pending: Int)
+    /// Marking unread could not be saved on this computer.
+    case unreadNotSaved(String)
     case platform(APIError)
 
     /// The config keys (and variables) that hold the inbox JWT settings.
@@ -77,6 +79,8 @@ public enum InboxError: Error, Sendable, Hashable, UserFacingError {
         case .seenNotSaved(let text, let pending):
             if pending == 0 { return "could not mark the message(s) seen: \(text)" }
             return "the platform did not take \(pending) seen mark(s) yet: \(text); they are marked seen here and sent by the next run (queued)"
+        case .unreadNotSaved(let text):
+            return "could not mark the message(s) unread: \(text)"
         case .platform(let error):
             return error.description
         }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import HeraldCore
 
-/// Cache of users' inbox messages with their seen flags.
+/// Cache of users' inbox messages with their seen flags. A message marked unread here stays unread in
+/// what this store returns (whatever the platform says) until it is marked seen again.
 public struct InboxCacheStore: Sendable {
     public let database: HeraldDatabase
 
@@ -34,13 +35,15 @@ public struct InboxCacheStore: Sendable {
             if let to = filter?.to { sql += " AND sent_ms < ?"; args.append(to.epochMilliseconds) }
             sql += " ORDER BY sent_ms DESC, message_id"
             if let limit = filter?.limit { sql += " LIMIT ?"; args.append(limit) }
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
-                let ms: Int64 = row["sent_ms"]
-                return InboxMessage(messageId: row["message_id"], title: row["title"], body: row["body"],
-                                    topic: row["topic"], sendDateTime: Date(epochMilliseconds: ms),
-                                    seen: row["seen"], silent: row["silent"])
-            }
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map(Self.message)
         }
+    }
+
+    private static func message(_ row: Row) -> InboxMessage {
+        let ms: Int64 = row["sent_ms"]
+        let seen: Bool = row["seen"], keptUnread: Bool = row["kept_unread"]
+        return InboxMessage(messageId: row["message_id"], title: row["title"], body: row["body"], topic: row["topic"],
+                            sendDateTime: Date(epochMilliseconds: ms), seen: seen && !keptUnread, silent: row["silent"])
     }
 
     /// Sets the seen flag of these messages (used to mark, and to roll a mark back).
@@ -53,10 +56,28 @@ public struct InboxCacheStore: Sendable {
         }
     }
 
+    /// Keeps messages unread here (`on`), or lets them follow their seen flag again.
+    public func setKeptUnread(_ on: Bool, messageIds: [String], userId: String) throws {
+        try database.write { db in
+            for id in messageIds {
+                try db.execute(sql: "UPDATE inbox_message SET kept_unread = ? WHERE user_id = ? AND message_id = ?",
+                               arguments: [on, userId, id])
+            }
+        }
+    }
+
+    /// Messages of a user marked unread here that are seen on the platform (what its counts miss).
+    public func keptUnread(userId: String) throws -> [InboxMessage] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM inbox_message WHERE user_id = ? AND kept_unread = 1 AND seen = 1",
+                             arguments: [userId]).map(Self.message)
+        }
+    }
+
     /// Unread count of a user.
     public func unreadCount(userId: String) throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_message WHERE user_id = ? AND seen = 0",
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_message WHERE user_id = ? AND (seen = 0 OR kept_unread = 1)",
                              arguments: [userId]) ?? 0
         }
     }

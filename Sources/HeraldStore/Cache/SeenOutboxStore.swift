@@ -28,7 +28,7 @@ public struct SeenOutboxStore: Sendable {
             let insert = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO seen_outbox (user_id, message_id, timestamp_delta, queued_ms) VALUES (?, ?, ?, ?)
                 """)
-            let mark = try db.cachedStatement(sql: "UPDATE inbox_message SET seen = 1 WHERE user_id = ? AND message_id = ?")
+            let mark = try db.cachedStatement(sql: "UPDATE inbox_message SET seen = 1, kept_unread = 0 WHERE user_id = ? AND message_id = ?")
             for m in marks {
                 try insert.execute(arguments: [userId, m.messageId, 0, m.seenAt?.epochMilliseconds ?? 0])
                 try mark.execute(arguments: [userId, m.messageId])

@@ -200,6 +200,10 @@ enum HeraldMigrations {
                 ALTER TABLE invitation ADD COLUMN permanent INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        m.registerMigration("v6-inbox-kept-unread") { db in
+            // Marked unread here (the platform has no "unseen"): shown unread until opened or marked seen again.
+            try db.execute(sql: "ALTER TABLE inbox_message ADD COLUMN kept_unread INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 }

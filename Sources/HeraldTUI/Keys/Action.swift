@@ -35,6 +35,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case invite, resend, topic
     case markSeen = "mark_seen"
     case markAllSeen = "mark_all_seen"
+    case markUnread = "mark_unread"
     case chooseUser = "choose_user"
     case clearTopic = "clear_topic"
     case nextMessage = "next_message"

@@ -72,6 +72,7 @@ public enum KeyBindings {
         KeyBinding(.chooseUser, [.char("u")], "Read another user's inbox (external user id)", [.inbox]),
         KeyBinding(.reload, [.char("r")], "Read the inbox again", [.inbox]),
         KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox], hint: "seen"),
+        KeyBinding(.markUnread, [.char("U")], "Mark the message unread (kept unread here until opened again)", [.inbox]),
         KeyBinding(.markAllSeen, [.char("A")], "Mark every loaded message read", [.inbox]),
         KeyBinding(.nextMessage, [.char("J")], "Open the next message", [.inbox]),
         KeyBinding(.previousMessage, [.char("K")], "Open the previous message", [.inbox]),

@@ -221,6 +221,7 @@ public final class InboxPane: LivePane {
         case .last: model.moveCursor(to: model.messages.count - 1)
         case .open, .select: model.openCurrent()
         case .markSeen: model.markCurrentSeen()
+        case .markUnread: model.markCurrentUnread()
         case .copy: PaneTerminalHooks.write(model.copyCurrent())
         case .topic: model.cycleTopic()
         case .dateRange:

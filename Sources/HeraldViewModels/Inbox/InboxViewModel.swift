@@ -262,6 +262,21 @@ public final class InboxViewModel {
         openCurrent()
     }
 
+    /// Marks the open message (or the one under the cursor) unread (`U`): kept unread on this workspace
+    /// until opened again; an open message is closed, as a mail reader does.
+    public func markCurrentUnread() {
+        guard let message = opened ?? current else { return }
+        guard message.seen else { onToast(.info, "this message is already unread"); return }
+        opened = nil
+        applySeen([message.messageId], seen: false)
+        let service = self.service, user = self.user, id = message.messageId
+        effects.perform({ try await service.markUnread(user: user, messageIds: [id]) }) { [weak self] result in
+            guard let self, case .failure(let error) = result else { return }
+            self.applySeen([id], seen: true)
+            self.onToast(.error, userMessage(for: error))
+        }
+    }
+
     /// Marks every loaded unread message seen (`A`), in one call.
     public func markAllSeen() {
         let ids = messages.filter { !$0.seen }.map(\.messageId)
