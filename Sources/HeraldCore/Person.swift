@@ -25,6 +25,17 @@ public struct SkippedNumber: Sendable, Hashable {
     /// E.164 when valid, else the text as written.
     public var address: String
     public var reason: String
+    /// True when the number can take an SMS and is skipped only because another was preferred:
+    /// the user may choose it.
+    public var mayBeChosen: Bool
+
+    public init(address: String, reason: String, mayBeChosen: Bool = false) {
+        self.address = address
+        self.reason = reason
+        self.mayBeChosen = mayBeChosen
+    }
+
+    static let notTheMobile = "may not be a mobile; the mobile number is invited instead"
 }
 
 /// An email address of a person with its label.
@@ -64,11 +75,13 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     /// When this person was first stored and last changed locally.
     public var createdAt: Date?
     public var updatedAt: Date?
+    /// The number invitations go to, chosen by the user (E.164); nil: Herald picks (`smsPlan`).
+    public var smsNumber: String?
 
     public init(id: Int64? = nil, uid: String? = nil, firstName: String = "", lastName: String = "",
                 formattedName: String = "", organization: String? = nil, phones: [LabeledPhone] = [],
                 emails: [LabeledEmail] = [], hasPhoto: Bool = false, revision: Date? = nil,
-                createdAt: Date? = nil, updatedAt: Date? = nil) {
+                createdAt: Date? = nil, updatedAt: Date? = nil, smsNumber: String? = nil) {
         self.id = id
         self.uid = uid
         self.firstName = firstName
@@ -81,6 +94,7 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
         self.revision = revision
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.smsNumber = smsNumber
     }
 
     /// The name shown to people: FN, else "First Last", else the organisation, else the first
@@ -104,10 +118,29 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     /// Distinct E.164 numbers that can receive an invitation, in the order they appear.
     public var invitableNumbers: [String] { smsPlan.numbers }
 
-    /// The numbers an SMS invitation goes to and the ones it skips, with the reason: mobiles (each
-    /// once); when the person has no mobile, the numbers that may be mobile (fixed-line-or-mobile,
-    /// personal, VoIP); never a number labelled fax or pager, a fixed line or an invalid number.
+    /// The numbers an SMS invitation goes to and the ones it skips, with the reason: the number the
+    /// user chose (`smsNumber`) when it can still take an SMS; else mobiles (each once); when the person
+    /// has no mobile, the numbers that may be mobile (fixed-line-or-mobile, personal, VoIP); never a
+    /// number labelled fax or pager, a fixed line or an invalid number.
     public var smsPlan: (numbers: [String], skipped: [SkippedNumber]) {
+        let automatic = automaticSMSPlan
+        let choosable = smsCapableNumbers(automatic)
+        guard let chosen = smsNumber, choosable.contains(chosen) else { return automatic }
+        let others = choosable.filter { $0 != chosen }.map {
+            SkippedNumber(address: $0, reason: "not the number chosen for invitations", mayBeChosen: true)
+        }
+        return ([chosen], automatic.skipped.filter { !$0.mayBeChosen } + others)
+    }
+
+    /// The numbers that can take an SMS, whether Herald would invite them or not: those the user may choose.
+    public var smsCapableNumbers: [String] { smsCapableNumbers(automaticSMSPlan) }
+
+    private func smsCapableNumbers(_ plan: (numbers: [String], skipped: [SkippedNumber])) -> [String] {
+        plan.numbers + plan.skipped.filter(\.mayBeChosen).map(\.address)
+    }
+
+    /// The plan Herald makes by itself, without the user's choice.
+    private var automaticSMSPlan: (numbers: [String], skipped: [SkippedNumber]) {
         var mobiles: [String] = [], maybe: [String] = [], skipped: [SkippedNumber] = []
         var seen = Set<String>()
         for p in phones {
@@ -128,7 +161,7 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
             }
         }
         if mobiles.isEmpty { return (maybe, skipped) }
-        skipped += maybe.map { SkippedNumber(address: $0, reason: "may not be a mobile; the mobile number is invited instead") }
+        skipped += maybe.map { SkippedNumber(address: $0, reason: SkippedNumber.notTheMobile, mayBeChosen: true) }
         return (mobiles, skipped)
     }
 

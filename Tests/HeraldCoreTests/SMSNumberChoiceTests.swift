@@ -20,6 +20,20 @@ import Testing
         #expect(reasons[1] == "labelled pager: a pager cannot receive SMS")
     }
 
+    @Test func aChosenNumberIsTheOnlyOneInvitedWhileItCanTakeAnSMS() {
+        let maybe = us.parse("(201) 555-0123")
+        var p = person([("home", maybe), ("cell", hr.parse("+385 91 234 5678")), ("fax", hr.parse("+385 92 111 2222"))])
+        #expect(p.smsCapableNumbers.sorted() == ["+12015550123", "+385912345678"])     // never the fax
+        p.smsNumber = "+12015550123"
+        #expect(p.invitableNumbers == ["+12015550123"])
+        #expect(p.smsPlan.skipped.first { $0.address == "+385912345678" }?.reason == "not the number chosen for invitations")
+        #expect(p.smsPlan.skipped.first { $0.address == "+385921112222" }?.reason == "labelled fax: a fax cannot receive SMS")
+        p.smsNumber = "+385921112222"                    // a fax cannot be chosen: Herald's own plan holds
+        #expect(p.invitableNumbers == ["+385912345678"])
+        p.smsNumber = "+385999999999"                    // a number the person no longer has is ignored
+        #expect(p.invitableNumbers == ["+385912345678"])
+    }
+
     @Test func aMobileIsPreferredAndAFixedLineIsSkippedWithItsReason() {
         let p = person([("work", hr.parse("+385 1 4567 890")), ("mobile", hr.parse("+385 91 234 5678"))])
         #expect(p.invitableNumbers == ["+385912345678"])

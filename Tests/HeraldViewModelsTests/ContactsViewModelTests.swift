@@ -266,6 +266,43 @@ struct ContactsViewModelTests {
         #expect(ui.violations.isEmpty)
     }
 
+    @Test func theDetailPicksTheNumberInvitationsGoToAndSaysWhyOthersAreSkipped() async throws {
+        let ws = try await ShellWorkspace()
+        let parse = ws.workspace.parser.parse
+        try ws.workspace.contacts.insert(Person(firstName: "Zora", lastName: "Kovač", phones: [
+            LabeledPhone(label: "cell", number: parse("091 444 4444")), LabeledPhone(label: "work fax", number: parse("01 4666 666")),
+            LabeledPhone(label: "other", number: parse("098 555 5555")),
+        ]))
+        let toasts = ToastBoard(clock: ws.clock)
+        let (vm, effects, ui) = await make(ws, toasts: toasts)
+        _ = await ui.rows(vm, 0..<1, effects)
+        ui { vm.openDetail() }
+        await effects.settle()
+        var detail = try #require(vm.detail)
+        #expect(detail.numbers.map(\.invited) == [true, false, true])               // both mobiles, never the fax
+        #expect(detail.numbers[1].skipped == "labelled work fax: a fax cannot receive SMS")
+        #expect(detail.lines.contains("      ✗ not invited: labelled work fax: a fax cannot receive SMS"))
+        // The fax cannot be chosen, and says why.
+        ui { vm.moveDetailNumber(by: 1); vm.chooseDetailNumber() }
+        #expect(toasts.notes.last?.text == "+38514666666 cannot be chosen: labelled work fax: a fax cannot receive SMS")
+        // The second mobile is chosen: only it is invited, here, in the row and in what I sends to.
+        ui { vm.moveDetailNumber(by: 1); vm.chooseDetailNumber() }
+        await effects.settle()
+        detail = try #require(vm.detail)
+        #expect(detail.numbers.map(\.invited) == [false, false, true])
+        #expect(detail.numbers[0].skipped == "not the number chosen for invitations")
+        #expect(detail.numbers[2].chosen)
+        #expect(await ui.rows(vm, 0..<1, effects).first?.shownNumber == "+385 98 555 5555")
+        let personId = try #require(detail.personId)
+        let stored = try #require(try ws.workspace.contacts.person(id: personId))
+        #expect(stored.invitableNumbers == ["+385985555555"])
+        // Space on the chosen number lets Herald choose again.
+        ui { vm.chooseDetailNumber() }
+        await effects.settle()
+        #expect(vm.detail?.numbers.map(\.invited) == [true, false, true])
+        #expect(ui.violations.isEmpty)
+    }
+
     @Test func aFailedReadSaysSoInsteadOfAnEmptyBook() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)

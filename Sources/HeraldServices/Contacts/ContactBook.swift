@@ -105,6 +105,9 @@ public struct ContactBook: Sendable {
         return picked
     }
 
+    /// Chooses the number this person's invitations go to (nil: Herald picks again).
+    public func setSMSNumber(_ e164: String?, personId: Int64) throws { try contacts.setSMSNumber(e164, personId: personId) }
+
     /// People with these ids, in the order given.
     public func people(ids: [Int64]) throws -> [Person] { try contacts.people(ids: ids) }
 

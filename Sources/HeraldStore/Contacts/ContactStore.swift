@@ -112,6 +112,15 @@ public struct ContactStore: Sendable {
         }
     }
 
+    /// Chooses the number a person's invitations go to (E.164), or lets Herald pick again (nil).
+    public func setSMSNumber(_ e164: String?, personId: Int64) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE person SET sms_number = ? WHERE id = ?", arguments: [e164, personId])
+            guard db.changesCount > 0 else { throw ContactStoreError.notFound(personId) }
+            try PersonRows.bumpGeneration(db)
+        }
+    }
+
     /// Deletes a person (their invitations stay in the ledger, without a person).
     public func delete(id: Int64) throws {
         try database.write { db in

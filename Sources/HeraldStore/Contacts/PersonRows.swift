@@ -5,7 +5,7 @@ import HeraldCore
 /// Reading and writing people with their phones and emails; shared by the store and the importer.
 enum PersonRows {
     static let personColumns =
-        "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms"
+        "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms, sms_number"
 
     /// The derived keys stored beside a person for sorting and searching.
     struct Keys: Sendable {
@@ -206,6 +206,7 @@ enum PersonRows {
         return Person(id: row[0], uid: row[1], firstName: row[2], lastName: row[3],
                       formattedName: row[4], organization: row[5],
                       hasPhoto: row[6], revision: revision.map { Date(epochMilliseconds: $0) },
-                      createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated))
+                      createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
+                      smsNumber: row[10])
     }
 }

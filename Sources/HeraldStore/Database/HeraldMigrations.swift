@@ -204,6 +204,10 @@ enum HeraldMigrations {
             // Marked unread here (the platform has no "unseen"): shown unread until opened or marked seen again.
             try db.execute(sql: "ALTER TABLE inbox_message ADD COLUMN kept_unread INTEGER NOT NULL DEFAULT 0")
         }
+        m.registerMigration("v7-chosen-sms-number") { db in
+            // The number a person's invitations go to, chosen in the detail view (E.164); NULL: Herald picks.
+            try db.execute(sql: "ALTER TABLE person ADD COLUMN sms_number TEXT")
+        }
         return m
     }
 }

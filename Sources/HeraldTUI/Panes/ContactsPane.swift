@@ -13,6 +13,8 @@ public final class ContactsPane: LivePane {
     private var search = TextFieldState()
     private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var detailScroll = 0
+    /// Set when the detail's number cursor moved: the next frame scrolls it into view.
+    private var keepNumberInView = false
     private var suggestionsRequested = false
 
     public init(viewModel: ContactsViewModel) {
@@ -25,7 +27,10 @@ public final class ContactsPane: LivePane {
     public var onInvite: ([Int64]) -> Void = { _ in }
 
     public var hints: [(key: String, label: String)] {
-        if viewModel.detail != nil { return [("I", "invite"), ("esc", "back")] }
+        if let detail = viewModel.detail {
+            return detail.numbers.count > 1 ? [("↑↓", "number"), ("space", "invite this number"), ("I", "invite"), ("esc", "back")]
+                : [("I", "invite"), ("esc", "back")]
+        }
         if viewModel.isSearching { return [("enter", "done"), ("esc", "done")] }
         var out: [(key: String, label: String)] = [("/", "search"), ("space", "select"), ("a", "all"), ("I", "invite"),
                                                     ("enter", "detail"), ("s", "sort")]
@@ -164,11 +169,22 @@ public final class ContactsPane: LivePane {
         canvas.fill(box, style: Style(.modal))
         let inside = canvas.box(box, style: Style(.borderFocused), characters: .rounded, title: detail.name).inset(left: 1, right: 1)
         let lines = detail.lines
+        // The number under the cursor (when there is a choice) is highlighted and kept in view.
+        let numberLines = detail.numberLines
+        let cursorLine = detail.numbers.count > 1 && numberLines.indices.contains(viewModel.detailNumber)
+            ? numberLines[viewModel.detailNumber] : nil
+        if let cursorLine, keepNumberInView {
+            if cursorLine < detailScroll { detailScroll = cursorLine }
+            if cursorLine + 1 >= detailScroll + inside.height { detailScroll = cursorLine + 2 - inside.height }
+            keepNumberInView = false
+        }
         detailScroll = max(0, min(detailScroll, max(0, lines.count - inside.height)))
         for (row, line) in lines.dropFirst(detailScroll).prefix(inside.height).enumerated() {
             let heading = line == "Numbers" || line.hasPrefix("Suggested") || line.hasPrefix("Bulks")
-            canvas.put(TextFit.truncate(line, to: inside.width), x: inside.x, y: inside.y + row,
-                       style: Style(heading ? .title : .modal), clip: inside)
+            let onCursor = detailScroll + row == cursorLine
+            let style = onCursor ? Style(.selection) : Style(heading ? .title : .modal)
+            if onCursor { canvas.fill(Rect(x: inside.x, y: inside.y + row, width: inside.width, height: 1), style: style) }
+            canvas.put(TextFit.truncate(line, to: inside.width), x: inside.x, y: inside.y + row, style: style, clip: inside)
         }
     }
 
@@ -185,8 +201,9 @@ public final class ContactsPane: LivePane {
         if vm.detail != nil {
             switch action {
             case .back, .open, .quit: vm.closeDetail(); detailScroll = 0
-            case .moveDown: detailScroll += 1
-            case .moveUp: detailScroll = max(0, detailScroll - 1)
+            case .moveDown: if vm.moveDetailNumber(by: 1) { keepNumberInView = true } else { detailScroll += 1 }
+            case .moveUp: if vm.moveDetailNumber(by: -1) { keepNumberInView = true } else { detailScroll = max(0, detailScroll - 1) }
+            case .select: vm.chooseDetailNumber()
             case .pageDown, .halfPageDown: detailScroll += 10
             case .pageUp, .halfPageUp: detailScroll = max(0, detailScroll - 10)
             case .invite: invite()

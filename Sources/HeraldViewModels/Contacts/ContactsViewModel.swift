@@ -43,6 +43,8 @@ public final class ContactsViewModel {
     /// Where a visual range (`v`) started; nil when none is being marked.
     public private(set) var rangeAnchor: Int?
     public private(set) var detail: PersonDetailView?
+    /// The number under the cursor in the open detail (an index into its numbers).
+    public private(set) var detailNumber = 0
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
     /// True until the first listing arrived.
@@ -465,7 +467,13 @@ public final class ContactsViewModel {
             if !opening && self.detail?.personId != id { return }      // closed meanwhile
             switch result {
             case .success(let found?):
-                self.detail = PersonDetailView(detail: found, reasons: reasons)
+                let view = PersonDetailView(detail: found, reasons: reasons)
+                if opening {
+                    self.detailNumber = view.numbers.firstIndex(where: \.invited) ?? 0
+                } else {
+                    self.detailNumber = min(self.detailNumber, max(0, view.numbers.count - 1))
+                }
+                self.detail = view
             case .success(nil):
                 self.detail = nil
                 self.toasts.post("this person is no longer in the address book", level: .warning)
@@ -477,6 +485,41 @@ public final class ContactsViewModel {
     }
 
     public func closeDetail() { detail = nil }
+
+    /// Moves the detail's number cursor by `delta`; false when there is no other number to move to.
+    @discardableResult
+    public func moveDetailNumber(by delta: Int) -> Bool {
+        guard let count = detail?.numbers.count, count > 1 else { return false }
+        let next = max(0, min(count - 1, detailNumber + delta))
+        guard next != detailNumber else { return false }
+        detailNumber = next
+        return true
+    }
+
+    /// Makes the number under the detail's cursor the one this person's invitations go to; on the
+    /// chosen number, lets Herald choose again. A number that cannot take an SMS is refused, with why.
+    public func chooseDetailNumber() {
+        guard let detail, let id = detail.personId, let number = detail.numbers[safe: detailNumber] else { return }
+        guard number.choosable, let e164 = number.e164 else {
+            toasts.post("\(number.e164 ?? number.raw) cannot be chosen: \(number.skipped ?? number.problem ?? "it cannot take an SMS")",
+                        level: .warning)
+            return
+        }
+        let choice: String? = number.chosen ? nil : e164
+        let book = self.book
+        effects.perform({ try book.setSMSNumber(choice, personId: id) }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success:
+                self.toasts.post(choice.map { "invitations to \(detail.name) go to \($0)" }
+                                 ?? "Herald chooses \(detail.name)'s number again", level: .success)
+                self.readDetail(personId: id, reasons: detail.reasons, opening: false)
+                self.refreshRows()
+            case .failure(let error):
+                self.toasts.post("could not save the choice: \(Self.describe(error))", level: .error)
+            }
+        })
+    }
 
     // MARK: invite
 

@@ -18,6 +18,14 @@ public struct PersonDetailView: Sendable, Hashable {
         public let status: DeliveryStatus?
         /// One line per invitation to this number, oldest first.
         public let history: [String]
+        /// True when an invitation to this person goes to this number.
+        public let invited: Bool
+        /// True when the user chose this number for the person's invitations.
+        public let chosen: Bool
+        /// True when the number can take an SMS, so the user may choose it.
+        public let choosable: Bool
+        /// Why no invitation goes to this number, nil when one does.
+        public let skipped: String?
     }
 
     public let personId: Int64?
@@ -37,8 +45,16 @@ public struct PersonDetailView: Sendable, Hashable {
         name = safe(person.displayName)
         organization = person.organization.map(safe)
         emails = person.emails.map { e in safe((e.label.map { "\($0): " } ?? "") + e.address) }
+        let plan = person.smsPlan
+        let choosable = Set(person.smsCapableNumbers)
+        var listed = Set<String>()
         numbers = person.phones.map { phone in
             let n = phone.number
+            let address = n.e164 ?? n.raw
+            // A number written twice is invited once: the second one says so.
+            let first = listed.insert(address).inserted
+            let invited = first && plan.numbers.contains(address)
+            let skipped = invited ? nil : first ? plan.skipped.first { $0.address == address }?.reason : "the same number as above"
             let history = detail.invitations.filter { $0.msisdn == n.e164 }.map { inv in
                 var line = "\(Self.stamp(inv.createdAt))  \(inv.status.label)"
                 if let bulk = inv.bulkId { line += "  bulk \(bulk.prefix(8))" }
@@ -48,7 +64,9 @@ public struct PersonDetailView: Sendable, Hashable {
             }
             return Number(label: safe(phone.label ?? "phone"), raw: safe(n.raw), e164: n.e164, kind: n.kind.rawValue,
                           problem: n.invalidReason.map(safe) ?? (n.isValid && !n.isInvitable ? "cannot receive SMS" : nil),
-                          status: n.e164.flatMap { detail.summary.statusByNumber[$0] }, history: history)
+                          status: n.e164.flatMap { detail.summary.statusByNumber[$0] }, history: history,
+                          invited: invited, chosen: first && person.smsNumber == address && invited,
+                          choosable: first && choosable.contains(address), skipped: skipped.map(safe))
         }
         badge = InvitationBadge(summary: detail.summary)
         bulkIds = detail.summary.bulkIds.map(safe)
@@ -63,8 +81,14 @@ public struct PersonDetailView: Sendable, Hashable {
     }
 
     /// The view as plain lines (the pane draws these, styling headings).
-    public var lines: [String] {
+    public var lines: [String] { layout.lines }
+
+    /// The line each number starts on (for the number cursor).
+    public var numberLines: [Int] { layout.numberLines }
+
+    private var layout: (lines: [String], numberLines: [Int]) {
         var out: [String] = []
+        var numberLines: [Int] = []
         if let organization, !organization.isEmpty { out.append("Organisation: \(organization)") }
         out.append("State: \(badge.text)")
         for email in emails { out.append("Email: \(email)") }
@@ -72,10 +96,16 @@ public struct PersonDetailView: Sendable, Hashable {
         out.append("Numbers")
         if numbers.isEmpty { out.append("  (no phone number)") }
         for n in numbers {
+            numberLines.append(out.count)
             var line = "  \(n.label): \(n.e164 ?? n.raw)  \(n.kind)"
             if n.e164 != nil && n.raw != n.e164 { line += "  (written \(n.raw))" }
             line += "  — " + (n.status?.label ?? (n.problem ?? "never invited"))
             out.append(line)
+            if n.invited {
+                out.append("      → invitations go here" + (n.chosen ? " (chosen; space lets Herald choose)" : ""))
+            } else if let skipped = n.skipped {
+                out.append("      ✗ not invited: \(skipped)" + (n.choosable ? " (space invites this one instead)" : ""))
+            }
             for h in n.history { out.append("      " + h) }
         }
         out.append("")
@@ -86,6 +116,6 @@ public struct PersonDetailView: Sendable, Hashable {
         } else {
             out.append("Not among the current suggestions.")
         }
-        return out
+        return (out, numberLines)
     }
 }
