@@ -32,6 +32,18 @@ import HeraldEmbedded
         }
     }
 
+    @Test func backgroundWorkStartedFromTheUIThreadIsNotUIWork() async throws {
+        // The launcher starts tracking from the UI thread; the tracker's passes run on the pool and must
+        // not carry the UI thread's mark (they did: every pass was logged as storage touched on the UI thread).
+        let h = try await WorkspaceHarness()
+        _ = try await h.workspace.invites.invite(numbers: [WorkspaceHarness.mobile(1)])
+        let ui = UIThreadGuard()
+        ui.run { h.workspace.startTracking() }
+        try await Task.sleep(for: .milliseconds(500))         // its first pass reads the ledger at once
+        #expect(ui.violations.isEmpty, "\(ui.violations)")
+        h.workspace.close()
+    }
+
     @Test func theDemoHasPeopleAnInboxAndBulksInFlight() async throws {
         let clock = ManualClock()
         let (ws, report) = try await Workspace.demo(config: WorkspaceHarness.config(), clock: clock)

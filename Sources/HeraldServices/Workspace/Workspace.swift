@@ -157,7 +157,7 @@ public final class Workspace: @unchecked Sendable {
             // With the change feed running, the tracker is nudged when the ledger moves and otherwise
             // sleeps until its next pass (a slow rescan stays as a safety net).
             let following = feedTask != nil
-            trackerTask = Task { await tracker.run(rescanEvery: following ? 30 : nil) }
+            trackerTask = Task.detached { await tracker.run(rescanEvery: following ? 30 : nil) }
         }
     }
 
@@ -168,7 +168,7 @@ public final class Workspace: @unchecked Sendable {
         lock.withLock {
             guard feedTask == nil else { return }
             let feed = self.feed, tracker = self.tracker
-            feedTask = Task { await feed.run() }
+            feedTask = Task.detached { await feed.run() }
             feedSubscription = bus.subscribe { event in
                 if case .ledgerChanged = event { tracker.nudge() }
             }
@@ -189,7 +189,7 @@ public final class Workspace: @unchecked Sendable {
             do { after = try settings.string(Self.keyLastEvent).flatMap { Int64($0) } } catch {
                 log.warning("cannot read where the event stream stopped; reading every event kept", metadata: ["cause": "\(logCause(error))"])
             }
-            platformTask = Task { [after] in
+            platformTask = Task.detached { [after] in
                 await source.follow(after: after) { update in
                     switch update {
                     case .event(let event, let id):
