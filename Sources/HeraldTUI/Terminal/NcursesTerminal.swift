@@ -143,7 +143,7 @@ public final class NcursesTerminal: Terminal {
             for x in run.x {
                 guard let cell = canvas.cell(x: x, y: run.y), !cell.isContinuation else { continue }
                 let look = ncursesStyle(cell.style)
-                if cell.character.utf8.count == 1 || cell.character.unicodeScalars.count == 1 {
+                if cell.character.unicodeScalars.count == 1 {
                     fill(Substring(String(cell.character)), into: &text)
                     herald_put_cell(herald_stdscr(), Int32(run.y), Int32(x), text, look.attrs, look.pair)
                     continue
