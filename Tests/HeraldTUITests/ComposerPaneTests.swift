@@ -48,8 +48,11 @@ import Testing
         let pane = await pane(ws, effects)
         let marko = try ws.workspace.contacts.insert(Person(firstName: "Marko", lastName: "Horvat",
                                                             phones: [LabeledPhone(label: nil, number: ws.workspace.parser.parse("+385912345678"))]))
-        pane.recipients = { [marko] }
+        let store = ws.workspace.contacts
+        pane.model.readPeople = { ids in try store.people(ids: ids) }
+        pane.recipientIds = { [marko.id].compactMap { $0 } }
         #expect(pane.handle(action: .send))
+        await effects.settle()                                  // the people are read off the UI thread
         var canvas = Canvas(size: Size(width: 80, height: 21))
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         #expect(canvas.find("Send 1 SMS invitation(s) (1 segment(s))?") != nil)

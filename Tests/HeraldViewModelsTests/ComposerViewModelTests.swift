@@ -122,10 +122,17 @@ import HeraldEmbedded
         vm.load()
         await pump.settle()
         // Zora's number was invited before: the send will leave it out, so the question does too.
-        vm.latestStatuses = { numbers in Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385913333333" }.map { ($0, .messageWaiting) }) }
+        vm.latestStatuses = { numbers in
+            UIThreadGuard.storageTouched("read")      // as the ledger does: recorded if called from UI code
+            return Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385913333333" }.map { ($0, .messageWaiting) })
+        }
         vm.setRecipients([try person(ws, "Zora", "+385913333333"), try person(ws, "Marko", "+385912345678"),
                           try person(ws, "Ana", "+385981111111")])
-        #expect(vm.prepareSend() == nil)
+        let ui = UIThreadGuard()
+        #expect(ui.run { vm.prepareSend() } == nil)
+        #expect(vm.confirmation == nil)                 // the question waits for the ledger, read off the UI thread
+        await pump.settle()
+        #expect(ui.violations.isEmpty)
         let c = try #require(vm.confirmation)
         #expect(c.destinations == 2 && c.alreadyInvited == 1)
         #expect(c.lines.map { String($0.prefix(4)) } == ["Ana ", "Mark"])
@@ -136,6 +143,7 @@ import HeraldEmbedded
         vm.setRecipients(try (0..<51).map { try person(ws, "P\($0)", "+38591\(String(format: "%07d", 2_000_000 + $0))") })
         vm.latestStatuses = { _ in [:] }
         #expect(vm.prepareSend() == nil)
+        await pump.settle()
         #expect(vm.confirmation?.needsExplicitYes == true)
     }
 

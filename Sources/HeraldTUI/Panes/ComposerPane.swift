@@ -10,7 +10,9 @@ public final class ComposerPane: LivePane {
     public let model: ComposerViewModel
     public let title = "Composer"
     /// The people to invite, asked each time the pane is shown (the Contacts selection).
-    public var recipients: () -> [Person] = { [] }
+    public var recipientIds: () -> [Int64] = { [] }
+    /// True from Contacts' `I` until its people are read: the pane's own selection must not replace them.
+    private var invitePending = false
     /// Hands the terminal to an outside program (`NcursesTerminal.suspend`); nil: `e` is not available.
     public var suspendTerminal: ((() -> Void) -> Void)?
     public var environment = ProcessInfo.processInfo.environment
@@ -235,8 +237,8 @@ public final class ComposerPane: LivePane {
 
     private func startSend() {
         confirmButton = 0
-        model.setRecipients(recipients())
-        model.prepareSend()
+        let model = self.model
+        model.setRecipients(ids: recipientIds()) { model.prepareSend() }
     }
 
     public func handle(unboundKey key: Key) -> Bool {
@@ -299,17 +301,21 @@ public final class ComposerPane: LivePane {
     public func handle(mouse: MouseEvent) -> Bool { false }
 
     /// Asks to send to these people with what the Composer is set to (Contacts' `I`): its confirmation opens here.
-    public func invite(_ people: [Person]) {
+    public func invite(_ ids: [Int64]) {
         confirmButton = 0
         focus = .none
-        model.setRecipients(people)
-        loaded = true
-        model.prepareSendWhenLoaded()
+        let model = self.model
+        if !loaded { loaded = true; model.load() }
+        invitePending = true
+        model.setRecipients(ids: ids) { [weak self] in
+            self?.invitePending = false
+            model.prepareSendWhenLoaded()
+        }
     }
 
     public func didAppear() {
         // A confirmation asked for from Contacts keeps the people it was asked for.
-        if model.confirmation == nil { model.setRecipients(recipients()) }
+        if model.confirmation == nil && !invitePending { model.setRecipients(ids: recipientIds()) }
         if !loaded {
             loaded = true
             model.load()

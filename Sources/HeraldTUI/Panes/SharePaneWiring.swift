@@ -52,23 +52,11 @@ extension ComposerPane {
                                                                  referrer: ws.config.senderName ?? ws.config.sender ?? "Herald"))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
-        let ledger = ws.ledger
-        model.latestStatuses = { numbers in
-            do { return try ledger.latestStatuses(msisdns: numbers) } catch {
-                app.toasts.post("could not read which numbers are already invited: \(userMessage(for: error))", level: .warning)
-                return [:]
-            }
-        }
+        let ledger = ws.ledger, store = ws.contacts
+        model.latestStatuses = { numbers in try ledger.latestStatuses(msisdns: numbers) }
+        model.readPeople = { ids in try store.people(ids: ids) }
         self.init(model: model)
-        let store = ws.contacts
-        recipients = { [weak contacts] in
-            guard let ids = contacts?.selection, !ids.isEmpty else { return [] }
-            do { return try store.people(ids: ids.sorted()) } catch {
-                // Never "nobody selected": the person at the keyboard is told the selection could not be read.
-                app.toasts.post("could not read the \(ids.count) selected people: \(userMessage(for: error))", level: .error)
-                return []
-            }
-        }
+        recipientIds = { [weak contacts] in contacts?.selection.sorted() ?? [] }
     }
 }
 

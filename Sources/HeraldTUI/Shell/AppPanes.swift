@@ -8,15 +8,11 @@ public enum AppPanes {
         let contacts = ContactsPane(env)
         let composer = ComposerPane(env, contacts: contacts.viewModel)
         // `I` in Contacts sends with what the Composer is set to: its confirmation opens there.
-        let store = env.workspace.contacts, app = env.app
+        let app = env.app
         contacts.onInvite = { [weak composer] ids in
             guard let composer else { return }
-            do {
-                composer.invite(try store.people(ids: ids))
-                app.select(pane: 2)
-            } catch {
-                app.toasts.post("could not read the people to invite: \(userMessage(for: error))", level: .error)
-            }
+            composer.invite(ids)
+            app.select(pane: 2)
         }
         return [
             contacts,

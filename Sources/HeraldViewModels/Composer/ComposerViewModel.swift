@@ -17,8 +17,10 @@ public final class ComposerViewModel {
     /// Called for toasts.
     public var onToast: (ToastLevel, String) -> Void = { _, _ in }
     /// The latest status of each number (E.164) in the ledger, so the confirmation counts only numbers the
-    /// send will really go to; the workspace wires it (empty: nothing is known to be invited).
-    public var latestStatuses: ([String]) -> [String: DeliveryStatus] = { _ in [:] }
+    /// send will really go to; read off the UI thread. The workspace wires it (nil: nothing is known to be invited).
+    public var latestStatuses: (@Sendable ([String]) throws -> [String: DeliveryStatus])?
+    /// Reads people by id off the UI thread (the workspace wires the address book).
+    public var readPeople: (@Sendable ([Int64]) throws -> [Person])?
     /// Called after invitations went out, with the bulk ids.
     public var onSent: ([String]) -> Void = { _ in }
 
@@ -213,6 +215,26 @@ public final class ComposerViewModel {
         previewIndex = people.isEmpty ? 0 : min(previewIndex, people.count - 1)
     }
 
+    /// Sets the recipients to the people with these ids, read off the UI thread; `then` runs once they are in.
+    public func setRecipients(ids: [Int64], then: (() -> Void)? = nil) {
+        guard !ids.isEmpty, let read = readPeople else {
+            if ids.isEmpty { setRecipients([]) }
+            then?()
+            return
+        }
+        effects.perform({ try read(ids) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let people):
+                self.setRecipients(people)
+                then?()
+            case .failure(let error):
+                // Never "nobody selected": the person at the keyboard is told the selection could not be read.
+                self.onToast(.error, "could not read the \(ids.count) selected people: \(userMessage(for: error))")
+            }
+        }
+    }
+
     public func nextPreview() { if !recipients.isEmpty { previewIndex = (previewIndex + 1) % recipients.count } }
     public func previousPreview() { if !recipients.isEmpty { previewIndex = (previewIndex + recipients.count - 1) % recipients.count } }
 
@@ -244,18 +266,35 @@ public final class ComposerViewModel {
         if !isLoading { load() }
     }
 
-    /// Checks everything and builds the confirmation; returns the problem instead when there is one.
+    /// Checks everything and builds the confirmation (once the ledger says which numbers are already
+    /// invited); returns the problem instead when there is one.
     @discardableResult
     public func prepareSend() -> String? {
         if let problem = sendProblem() {
             onToast(.warning, problem)
             return problem
         }
+        // Numbers already invited or on their way are left out, as the send will leave them out: which
+        // they are is read off the UI thread, and the question opens once it is known.
+        guard channel == .sms, let lookup = latestStatuses else { confirm(latest: [:]); return nil }
+        let numbers = recipients.flatMap(\.invitableNumbers)
+        effects.perform({ try lookup(numbers) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let latest): self.confirm(latest: latest)
+            case .failure(let error):
+                self.onToast(.warning, "could not read which numbers are already invited: \(userMessage(for: error))")
+                self.confirm(latest: [:])
+            }
+        }
+        return nil
+    }
+
+    /// Builds the confirmation, leaving out the numbers `latest` says are invited or on their way.
+    private func confirm(latest: [String: DeliveryStatus]) {
         var lines: [String] = []
         var destinations = 0, segments = 0, alreadyInvited = 0
         var unreachable: [String] = []
-        // Numbers already invited or on their way are left out, as the send will leave them out.
-        let latest = channel == .sms ? latestStatuses(recipients.flatMap(\.invitableNumbers)) : [:]
         let ordered = recipients.sorted { ($0.displayName.lowercased(), $0.id ?? 0) < ($1.displayName.lowercased(), $1.id ?? 0) }
         for person in ordered {
             let name = TerminalSafeText.sanitize(person.displayName)
@@ -280,7 +319,7 @@ public final class ComposerViewModel {
                 : alreadyInvited > 0 ? "nothing to send: every number is already invited or on its way"
                 : "none of the selected people has a number that can receive SMS"
             onToast(.warning, problem)
-            return problem
+            return
         }
         let title = channel == .email
             ? "Send \(destinations) email invitation(s)?"
@@ -295,7 +334,6 @@ public final class ComposerViewModel {
             confirmation.alreadyInvited = alreadyInvited
         }
         self.confirmation = confirmation
-        return nil
     }
 
     /// What stops a send now, or nil.
