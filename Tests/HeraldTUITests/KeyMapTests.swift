@@ -80,6 +80,19 @@ import Testing
         #expect(remapped.map { KeyHelp.hints(for: .contacts, keyMap: $0).map(\.key) }?.contains("ctrl-i") == true)
     }
 
+    @Test func theFooterShowsTheKeysAsRemapped() throws {
+        func footer(_ keyMap: KeyMap) -> String {
+            var canvas = Canvas(size: Size(width: 120, height: 1))
+            AppStatusBar.renderHints(into: &canvas, rect: canvas.bounds,
+                                     hints: [(.action(.invite), "invite"), (.action(.select), "select"), ("esc", "cancel")],
+                                     context: .contacts, keyMap: keyMap)
+            return canvas.snapshot()
+        }
+        #expect(footer(KeyMap()).hasPrefix(" I invite  space select  esc cancel  ? help  : command  q quit"))
+        let remapped = try KeyMap(overrides: ["invite": ["ctrl-i"], "quit": ["ctrl-q"]])
+        #expect(footer(remapped).hasPrefix(" ctrl-i invite  space select  esc cancel  ? help  : command  ctrl-q quit"))
+    }
+
     @Test func docsKeysMarkdownIsUpToDate() throws {
         let generated = KeyHelp.markdown()
         if RepositoryFiles.updating {

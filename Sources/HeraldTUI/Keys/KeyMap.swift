@@ -76,6 +76,14 @@ public struct KeyMap: Sendable {
         return nil
     }
 
+    /// The first key that triggers `action` in `context` now (for hints), nil when none does.
+    public func key(for action: Action, in context: KeyContext) -> Key? {
+        for binding in bindings where binding.action == action {
+            if let key = binding.keys.first(where: { self.action(for: $0, in: context) == action }) { return key }
+        }
+        return nil
+    }
+
     /// Keys of `action`, in the order of the table.
     public func keys(for action: Action) -> [Key] {
         bindings.first { $0.action == action }?.keys ?? []

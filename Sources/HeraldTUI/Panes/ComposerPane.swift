@@ -35,14 +35,14 @@ public final class ComposerPane: LivePane {
     public var capturesAllKeys: Bool { focus != .none || model.confirmation != nil }
     public var quitWarning: String? { model.hasUnsentChanges ? "The message you edited in the Composer is not sent and will be lost." : nil }
 
-    public var hints: [(key: String, label: String)] {
-        if let c = model.confirmation { return [(c.needsExplicitYes ? "y" : "enter", "send"), ("esc", "cancel")] }
+    public var hints: [(key: HintKey, label: String)] {
+        if let c = model.confirmation { return [(.fixed(c.needsExplicitYes ? "y" : "enter"), "send"), ("esc", "cancel")] }
         switch focus {
-        case .text: return [("esc", "done"), ("ctrl-s", "send")]
+        case .text: return [(.action(.finishEditing), "done"), (.action(.send), "send")]
         case .sender: return [("enter", "done"), ("esc", "done")]
         case .none:
-            return [("i", "edit"), ("e", "$EDITOR"), ("[ ]", "message"), ("s", "sender"), ("g", "signature"),
-                    ("w", "save"), ("ctrl-s", "send")]
+            return [(.action(.editMessage), "edit"), (.action(.editExternal), "$EDITOR"), ("[ ]", "message"), ("s", "sender"),
+                    ("g", "signature"), ("w", "save"), (.action(.send), "send")]
         }
     }
 

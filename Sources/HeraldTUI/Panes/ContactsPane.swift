@@ -26,15 +26,19 @@ public final class ContactsPane: LivePane {
     /// Invites these people with what the Composer is set to (the shell opens the Composer's confirmation).
     public var onInvite: ([Int64]) -> Void = { _ in }
 
-    public var hints: [(key: String, label: String)] {
+    public var hints: [(key: HintKey, label: String)] {
         if let detail = viewModel.detail {
-            return detail.numbers.count > 1 ? [("↑↓", "number"), ("space", "invite this number"), ("I", "invite"), ("esc", "back")]
-                : [("I", "invite"), ("esc", "back")]
+            return detail.numbers.count > 1
+                ? [(.action(.moveDown), "next number"), (.action(.select), "invite this number"), (.action(.invite), "invite"),
+                   (.action(.back), "back")]
+                : [(.action(.invite), "invite"), (.action(.back), "back")]
         }
         if viewModel.isSearching { return [("enter", "done"), ("esc", "done")] }
-        var out: [(key: String, label: String)] = [("/", "search"), ("space", "select"), ("a", "all"), ("I", "invite"),
-                                                    ("enter", "detail"), ("s", "sort")]
-        if !viewModel.query.isEmpty { out.append(("esc", "clear search")) }
+        if viewModel.rangeAnchor != nil { return [(.action(.selectRange), "select the range"), (.action(.back), "cancel")] }
+        var out: [(key: HintKey, label: String)] = [(.action(.search), "search"), (.action(.select), "select"),
+                                                    (.action(.selectAll), "all"), (.action(.invite), "invite"),
+                                                    (.action(.open), "detail"), (.action(.sort), "sort")]
+        if !viewModel.query.isEmpty { out.append((.action(.back), "clear search")) }
         return out
     }
 

@@ -23,11 +23,13 @@ public final class DeliveriesPane: LivePane {
     private var finder = ListFinder()
     public var capturesAllKeys: Bool { viewModel.confirmation != nil }
 
-    public var hints: [(key: String, label: String)] {
+    public var hints: [(key: HintKey, label: String)] {
         if viewModel.confirmation != nil { return [("enter", "resend"), ("esc", "cancel")] }
-        if viewModel.openBulkId != nil { return [("f", "filter: \(viewModel.filter.rawValue)"), ("r", "resend failed"), ("esc", "back")] }
-        return [("enter", "recipients"), ("f", "filter: \(viewModel.filter.rawValue)"), ("s", "sort: \(viewModel.sort.rawValue)"),
-                ("r", "resend failed")]
+        if viewModel.openBulkId != nil {
+            return [(.action(.filter), "filter: \(viewModel.filter.rawValue)"), (.action(.resend), "resend failed"), (.action(.back), "back")]
+        }
+        return [(.action(.open), "recipients"), (.action(.filter), "filter: \(viewModel.filter.rawValue)"),
+                (.action(.sort), "sort: \(viewModel.sort.rawValue)"), (.action(.resend), "resend failed")]
     }
 
     static let bulkColumns = [

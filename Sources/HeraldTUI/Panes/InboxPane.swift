@@ -45,9 +45,10 @@ public final class InboxPane: LivePane {
     private var readerHeight = 1
     private var readerMessageId: String?
 
-    public var hints: [(key: String, label: String)] {
+    public var hints: [(key: HintKey, label: String)] {
         if editing != nil { return [("enter", "apply"), ("tab", "next field"), ("esc", "cancel")] }
-        return [("enter", "open"), ("m", "seen"), ("t", "topic"), ("d", "dates"), ("u", "user")]
+        return [(.action(.open), "open"), (.action(.markSeen), "seen"), (.action(.markUnread), "unread"), (.action(.topic), "topic"),
+                (.action(.dateRange), "dates"), (.action(.chooseUser), "user")]
     }
 
     // MARK: drawing

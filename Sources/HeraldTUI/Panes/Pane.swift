@@ -16,8 +16,18 @@ public protocol Pane: AnyObject {
     func handle(unboundKey key: Key) -> Bool
     /// A mouse event at canvas coordinates inside the pane's last rect; true when used.
     func handle(mouse: MouseEvent) -> Bool
-    /// Short hints for the status bar, e.g. [("space", "select"), ("I", "invite")].
-    var hints: [(key: String, label: String)] { get }
+    /// Short hints for the status bar, e.g. [(.action(.select), "select"), (.action(.invite), "invite")]:
+    /// the screen shows the key the key map binds to each action now, so a remapped key shows as remapped.
+    var hints: [(key: HintKey, label: String)] { get }
+}
+
+/// The key of a status-bar hint: the one bound to an action (as the key map has it), or a key the pane
+/// reads itself while it holds every key (a question, a field).
+public enum HintKey: Sendable, Hashable, ExpressibleByStringLiteral {
+    case action(Action)
+    case fixed(String)
+
+    public init(stringLiteral value: String) { self = .fixed(value) }
 }
 
 extension Pane {

@@ -16,8 +16,8 @@ public final class SharePane: LivePane {
         list = ListState(count: model.channels.count)
     }
 
-    public var hints: [(key: String, label: String)] {
-        [("enter", model.current.actionLabel), ("c", "copy link"), ("Q", model.showsQR ? "hide QR" : "QR")]
+    public var hints: [(key: HintKey, label: String)] {
+        [(.action(.open), model.current.actionLabel), (.action(.copy), "copy link"), (.action(.shareQR), model.showsQR ? "hide QR" : "QR")]
     }
 
     // MARK: drawing

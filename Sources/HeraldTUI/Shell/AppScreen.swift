@@ -78,7 +78,9 @@ public final class AppScreen: Screen {
                                     selected: app.selectedPane)
         paneRect = rows[1]
         focusedPane.render(into: &canvas, in: paneRect, theme: theme)
-        if roomy { AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints) }
+        if roomy {
+            AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints, context: focusedPane.keyContext, keyMap: keyMap)
+        }
         AppStatusBar.renderStatus(into: &canvas, rect: rows[3], app: app, themeName: theme.name)
         ToastView.render(into: &canvas, area: paneRect.inset(top: 1, left: 1, bottom: 1, right: 1),
                          toasts: app.toasts.notes.map(Self.toast))

@@ -2,10 +2,21 @@ import HeraldViewModels
 
 /// The two bottom lines: key hints of the focused pane, and the app's status.
 enum AppStatusBar {
-    static func renderHints(into canvas: inout Canvas, rect: Rect, hints: [(key: String, label: String)]) {
-        let global: [(key: String, label: String)] = [("?", "help"), (":", "command"), ("q", "quit")]
-        let segments = (hints + global).flatMap { hint in
-            [StatusSegment(" " + hint.key, style: Style(.statusBarKey)), StatusSegment(" " + hint.label + " ")]
+    /// The focused pane's hints and the global ones, each with the key the key map binds now; a hint whose
+    /// action has no key left (remapped away) is not shown.
+    static func renderHints(into canvas: inout Canvas, rect: Rect, hints: [(key: HintKey, label: String)], context: KeyContext,
+                            keyMap: KeyMap) {
+        let global: [(key: HintKey, label: String)] = [(.action(.help), "help"), (.action(.commandPalette), "command"),
+                                                       (.action(.quit), "quit")]
+        let segments = (hints + global).flatMap { hint -> [StatusSegment] in
+            let key: String
+            switch hint.key {
+            case .fixed(let text): key = text
+            case .action(let action):
+                guard let bound = keyMap.key(for: action, in: context) else { return [] }
+                key = KeyName.label(of: bound)
+            }
+            return [StatusSegment(" " + key, style: Style(.statusBarKey)), StatusSegment(" " + hint.label + " ")]
         }
         StatusBarView.render(into: &canvas, rect: rect, left: segments)
     }

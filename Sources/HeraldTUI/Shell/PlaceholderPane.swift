@@ -22,5 +22,5 @@ public final class PlaceholderPane: Pane {
     }
 
     public func handle(action: Action) -> Bool { false }
-    public var hints: [(key: String, label: String)] { [] }
+    public var hints: [(key: HintKey, label: String)] { [] }
 }
