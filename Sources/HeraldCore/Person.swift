@@ -34,8 +34,6 @@ public struct SkippedNumber: Sendable, Hashable {
         self.reason = reason
         self.mayBeChosen = mayBeChosen
     }
-
-    static let notTheMobile = "may not be a mobile; the mobile number is invited instead"
 }
 
 /// An email address of a person with its label.
@@ -161,7 +159,7 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
             }
         }
         if mobiles.isEmpty { return (maybe, skipped) }
-        skipped += maybe.map { SkippedNumber(address: $0, reason: SkippedNumber.notTheMobile, mayBeChosen: true) }
+        skipped += maybe.map { SkippedNumber(address: $0, reason: "may not be a mobile; the mobile number is invited instead", mayBeChosen: true) }
         return (mobiles, skipped)
     }
 

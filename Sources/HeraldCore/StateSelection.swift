@@ -12,7 +12,7 @@ public enum StateSelection: String, CaseIterable, Sendable, Hashable {
     public init?(name: String) {
         let key = name.lowercased().filter { $0.isLetter }
         switch key {
-        case "notinvited", "new": self = .notInvited
+        case "notinvited": self = .notInvited
         case "pending": self = .pending
         case "invited": self = .invited
         case "failed", "impossible": self = .failed

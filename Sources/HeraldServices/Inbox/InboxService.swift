@@ -175,7 +175,7 @@ public actor InboxService {
     /// (in lists and counts) until opened or marked seen again.
     public func markUnread(user: String, messageIds: [String]) throws(InboxError) {
         guard !user.isEmpty else { throw .emptyUser }
-        do { try cache.setKeptUnread(true, messageIds: messageIds, userId: user) } catch {
+        do { try cache.keepUnread(messageIds: messageIds, userId: user) } catch {
             Self.logFailure("could not mark messages unread", error, user: user)
             throw .unreadNotSaved(userMessage(for: error))
         }

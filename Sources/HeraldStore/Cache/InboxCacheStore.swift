@@ -56,12 +56,12 @@ public struct InboxCacheStore: Sendable {
         }
     }
 
-    /// Keeps messages unread here (`on`), or lets them follow their seen flag again.
-    public func setKeptUnread(_ on: Bool, messageIds: [String], userId: String) throws {
+    /// Keeps messages unread here whatever the platform says, until they are marked seen again.
+    public func keepUnread(messageIds: [String], userId: String) throws {
         try database.write { db in
             for id in messageIds {
-                try db.execute(sql: "UPDATE inbox_message SET kept_unread = ? WHERE user_id = ? AND message_id = ?",
-                               arguments: [on, userId, id])
+                try db.execute(sql: "UPDATE inbox_message SET kept_unread = 1 WHERE user_id = ? AND message_id = ?",
+                               arguments: [userId, id])
             }
         }
     }

@@ -327,6 +327,7 @@ public final class ContactsViewModel {
         guard clean != query else { return }
         query = clean
         cursor = 0
+        rangeAnchor = nil             // a range marked on the old rows means nothing on the new ones
         reload(keepingCursor: false)
     }
 
@@ -338,6 +339,7 @@ public final class ContactsViewModel {
     public func setSort(_ newSort: ContactSort) {
         guard newSort != sort else { return }
         sort = newSort
+        rangeAnchor = nil
         let keep = currentRow?.personId
         reload()
         if let keep, let ids = listing.ids, let at = ids.firstIndex(of: keep) { cursor = at + visibleSuggestions.count }
