@@ -21,6 +21,23 @@ import HeraldCore
         try ContactStore(database: s.database).searchHits(query, sortedBy: sort)?.hits ?? []
     }
 
+    @Test func oneLetterAnswersWorkedOutAheadAreWhatAFreshSearchFinds() throws {
+        let s = try Self.book(3000)
+        let warmed = ContactStore(database: s.database)
+        for sort in ContactSort.allCases { try warmed.warmUpSearch(sortedBy: sort) }
+        for letter in "ahjmz" {
+            for sort in ContactSort.allCases {
+                let expected = try fresh(s, String(letter), sort: sort)
+                let answered = try warmed.searchHits(String(letter), sortedBy: sort)
+                #expect(answered?.total == expected.count && answered?.hits == expected, "\(letter) \(sort)")
+                #expect(try warmed.searchHits(String(letter), sortedBy: sort, limit: 7)?.hits == Array(expected.prefix(7)))
+                // The next keystroke narrows correctly from an answer worked out ahead.
+                let next = String(letter) + "a"
+                #expect(try warmed.searchHits(next, sortedBy: sort)?.hits == (try fresh(s, next, sort: sort)), "\(next) \(sort)")
+            }
+        }
+    }
+
     @Test func typingLetterByLetterFindsWhatAFreshSearchFinds() throws {
         let s = try Self.book(3000)
         let typed = ContactStore(database: s.database)

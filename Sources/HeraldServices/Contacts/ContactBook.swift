@@ -123,5 +123,5 @@ public struct ContactBook: Sendable {
     }
 
     /// Builds the search index now (a first search on 100,000 people would otherwise pay for it).
-    public func warmUp() throws { try contacts.warmUpSearch() }
+    public func warmUp(sortedBy sort: ContactSort = .firstName) throws { try contacts.warmUpSearch(sortedBy: sort) }
 }

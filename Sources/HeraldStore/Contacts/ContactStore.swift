@@ -79,9 +79,10 @@ public struct ContactStore: Sendable {
         return index.search(query, byLastName: sort == .lastName, limit: limit)
     }
 
-    /// Builds the search index now instead of on the first query.
-    public func warmUpSearch() throws {
-        _ = try indexCache.current(database.pool, savedAt: indexFile)
+    /// Builds (or loads) the search index now instead of on the first query, and works out the answers
+    /// to one-letter queries in `sort` order, so the first keystroke of a search is as quick as the rest.
+    public func warmUpSearch(sortedBy sort: ContactSort = .firstName) throws {
+        try indexCache.current(database.pool, savedAt: indexFile).answerFirstKeystrokes(byLastName: sort == .lastName)
     }
 
     /// Stores a new person; returns it with its id.

@@ -143,6 +143,15 @@ final class SearchIndex: Sendable {
 
     /// The last query's matches, so that a query typed on from it only re-checks those.
     private let memo = SearchMemo()
+    /// Ranked answers to one-letter queries (the first keystroke of a search, which matches most of the
+    /// book and was the slowest one), worked out once per index.
+    private let firstKeystrokes = FirstKeystrokeAnswers()
+
+    /// Works out the answers to every one-letter query in `sort` order now (off the UI thread, at start-up),
+    /// so that the first keystroke of a search costs no pass over the book.
+    func answerFirstKeystrokes(byLastName: Bool) {
+        for letter in "abcdefghijklmnopqrstuvwxyz" { _ = search(String(letter), byLastName: byLastName, limit: nil) }
+    }
 
     /// Matches `query`; returns how many people match and the best `limit` of them (all when nil),
     /// best score first, then name order.
@@ -152,6 +161,11 @@ final class SearchIndex: Sendable {
     func search(_ raw: String, byLastName: Bool, limit: Int?) -> (total: Int, hits: [SearchHit]) {
         let query = Query(raw)
         guard let first = query.terms.first, !first.isEmpty else { return (0, []) }
+        let oneLetter = query.terms.count == 1 && first.count == 1 ? query.key + (byLastName ? "|last" : "|first") : nil
+        if let oneLetter, let answer = firstKeystrokes.answer(oneLetter) {
+            if answer.total > 0 && answer.matches.isEmpty { memo.forget() } else { memo.remember(query.key, answer.matches) }
+            return (answer.total, answer.hits(limit: limit, ids: ids))
+        }
         var scores = [Int32](repeating: 0, count: ids.count)
         var touched: [Int32] = []
         if let previous = memo.candidates(for: query.key), previous.count <= ids.count / 4 {
@@ -202,15 +216,27 @@ final class SearchIndex: Sendable {
             }
         }
         memo.remember(query.key, touched)
-        return rank(touched, scores: scores, byLastName: byLastName, limit: limit)
+        guard let oneLetter else { return rank(touched, scores: scores, byLastName: byLastName, limit: limit) }
+        let ranked = rankedEntries(touched, scores: scores, byLastName: byLastName, limit: nil)
+        // The matches are kept for narrowing only when few enough to be used for it (see above).
+        let answer = FirstKeystrokeAnswers.Answer(total: touched.count, ranked: ranked, scores: ranked.map { Int16(scores[Int($0)]) },
+                                                  matches: touched.count <= ids.count / 4 ? touched : [])
+        firstKeystrokes.store(oneLetter, answer)
+        return (answer.total, answer.hits(limit: limit, ids: ids))
     }
 
     /// Orders matches by score (highest first), then by name, with a counting sort over the few
     /// score levels; only the levels needed for `limit` are placed.
     private func rank(_ touched: [Int32], scores: [Int32], byLastName: Bool, limit: Int?) -> (total: Int, hits: [SearchHit]) {
+        let entries = rankedEntries(touched, scores: scores, byLastName: byLastName, limit: limit)
+        return (touched.count, entries.map { SearchHit(personId: ids[Int($0)], score: Int(scores[Int($0)])) })
+    }
+
+    /// The entries of `rank`, best first, at most `limit` of them.
+    private func rankedEntries(_ touched: [Int32], scores: [Int32], byLastName: Bool, limit: Int?) -> [Int32] {
         let total = touched.count
         let wanted = min(limit ?? total, total)
-        guard wanted > 0 else { return (total, []) }
+        guard wanted > 0 else { return [] }
         var maxScore: Int32 = 0
         for e in touched where scores[Int(e)] > maxScore { maxScore = scores[Int(e)] }
         var counts = [Int](repeating: 0, count: Int(maxScore) + 1)
@@ -241,10 +267,7 @@ final class SearchIndex: Sendable {
         } else {
             for e in touched { place(e) }
         }
-        var hits: [SearchHit] = []
-        hits.reserveCapacity(wanted)
-        for e in out.prefix(wanted) { hits.append(SearchHit(personId: ids[Int(e)], score: Int(scores[Int(e)]))) }
-        return (total, hits)
+        return Array(out.prefix(wanted))
     }
 
     private static func isBoundary(_ b: UInt8) -> Bool {
@@ -350,6 +373,36 @@ final class SearchMemo: @unchecked Sendable {
             self.matches = matches
         }
     }
+
+    /// Forgets the last matches (the next query scans everything).
+    func forget() { remember("", []) }
+}
+
+/// Ranked answers to one-letter queries, by query key and sort (under a lock: searches and the start-up
+/// work that fills it may run on any thread). Compact: 6 bytes per match.
+final class FirstKeystrokeAnswers: @unchecked Sendable {
+    struct Answer {
+        let total: Int
+        /// Entries best first, and their scores.
+        let ranked: [Int32]
+        let scores: [Int16]
+        /// The matches in entry order, for narrowing; empty when too many to be used for it.
+        let matches: [Int32]
+
+        func hits(limit: Int?, ids: [Int64]) -> [SearchHit] {
+            let count = min(limit ?? ranked.count, ranked.count)
+            var hits: [SearchHit] = []
+            hits.reserveCapacity(count)
+            for i in 0..<count { hits.append(SearchHit(personId: ids[Int(ranked[i])], score: Int(scores[i]))) }
+            return hits
+        }
+    }
+
+    private let lock = NSLock()
+    private var answers: [String: Answer] = [:]
+
+    func answer(_ key: String) -> Answer? { lock.withLock { answers[key] } }
+    func store(_ key: String, _ answer: Answer) { lock.withLock { answers[key] = answer } }
 }
 
 /// Holds the current index and rebuilds it when the contacts changed (any process).

@@ -266,10 +266,11 @@ public final class ContactsViewModel {
 
     // MARK: suggestions
 
-    /// Builds the search index in the background, so the first keystroke of a search is quick.
+    /// Builds the search index in the background and answers the one-letter queries ahead, so the first
+    /// keystroke of a search is quick (again after another process changed the book, or the sort changed).
     public func warmUpSearch() {
-        let book = self.book
-        effects.perform({ try book.warmUp() }, then: { _ in })
+        let book = self.book, sort = self.sort
+        effects.perform({ try book.warmUp(sortedBy: sort) }, then: { _ in })
     }
 
     /// Asks the suggestion service for the Suggested block; the people shown are recorded as seen.
@@ -340,6 +341,7 @@ public final class ContactsViewModel {
         guard newSort != sort else { return }
         sort = newSort
         rangeAnchor = nil
+        warmUpSearch()
         let keep = currentRow?.personId
         reload()
         if let keep, let ids = listing.ids, let at = ids.firstIndex(of: keep) { cursor = at + visibleSuggestions.count }
@@ -546,6 +548,7 @@ public final class ContactsViewModel {
             return false
         case .contactsChanged:
             reload()
+            warmUpSearch()
             return false
         default:
             return false
