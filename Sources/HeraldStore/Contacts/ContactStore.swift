@@ -80,7 +80,7 @@ public struct ContactStore: Sendable {
     }
 
     /// Builds (or loads) the search index now instead of on the first query, and works out the answers
-    /// to one-letter queries in `sort` order, so the first keystroke of a search is as quick as the rest.
+    /// to one-character queries in `sort` order, so the first keystroke of a search is as quick as the rest.
     public func warmUpSearch(sortedBy sort: ContactSort = .firstName) throws {
         try indexCache.current(database.pool, savedAt: indexFile).answerFirstKeystrokes(byLastName: sort == .lastName)
     }

@@ -143,14 +143,14 @@ final class SearchIndex: Sendable {
 
     /// The last query's matches, so that a query typed on from it only re-checks those.
     private let memo = SearchMemo()
-    /// Ranked answers to one-letter queries (the first keystroke of a search, which matches most of the
+    /// Ranked answers to one-character queries (the first keystroke of a search, which matches most of the
     /// book and was the slowest one), worked out once per index.
     private let firstKeystrokes = FirstKeystrokeAnswers()
 
-    /// Works out the answers to every one-letter query in `sort` order now (off the UI thread, at start-up),
+    /// Works out the answers to every one-letter (or one-digit) query in `sort` order now (off the UI thread, at start-up),
     /// so that the first keystroke of a search costs no pass over the book.
     func answerFirstKeystrokes(byLastName: Bool) {
-        for letter in "abcdefghijklmnopqrstuvwxyz" { _ = search(String(letter), byLastName: byLastName, limit: nil) }
+        for letter in "abcdefghijklmnopqrstuvwxyz0123456789" { _ = search(String(letter), byLastName: byLastName, limit: nil) }
     }
 
     /// Matches `query`; returns how many people match and the best `limit` of them (all when nil),
@@ -378,7 +378,7 @@ final class SearchMemo: @unchecked Sendable {
     func forget() { remember("", []) }
 }
 
-/// Ranked answers to one-letter queries, by query key and sort (under a lock: searches and the start-up
+/// Ranked answers to one-character queries, by query key and sort (under a lock: searches and the start-up
 /// work that fills it may run on any thread). Compact: 6 bytes per match.
 final class FirstKeystrokeAnswers: @unchecked Sendable {
     struct Answer {

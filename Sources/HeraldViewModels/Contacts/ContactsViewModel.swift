@@ -266,7 +266,7 @@ public final class ContactsViewModel {
 
     // MARK: suggestions
 
-    /// Builds the search index in the background and answers the one-letter queries ahead, so the first
+    /// Builds the search index in the background and answers the one-character queries ahead, so the first
     /// keystroke of a search is quick (again after another process changed the book, or the sort changed).
     public func warmUpSearch() {
         let book = self.book, sort = self.sort
