@@ -10,6 +10,14 @@ struct InboxEndToEndTests {
         return words.count >= 3 ? Int(words[2]) : nil
     }
 
+    /// The title of the open message: the reader's first line, under the rule that splits it from the list.
+    static func openTitle(in screen: String) -> String? {
+        guard screen.contains("esc closes") else { return nil }
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let rule = lines.firstIndex(where: { $0.hasPrefix("│───") }), rule + 1 < lines.count else { return nil }
+        return lines[rule + 1].trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
+    }
+
     @Test func readingAMessageLowersTheUnreadCountOnScreen() throws {
         let herald = try HeraldBinary.url()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-inbox-\(UUID().uuidString)")
@@ -75,5 +83,46 @@ struct InboxEndToEndTests {
         try session.sendKeys("J")
         let next = try session.waitFor(text: "hello", timeout: 5)
         #expect(next.contains("Short one"))
+    }
+
+    @Test func nAfterASearchOpensTheNextMatchAndQClosesHelpBeforeQuitting() throws {
+        let cli = try PlatformCLI()
+        for title in ["Team lunch", "Weekly report", "Lunch menu", "Invoice", "Lunch again"] {
+            try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", title, "--body", "about: \(title.lowercased())"])
+        }
+        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
+                                      environment: cli.processEnvironment([:]))
+        defer { session.kill() }
+        try session.waitFor(text: "5 Deliveries", timeout: 30)
+        try session.sendKeys("4", ":")
+        try session.sendLiteral("user ana")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "Invoice", timeout: 10)
+        try session.sendKeys("/")
+        try session.sendLiteral("lunch")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "3 matches", timeout: 10)
+        let lunches = ["Team lunch", "Lunch menu", "Lunch again"]
+        // The cursor is on a match: open it, close it, n, open the next: another lunch.
+        try session.sendKeys("Enter")
+        let first = try session.waitUntil(timeout: 10, "a lunch message open") { Self.openTitle(in: $0).map(lunches.contains) == true }
+        let firstTitle = try #require(Self.openTitle(in: first))
+        try session.sendKeys("q")
+        try session.waitUntil(timeout: 10, "the message to close") { !$0.contains("esc closes") }
+        try session.sendKeys("n", "Enter")
+        let second = try session.waitUntil(timeout: 10, "the next message open") { Self.openTitle(in: $0) != nil }
+        let secondTitle = try #require(Self.openTitle(in: second))
+        #expect(lunches.contains(secondTitle) && secondTitle != firstTitle, "\(firstTitle) then \(secondTitle)")
+        try session.sendKeys("q")
+        try session.waitUntil(timeout: 10, "the message to close") { !$0.contains("esc closes") }
+        // q closes help first; Herald keeps running on the Inbox.
+        try session.sendKeys("?")
+        try session.waitFor(text: "Keys — 4 Inbox", timeout: 10)
+        try session.sendKeys("q")
+        let back = try session.waitUntil(timeout: 10, "help to close") { !$0.contains("Keys — 4 Inbox") }
+        #expect(back.contains("Inbox — ana"))
+        #expect(try !session.hasExited())
+        try session.sendKeys("q")
+        try session.waitUntil(timeout: 10, "herald to exit") { _ in (try? session.hasExited()) == true }
     }
 }
