@@ -10,6 +10,18 @@ struct InboxEndToEndTests {
         return words.count >= 3 ? Int(words[2]) : nil
     }
 
+    /// Herald on `cli`'s workspace in tmux, on the Inbox of `user`, once `text` is on screen.
+    static func inbox(of cli: PlatformCLI, user: String, showing text: String) throws -> TmuxSession {
+        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
+                                      environment: cli.processEnvironment([:]))
+        try session.waitFor(text: "5 Deliveries", timeout: 30)
+        try session.sendKeys("4", ":")
+        try session.sendLiteral("user \(user)")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: text, timeout: 10)
+        return session
+    }
+
     /// The title of the open message: the reader's first line, under the rule that splits it from the list.
     static func openTitle(in screen: String) -> String? {
         guard screen.contains("esc closes") else { return nil }
@@ -58,14 +70,8 @@ struct InboxEndToEndTests {
         let body = (1...60).map { "line \($0) of the long message" }.joined(separator: "\n")
         try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", "Short one", "--body", "hello"])
         try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", "Long read", "--body", body])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try Self.inbox(of: cli, user: "ana", showing: "Long read")
         defer { session.kill() }
-        try session.waitFor(text: "5 Deliveries", timeout: 30)
-        try session.sendKeys("4", ":")
-        try session.sendLiteral("user ana")
-        try session.sendKeys("Enter")
-        try session.waitFor(text: "Long read", timeout: 10)
         try session.sendKeys("Enter")
         let first = try session.waitFor(text: "more lines below", timeout: 10)
         #expect(first.contains("line 1 of the long message"))
@@ -90,14 +96,8 @@ struct InboxEndToEndTests {
         for title in ["Team lunch", "Weekly report", "Lunch menu", "Invoice", "Lunch again"] {
             try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", title, "--body", "about: \(title.lowercased())"])
         }
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try Self.inbox(of: cli, user: "ana", showing: "Invoice")
         defer { session.kill() }
-        try session.waitFor(text: "5 Deliveries", timeout: 30)
-        try session.sendKeys("4", ":")
-        try session.sendLiteral("user ana")
-        try session.sendKeys("Enter")
-        try session.waitFor(text: "Invoice", timeout: 10)
         try session.sendKeys("/")
         try session.sendLiteral("lunch")
         try session.sendKeys("Enter")

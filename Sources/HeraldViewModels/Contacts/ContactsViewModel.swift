@@ -267,7 +267,7 @@ public final class ContactsViewModel {
     // MARK: suggestions
 
     /// Builds the search index in the background and answers the one-character queries ahead, so the first
-    /// keystroke of a search is quick (again after another process changed the book, or the sort changed).
+    /// keystroke of a search is quick (again when the sort changes).
     public func warmUpSearch() {
         let book = self.book, sort = self.sort
         effects.perform({ try book.warmUp(sortedBy: sort) }, then: { _ in })
@@ -547,8 +547,9 @@ public final class ContactsViewModel {
             if let id = detail?.personId { readDetail(personId: id, reasons: detail?.reasons, opening: false) }
             return false
         case .contactsChanged:
+            // The answers ahead are not worked out again here: while another process imports, the book
+            // changes every second; after a change each one-character query is answered once, then kept.
             reload()
-            warmUpSearch()
             return false
         default:
             return false
