@@ -55,6 +55,8 @@ public final class ContactsViewModel {
     public var suggestionCount = 5
     /// Rows read around the window shown, above and below it.
     public var readAhead = 60
+    /// Rows read beyond the screen for a listing not read yet (a keystroke's results).
+    public var firstReadAhead = 5
 
     /// Rows read so far, by index in the list (suggestions first).
     private var cache: [Int: ContactRow] = [:]
@@ -110,8 +112,11 @@ public final class ContactsViewModel {
         if let reading, reading.contains(range.lowerBound), reading.contains(range.upperBound - 1) { return }
         guard reading == nil else { wanted = range; return }
         let suggestions = visibleSuggestions.count
-        let start = max(0, range.lowerBound - suggestions - readAhead)
-        let end = min(listing.total, range.upperBound - suggestions + readAhead)
+        // A new listing (the next keystroke of a search) draws as soon as its first screen is read; the rows
+        // around it are read ahead once scrolling asks for them.
+        let ahead = cache.isEmpty ? min(readAhead, firstReadAhead) : readAhead
+        let start = max(0, range.lowerBound - suggestions - ahead)
+        let end = min(listing.total, range.upperBound - suggestions + ahead)
         guard start < end else { return }
         reading = range
         read(people: start..<end, generation: generation, listing: listing, sort: sort)
