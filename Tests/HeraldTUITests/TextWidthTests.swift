@@ -61,5 +61,6 @@ import Testing
     @Test func horizontalScrollDropsAWideCharacterCutByTheEdge() {
         #expect(TextFit.columns(of: "ab李c", from: 3, width: 5) == " c")
         #expect(TextFit.columns(of: "abcdef", from: 2, width: 3) == "cde")
+        #expect(TextFit.columns(of: "aक्षिb", from: 2, width: 4) == "  b")     // the 3-column cluster cut after its first column
     }
 }

@@ -39,7 +39,7 @@ public enum TextFit {
     }
 
     /// Characters of `text` whose columns fit starting at column `skip` (for horizontal scroll);
-    /// a wide character cut by the left edge is dropped (its visible half becomes a space).
+    /// a wide cluster cut by the left edge is dropped (its visible columns become spaces).
     public static func columns(of text: String, from skip: Int, width: Int) -> String {
         guard width > 0 else { return "" }
         var out = ""
@@ -49,8 +49,9 @@ public enum TextFit {
             let w = TextWidth.of(character)
             defer { column += w }
             if column + w <= skip { continue }
-            if column < skip {                      // wide char straddling the left edge
-                out.append(" "); used += 1
+            if column < skip {                      // a wide cluster straddling the left edge
+                let visible = min(column + w - skip, width - used)
+                out += String(repeating: " ", count: visible); used += visible
                 continue
             }
             if used + w > width { break }
