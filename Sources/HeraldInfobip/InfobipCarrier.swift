@@ -33,7 +33,7 @@ public struct InfobipCarrier: Carrier {
         var toSend = messages.filter { !$0.mayHaveBeenSent }
         let unsure = messages.filter(\.mayHaveBeenSent)
         if !unsure.isEmpty {
-            let known = try await logs(messageIds: unsure.map(\.messageId))
+            let known = try await logs(where: "messageId", in: unsure.map(\.messageId))
             for message in unsure {
                 if let found = known[message.messageId] {
                     reports.append(report(found, messageId: message.messageId, at: now))
@@ -90,12 +90,7 @@ public struct InfobipCarrier: Carrier {
     }
 
     public func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport] {
-        let bulkIds = Array(Set(messages.map(\.bulkId))).sorted()
-        var found: [String: InfobipLogsResponse.Log] = [:]
-        for start in stride(from: 0, to: bulkIds.count, by: Self.idsPerLogsRequest) {
-            let some = bulkIds[start..<min(bulkIds.count, start + Self.idsPerLogsRequest)]
-            found.merge(try await logs(query: some.map { ("bulkId", $0) })) { first, _ in first }
-        }
+        let found = try await logs(where: "bulkId", in: Array(Set(messages.map(\.bulkId))).sorted())
         return messages.compactMap { message -> CarrierReport? in
             if let log = found[message.messageId] { return report(log, messageId: message.messageId, at: now) }
             if now.timeIntervalSince(message.acceptedAt) > Self.logsKeptFor {
@@ -107,12 +102,12 @@ public struct InfobipCarrier: Carrier {
         }
     }
 
-    /// Logs of these messageIds, by messageId.
-    private func logs(messageIds: [String]) async throws -> [String: InfobipLogsResponse.Log] {
+    /// Logs whose `name` (`messageId`, `bulkId`) is one of `values`, asked `idsPerLogsRequest` at a time; by messageId.
+    private func logs(where name: String, in values: [String]) async throws -> [String: InfobipLogsResponse.Log] {
         var found: [String: InfobipLogsResponse.Log] = [:]
-        for start in stride(from: 0, to: messageIds.count, by: Self.idsPerLogsRequest) {
-            let some = messageIds[start..<min(messageIds.count, start + Self.idsPerLogsRequest)]
-            found.merge(try await logs(query: some.map { ("messageId", $0) })) { first, _ in first }
+        for start in stride(from: 0, to: values.count, by: Self.idsPerLogsRequest) {
+            let some = values[start..<min(values.count, start + Self.idsPerLogsRequest)]
+            found.merge(try await logs(query: some.map { (name, $0) })) { first, _ in first }
         }
         return found
     }

@@ -255,19 +255,11 @@ public final class DeliveriesViewModel {
             parts.append("backing off \(Int(until.timeIntervalSince(now).rounded(.up))) s")
         } else if let next = tracker.nextPassAt {
             // An absolute time: it stays true between frames (a countdown would be stale until the next redraw).
-            parts.append("next pass at \(Self.clockTime(next))")
+            parts.append("next pass at \(AppViewModel.clockTime(next))")
         }
         let left = tracker.bulks.map(\.passesLeft).max() ?? 0
         parts.append("\(tracker.bulks.count) bulk\(tracker.bulks.count == 1 ? "" : "s") watched, up to \(left) pass\(left == 1 ? "" : "es") left")
         return parts.joined(separator: " · ")
-    }
-
-    /// "14:05:09" in the local time zone.
-    static func clockTime(_ date: Date) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "HH:mm:ss"
-        return f.string(from: date)
     }
 
     /// Passes left for a bulk from the tracker's schedule; nil when it is not being watched.

@@ -281,12 +281,26 @@ public final class InboxViewModel {
     public func markAllSeen() {
         let ids = messages.filter { !$0.seen }.map(\.messageId)
         guard !ids.isEmpty else { onToast(.info, "every loaded message is already read"); return }
+        submitSeen(ids, saying: "marked \(ids.count) message\(ids.count == 1 ? "" : "s") read")
+    }
+
+    /// Marks one message seen at once (counters drop now). When the platform cannot take the mark now
+    /// it stays marked and queued (a warning says so); when the platform refuses it, it is undone with
+    /// an error toast.
+    public func markSeen(_ messageId: String) {
+        guard let message = messages.first(where: { $0.messageId == messageId }), !message.seen else { return }
+        submitSeen([messageId], saying: nil)
+    }
+
+    /// Marks `ids` seen at once and sends the marks; `saying` is the toast when the platform took them.
+    /// Marks it cannot take now stay (a warning says so); marks it refuses are undone (an error says why).
+    private func submitSeen(_ ids: [String], saying done: String?) {
         applySeen(ids, seen: true)
         let service = self.service, user = self.user
         effects.perform({ try await service.markSeen(user: user, messageIds: ids) }) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success: self.onToast(.success, "marked \(ids.count) message\(ids.count == 1 ? "" : "s") read")
+            case .success: if let done { self.onToast(.success, done) }
             case .failure(let error):
                 if case InboxError.seenNotSaved(_, let pending) = error, pending > 0 {
                     self.onToast(.warning, userMessage(for: error))
@@ -295,24 +309,6 @@ public final class InboxViewModel {
                 self.applySeen(ids, seen: false)
                 self.onToast(.error, userMessage(for: error))
             }
-        }
-    }
-
-    /// Marks one message seen at once (counters drop now). When the platform cannot take the mark now
-    /// it stays marked and queued (a warning says so); when the platform refuses it, it is undone with
-    /// an error toast.
-    public func markSeen(_ messageId: String) {
-        guard let message = messages.first(where: { $0.messageId == messageId }), !message.seen else { return }
-        applySeen([messageId], seen: true)
-        let service = self.service, user = self.user
-        effects.perform({ try await service.markSeen(user: user, messageIds: [messageId]) }) { [weak self] result in
-            guard let self, case .failure(let error) = result else { return }
-            if case InboxError.seenNotSaved(_, let pending) = error, pending > 0 {
-                self.onToast(.warning, userMessage(for: error))
-                return
-            }
-            self.applySeen([messageId], seen: false)
-            self.onToast(.error, userMessage(for: error))
         }
     }
 
