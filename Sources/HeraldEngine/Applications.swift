@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HeraldAPI
 import HeraldCore
 
@@ -41,7 +40,7 @@ struct ApplicationRecord: Sendable {
     var messageEditingAllowed: Bool
     var inboxAuthMode: InboxAuthMode
 
-    init(row: Row) {
+    init(row: SQLRow) {
         key = row["key"]
         name = row["name"]
         secret = row["secret"]
@@ -51,16 +50,16 @@ struct ApplicationRecord: Sendable {
         inboxAuthMode = InboxAuthMode(rawValue: row["inboxAuthMode"] ?? "") ?? .applicationCode
     }
 
-    static func find(_ db: Database, key: String) throws -> ApplicationRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM application WHERE key = ?", arguments: [key]).map(ApplicationRecord.init)
+    static func find(_ db: any EngineSQL, key: String) throws -> ApplicationRecord? {
+        try db.row("SELECT * FROM application WHERE key = ?", [key]).map(ApplicationRecord.init)
     }
 
-    static func find(_ db: Database, secret: String) throws -> ApplicationRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM application WHERE secret = ?", arguments: [secret]).map(ApplicationRecord.init)
+    static func find(_ db: any EngineSQL, secret: String) throws -> ApplicationRecord? {
+        try db.row("SELECT * FROM application WHERE secret = ?", [secret]).map(ApplicationRecord.init)
     }
 
-    static func find(_ db: Database, code: String) throws -> ApplicationRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM application WHERE code = ?", arguments: [code]).map(ApplicationRecord.init)
+    static func find(_ db: any EngineSQL, code: String) throws -> ApplicationRecord? {
+        try db.row("SELECT * FROM application WHERE code = ?", [code]).map(ApplicationRecord.init)
     }
 
     var settings: ApplicationSettings {
@@ -79,21 +78,22 @@ extension PlatformEngine {
     /// The sandbox application, created on first run (with its default message) and returned again after.
     /// Looking it up and creating it is one write transaction, so processes opening a new folder at
     /// once agree on one application.
-    public func bootstrapSandbox() throws -> ApplicationCredentials {
-        let existing = try pool.read { db in try Self.sandboxCredentials(db) }
+    public func bootstrapSandbox() async throws -> ApplicationCredentials {
+        let existing = try await store.read { db in try Self.sandboxCredentials(db) }
         if let existing { return existing }
-        return try pool.write { db in
+        return try await store.write { [self] db in
             if let existing = try Self.sandboxCredentials(db) { return existing }
             let creds = try createApplication(db, name: "Herald sandbox", messageText: Self.defaultMessageText,
                                               inboxAuthMode: .applicationCode, messageEditingAllowed: true)
-            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                           arguments: [Self.sandboxMetaKey, creds.applicationKey])
+            try db.execute("""
+                INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, [Self.sandboxMetaKey, creds.applicationKey])
             return creds
         }
     }
 
-    private static func sandboxCredentials(_ db: Database) throws -> ApplicationCredentials? {
-        guard let key = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [sandboxMetaKey]),
+    private static func sandboxCredentials(_ db: any EngineSQL) throws -> ApplicationCredentials? {
+        guard let key = try db.value(String.self, "SELECT value FROM meta WHERE key = ?", [sandboxMetaKey]),
               let app = try ApplicationRecord.find(db, key: key) else { return nil }
         return ApplicationCredentials(applicationKey: app.key, secret: app.secret, applicationCode: app.code,
                                       messageKey: app.defaultMessageKey ?? "")
@@ -102,34 +102,33 @@ extension PlatformEngine {
     /// A new application with fresh secrets and a default message.
     public func createApplication(name: String, messageText: String = PlatformEngine.defaultMessageText,
                                   inboxAuthMode: InboxAuthMode = .applicationCode,
-                                  messageEditingAllowed: Bool = true) throws -> ApplicationCredentials {
-        try pool.write { db in
+                                  messageEditingAllowed: Bool = true) async throws -> ApplicationCredentials {
+        try await store.write { [self] db in
             try createApplication(db, name: name, messageText: messageText, inboxAuthMode: inboxAuthMode,
                                   messageEditingAllowed: messageEditingAllowed)
         }
     }
 
-    private func createApplication(_ db: Database, name: String, messageText: String, inboxAuthMode: InboxAuthMode,
+    private nonisolated func createApplication(_ db: any EngineSQL, name: String, messageText: String, inboxAuthMode: InboxAuthMode,
                                    messageEditingAllowed: Bool) throws -> ApplicationCredentials {
         let creds = ApplicationCredentials(applicationKey: Identifiers.hex(bytes: 16), secret: Identifiers.hex(bytes: 16),
                                            applicationCode: Identifiers.hex(bytes: 16),
                                            messageKey: Identifiers.hex(bytes: 16).uppercased())
         let now = nowMs
-        try db.execute(sql: """
+        try db.execute("""
             INSERT INTO application(key, name, secret, code, defaultMessageKey, messageEditingAllowed, inboxAuthMode, createdAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [creds.applicationKey, name, creds.secret, creds.applicationCode, creds.messageKey,
-                             messageEditingAllowed, inboxAuthMode.rawValue, now])
-        try db.execute(sql: """
+            """, [creds.applicationKey, name, creds.secret, creds.applicationCode, creds.messageKey,
+                  messageEditingAllowed, inboxAuthMode.rawValue, now])
+        try db.execute("""
             INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [creds.messageKey, creds.applicationKey, messageText, MessageTemplate.defaultLinkPlaceholder,
-                             now, now])
+            """, [creds.messageKey, creds.applicationKey, messageText, MessageTemplate.defaultLinkPlaceholder, now, now])
         return creds
     }
 
     /// The credentials of an application, nil when unknown.
-    public func credentials(applicationKey: String) throws -> ApplicationCredentials? {
-        try pool.read { db in
+    public func credentials(applicationKey: String) async throws -> ApplicationCredentials? {
+        try await store.read { db in
             guard let app = try ApplicationRecord.find(db, key: applicationKey) else { return nil }
             return ApplicationCredentials(applicationKey: app.key, secret: app.secret, applicationCode: app.code,
                                           messageKey: app.defaultMessageKey ?? "")
@@ -137,30 +136,29 @@ extension PlatformEngine {
     }
 
     /// The settings of an application.
-    public func settings(applicationKey: String) throws -> ApplicationSettings {
-        try requireApplication(applicationKey).settings
+    public func settings(applicationKey: String) async throws -> ApplicationSettings {
+        try await requireApplication(applicationKey).settings
     }
 
     /// Allows or forbids editing the application's messages (PUT answers 403 when forbidden).
-    public func setMessageEditingAllowed(_ allowed: Bool, applicationKey: String) throws {
-        _ = try requireApplication(applicationKey)
-        try pool.write { db in
-            try db.execute(sql: "UPDATE application SET messageEditingAllowed = ? WHERE key = ?",
-                           arguments: [allowed, applicationKey])
+    public func setMessageEditingAllowed(_ allowed: Bool, applicationKey: String) async throws {
+        _ = try await requireApplication(applicationKey)
+        try await store.write { db in
+            try db.execute("UPDATE application SET messageEditingAllowed = ? WHERE key = ?", [allowed, applicationKey])
         }
     }
 
     /// How the application's inbox authenticates (application code, or JWT only).
-    public func setInboxAuthMode(_ mode: InboxAuthMode, applicationKey: String) throws {
-        _ = try requireApplication(applicationKey)
-        try pool.write { db in
-            try db.execute(sql: "UPDATE application SET inboxAuthMode = ? WHERE key = ?", arguments: [mode.rawValue, applicationKey])
+    public func setInboxAuthMode(_ mode: InboxAuthMode, applicationKey: String) async throws {
+        _ = try await requireApplication(applicationKey)
+        try await store.write { db in
+            try db.execute("UPDATE application SET inboxAuthMode = ? WHERE key = ?", [mode.rawValue, applicationKey])
         }
     }
 
     /// Adds (or replaces) a JWT signing key. The secret is hex and must decode to at least 32 bytes.
-    public func addJWTKey(applicationKey: String, keyId: String, secretHex: String) throws {
-        _ = try requireApplication(applicationKey)
+    public func addJWTKey(applicationKey: String, keyId: String, secretHex: String) async throws {
+        _ = try await requireApplication(applicationKey)
         guard !keyId.isEmpty, keyId.count <= 200 else {
             throw EngineError.invalidArgument("a JWT key id must have 1 to 200 characters")
         }
@@ -170,36 +168,39 @@ extension PlatformEngine {
         guard bytes.count >= Self.minimumJWTSecretBytes else {
             throw EngineError.invalidJWTSecret("the secret of key \(keyId) has \(bytes.count) bytes; HS256 needs at least \(Self.minimumJWTSecretBytes) (\(Self.minimumJWTSecretBytes * 2) hex digits)")
         }
-        try pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO jwtKey(applicationKey, keyId, secretHex) VALUES (?, ?, ?)",
-                           arguments: [applicationKey, keyId, secretHex.lowercased()])
+        let secret = secretHex.lowercased()
+        try await store.write { db in
+            try db.execute("""
+                INSERT INTO jwtKey(applicationKey, keyId, secretHex) VALUES (?, ?, ?)
+                ON CONFLICT(applicationKey, keyId) DO UPDATE SET secretHex = excluded.secretHex
+                """, [applicationKey, keyId, secret])
         }
     }
 
     /// Creates a JWT signing key with a fresh 32-byte secret.
-    public func generateJWTKey(applicationKey: String, keyId: String) throws -> JWTKeyInfo {
+    public func generateJWTKey(applicationKey: String, keyId: String) async throws -> JWTKeyInfo {
         let info = JWTKeyInfo(keyId: keyId, secretHex: Identifiers.hex(bytes: Self.minimumJWTSecretBytes))
-        try addJWTKey(applicationKey: applicationKey, keyId: keyId, secretHex: info.secretHex)
+        try await addJWTKey(applicationKey: applicationKey, keyId: keyId, secretHex: info.secretHex)
         return info
     }
 
     /// Removes a JWT signing key; tokens signed with it are refused from now on.
-    public func removeJWTKey(applicationKey: String, keyId: String) throws {
-        try pool.write { db in
-            try db.execute(sql: "DELETE FROM jwtKey WHERE applicationKey = ? AND keyId = ?", arguments: [applicationKey, keyId])
+    public func removeJWTKey(applicationKey: String, keyId: String) async throws {
+        try await store.write { db in
+            try db.execute("DELETE FROM jwtKey WHERE applicationKey = ? AND keyId = ?", [applicationKey, keyId])
         }
     }
 
     /// The JWT signing keys of an application.
-    public func jwtKeys(applicationKey: String) throws -> [JWTKeyInfo] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT keyId, secretHex FROM jwtKey WHERE applicationKey = ? ORDER BY keyId",
-                             arguments: [applicationKey]).map { JWTKeyInfo(keyId: $0["keyId"], secretHex: $0["secretHex"]) }
+    public func jwtKeys(applicationKey: String) async throws -> [JWTKeyInfo] {
+        try await store.read { db in
+            try db.rows("SELECT keyId, secretHex FROM jwtKey WHERE applicationKey = ? ORDER BY keyId", [applicationKey])
+                .map { JWTKeyInfo(keyId: $0["keyId"], secretHex: $0["secretHex"]) }
         }
     }
 
-    func requireApplication(_ key: String) throws -> ApplicationRecord {
-        guard let app = try pool.read({ db in try ApplicationRecord.find(db, key: key) }) else {
+    func requireApplication(_ key: String) async throws -> ApplicationRecord {
+        guard let app = try await store.read({ db in try ApplicationRecord.find(db, key: key) }) else {
             throw EngineError.unknownApplication(key)
         }
         return app
@@ -208,25 +209,25 @@ extension PlatformEngine {
     // MARK: - Wire auth
 
     /// The application whose secret is in `Authorization: App <secret>`; 401 otherwise.
-    func authenticateSecret(_ request: APIRequest) throws -> ApplicationRecord {
+    func authenticateSecret(_ request: APIRequest) async throws -> ApplicationRecord {
         guard case .app(let secret)? = request.credential,
-              let app = try pool.read({ db in try ApplicationRecord.find(db, secret: secret) }) else {
+              let app = try await store.read({ db in try ApplicationRecord.find(db, secret: secret) }) else {
             throw APIError.unauthorized
         }
         return app
     }
 
     /// The secret's application, which must be the one named in the path.
-    func authenticateSecret(_ request: APIRequest, applicationKey: String?) throws -> ApplicationRecord {
-        let app = try authenticateSecret(request)
+    func authenticateSecret(_ request: APIRequest, applicationKey: String?) async throws -> ApplicationRecord {
+        let app = try await authenticateSecret(request)
         guard app.key == applicationKey else { throw APIError.unauthorized }
         return app
     }
 
     /// The application whose code is in `Authorization: App <code>`; 401 otherwise.
-    func authenticateCode(_ request: APIRequest) throws -> ApplicationRecord {
+    func authenticateCode(_ request: APIRequest) async throws -> ApplicationRecord {
         guard case .app(let code)? = request.credential,
-              let app = try pool.read({ db in try ApplicationRecord.find(db, code: code) }) else {
+              let app = try await store.read({ db in try ApplicationRecord.find(db, code: code) }) else {
             throw APIError.unauthorized
         }
         return app

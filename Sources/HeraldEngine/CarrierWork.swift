@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HeraldAPI
 import HeraldCore
 
@@ -22,21 +21,16 @@ extension PlatformEngine {
         var pass = CarrierPass()
         pass.handed = try await drainOutbox(bulkId: nil)
         pass.changed = try await collectReports(bulkId: nil)
-        pass.nextDueAt = try nextReportDue()
+        pass.nextDueAt = try await nextReportDue()
         return pass
     }
 
     /// When the earliest report is due; nil when no message waits for one.
-    func nextReportDue() throws -> Date? {
-        try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(nextCheckAt) FROM sent WHERE nextCheckAt IS NOT NULL AND outbox = 0")
+    func nextReportDue() async throws -> Date? {
+        try await store.read { db in
+            try db.value(Int64.self, "SELECT MIN(nextCheckAt) FROM sent WHERE nextCheckAt IS NOT NULL AND outbox = 0")
                 .map(Date.init(epochMilliseconds:))
         }
-    }
-
-    /// Rows of a read (a synchronous read, so the async overload of GRDB is not picked inside async work).
-    func rows(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
-        try pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
     }
 
     /// Hands messages committed to the outbox to the carrier and stores its first reports. Messages are claimed
@@ -46,38 +40,38 @@ extension PlatformEngine {
     func drainOutbox(bulkId: String?) async throws -> Int {
         var handed = 0
         while true {
-            let claimed = try claimOutbox(bulkId: bulkId)
+            let claimed = try await claimOutbox(bulkId: bulkId)
             guard !claimed.isEmpty else { return handed }
             for (app, group) in Dictionary(grouping: claimed, by: { $0.applicationKey }) {
                 // A message refused for good comes back `rejected` with the carrier's reason; one the carrier
                 // did not answer for stays claimed and is handed over again when its lease runs out.
                 let reports = try await carrier.submit(group.map(\.message), at: now)
-                _ = try store(reports, applicationKey: app, fromOutbox: true)
+                _ = try await storeReports(reports, applicationKey: app, fromOutbox: true)
                 handed += reports.count
             }
             if claimed.count < Self.carrierBatch { return handed }
         }
     }
 
-    private struct Claimed {
+    private struct Claimed: Sendable {
         var applicationKey: String
         var message: OutboundSMS
     }
 
-    /// Claims up to a batch of outbox messages in one transaction: new ones, and claims whose lease ran out.
-    private func claimOutbox(bulkId: String?) throws -> [Claimed] {
+    /// Claims up to a batch of outbox messages in one unit of work: new ones, and claims whose lease ran out.
+    private func claimOutbox(bulkId: String?) async throws -> [Claimed] {
         let at = nowMs
         let lease = at + Int64(config.handOverLease * 1000)
-        return try pool.write { db -> [Claimed] in
-            let rows = try Row.fetchAll(db, sql: """
+        return try await store.write { db -> [Claimed] in
+            let rows = try db.rows("""
                 SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, b.sender
                 FROM sent s JOIN bulk b ON b.id = s.bulkId
                 WHERE (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
                   \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
-                """, arguments: StatementArguments([at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch]))
-            let claim = try db.makeStatement(sql: "UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id = ?")
+                """, [at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch])
             return try rows.map { row in
-                try claim.execute(arguments: [lease, row["applicationKey"], row["id"]])
+                try db.execute("UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id = ?",
+                               [lease, row["applicationKey"] as String, row["id"] as String])
                 let outbox: Int = row["outbox"]
                 return Claimed(applicationKey: row["applicationKey"], message: OutboundSMS(
                     messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
@@ -93,12 +87,15 @@ extension PlatformEngine {
         let dueBy = nowMs
         var after: (Int64, String) = (Int64.min, "")
         while true {
-            let rows = try rows("""
-                SELECT applicationKey, id, bulkId, sentAt, status, nextCheckAt FROM sent
-                WHERE nextCheckAt IS NOT NULL AND outbox = 0 AND nextCheckAt <= ? \(bulkId == nil ? "" : "AND bulkId = ?")
-                  AND (nextCheckAt, id) > (?, ?)
-                ORDER BY nextCheckAt, id LIMIT ?
-                """, StatementArguments([dueBy] + (bulkId.map { [$0] } ?? []) + [after.0, after.1, Self.carrierBatch]))
+            let arguments: SQLArguments = [dueBy] + (bulkId.map { [$0] } ?? []) + [after.0, after.1, Self.carrierBatch]
+            let rows = try await store.read { db in
+                try db.rows("""
+                    SELECT applicationKey, id, bulkId, sentAt, status, nextCheckAt FROM sent
+                    WHERE nextCheckAt IS NOT NULL AND outbox = 0 AND nextCheckAt <= ? \(bulkId == nil ? "" : "AND bulkId = ?")
+                      AND (nextCheckAt, id) > (?, ?)
+                    ORDER BY nextCheckAt, id LIMIT ?
+                    """, arguments)
+            }
             guard let last = rows.last else { return changed }
             after = (last["nextCheckAt"], last["id"])
             for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
@@ -107,7 +104,7 @@ extension PlatformEngine {
                                 status: DeliveryStatus(parsing: row["status"]))
                 }
                 let reports = try await carrier.reports(inFlight, at: now)
-                changed += try store(reports, applicationKey: app, fromOutbox: false)
+                changed += try await storeReports(reports, applicationKey: app, fromOutbox: false)
             }
             if rows.count < Self.carrierBatch { return changed }
         }
@@ -116,27 +113,27 @@ extension PlatformEngine {
     /// Stores carrier reports of one application; rows that moved on meanwhile (another process stored a
     /// report first) are left alone. Writes one `deliveryChanged` event per bulk whose statuses changed.
     /// Answers how many statuses changed.
-    private func store(_ reports: [CarrierReport], applicationKey: String, fromOutbox: Bool) throws -> Int {
+    private func storeReports(_ reports: [CarrierReport], applicationKey: String, fromOutbox: Bool) async throws -> Int {
         guard !reports.isEmpty else { return 0 }
         let at = nowMs
-        let changed = try pool.write { db -> Int in
+        let changed = try await store.write { [self] db -> Int in
             var changes: [String: [DeliveryInfo]] = [:]
             for report in reports {
-                guard let row = try Row.fetchOne(db, sql: """
+                guard let row = try db.row("""
                     SELECT bulkId, address, price, currency, reason, status, outbox, nextCheckAt FROM sent
                     WHERE applicationKey = ? AND id = ?
-                    """, arguments: [applicationKey, report.messageId]) else { continue }
+                    """, [applicationKey, report.messageId]) else { continue }
                 let inOutbox = (row["outbox"] as Int) > 0
                 guard inOutbox == fromOutbox, fromOutbox || row["nextCheckAt"] as Int64? != nil else { continue }
                 let price: Double = report.price ?? row["price"]
                 let currency: String? = report.currency ?? (row["currency"] as String?)
                 let reason: String? = report.reason ?? (row["reason"] as String?)
-                try db.execute(sql: """
+                try db.execute("""
                     UPDATE sent SET status = ?, statusAt = ?, nextCheckAt = ?, outbox = 0, price = ?, currency = ?, reason = ?,
                                     permanentFailure = ?
                     WHERE applicationKey = ? AND id = ?
-                    """, arguments: [report.status.rawValue, at, report.nextCheckAt?.epochMilliseconds, price, currency, reason,
-                                     report.permanent, applicationKey, report.messageId])
+                    """, [report.status.rawValue, at, report.nextCheckAt?.epochMilliseconds, price, currency, reason,
+                          report.permanent, applicationKey, report.messageId])
                 if report.status.rawValue != row["status"] as String || price != row["price"] as Double {
                     let bulkId: String = row["bulkId"]
                     changes[bulkId, default: []].append(DeliveryInfo(
@@ -158,19 +155,17 @@ extension PlatformEngine {
 
 extension PlatformEngine {
     /// Puts a bulk's messages back in the outbox, as a crash between commit and hand-over leaves them (tests).
-    func markInOutbox(bulkId: String) throws {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE sent SET outbox = 1, nextCheckAt = NULL WHERE bulkId = ? AND accepted = 1",
-                           arguments: [bulkId])
+    func markInOutbox(bulkId: String) async throws {
+        try await store.write { db in
+            try db.execute("UPDATE sent SET outbox = 1, nextCheckAt = NULL WHERE bulkId = ? AND accepted = 1", [bulkId])
         }
     }
 
     /// Leaves a bulk's messages as a process that died while the carrier answered leaves them: claimed, the
     /// lease run out (tests).
-    func markHandedWithoutAnswer(bulkId: String) throws {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE sent SET outbox = 2, nextCheckAt = 0 WHERE bulkId = ? AND accepted = 1",
-                           arguments: [bulkId])
+    func markHandedWithoutAnswer(bulkId: String) async throws {
+        try await store.write { db in
+            try db.execute("UPDATE sent SET outbox = 2, nextCheckAt = 0 WHERE bulkId = ? AND accepted = 1", [bulkId])
         }
     }
 }

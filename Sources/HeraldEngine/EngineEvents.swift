@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HeraldAPI
 import HeraldLocks
 
@@ -40,48 +39,37 @@ public final class EventBell: @unchecked Sendable {
 }
 
 extension PlatformEngine {
-    /// Stores an event of `applicationKey` inside the caller's transaction.
-    func appendEvent(_ db: Database, applicationKey: String, _ event: PlatformEvent) throws {
+    /// Stores an event of `applicationKey` inside the caller's unit of work.
+    nonisolated func appendEvent(_ db: any EngineSQL, applicationKey: String, _ event: PlatformEvent) throws {
         let payload = try HeraldJSON.encode(event)
-        try db.execute(sql: "INSERT INTO event(applicationKey, type, payload, createdAt) VALUES (?, ?, ?, ?)",
-                       arguments: [applicationKey, event.type, String(decoding: payload, as: UTF8.self), nowMs])
+        try db.execute("INSERT INTO event(applicationKey, type, payload, createdAt) VALUES (?, ?, ?, ?)",
+                       [applicationKey, event.type, String(decoding: payload, as: UTF8.self), nowMs])
+        try db.announceEvents()
     }
 
     /// Events of an application after `id`, oldest first (a read beside the engine's work, not behind it).
-    public nonisolated func events(applicationKey: String, after id: Int64, limit: Int = 500) throws -> [StoredEvent] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, type, payload, createdAt FROM event WHERE applicationKey = ? AND id > ? ORDER BY id LIMIT ?
-                """, arguments: [applicationKey, id, limit]).map { row in
+    public nonisolated func events(applicationKey: String, after id: Int64, limit: Int = 500) async throws -> [StoredEvent] {
+        try await store.read { db in
+            try db.rows("SELECT id, type, payload, createdAt FROM event WHERE applicationKey = ? AND id > ? ORDER BY id LIMIT ?",
+                        [applicationKey, id, limit]).map { row in
                 StoredEvent(id: row["id"], type: row["type"], payload: Data((row["payload"] as String).utf8),
                             createdAt: Date(epochMilliseconds: row["createdAt"]))
             }
         }
     }
 
-    /// The id of the newest event of an application (0 when there is none).
-    public nonisolated func lastEventId(applicationKey: String) throws -> Int64 {
-        try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event WHERE applicationKey = ?", arguments: [applicationKey]) ?? 0
+    /// The ids of the newest and the oldest event of an application (0 and nil when there is none).
+    public nonisolated func eventRange(applicationKey: String) async throws -> (last: Int64, oldest: Int64?) {
+        try await store.read { db in
+            let row = try db.row("SELECT MAX(id) AS newest, MIN(id) AS oldest FROM event WHERE applicationKey = ?", [applicationKey])
+            return ((row?["newest"] as Int64?) ?? 0, row?["oldest"] as Int64?)
         }
     }
 
     /// Removes events older than `age` seconds; a subscriber away longer starts from a fresh snapshot.
     @discardableResult
-    public func pruneEvents(olderThan age: TimeInterval) throws -> Int {
+    public func pruneEvents(olderThan age: TimeInterval) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-age).epochMilliseconds
-        return try pool.write { db in
-            try db.execute(sql: "DELETE FROM event WHERE createdAt < ?", arguments: [cutoff])
-            return db.changesCount
-        }
-    }
-}
-
-extension PlatformEngine {
-    /// The id of the oldest event still kept for an application; nil when there is none.
-    public nonisolated func oldestEventId(applicationKey: String) throws -> Int64? {
-        try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM event WHERE applicationKey = ?", arguments: [applicationKey])
-        }
+        return try await store.write { db in try db.execute("DELETE FROM event WHERE createdAt < ?", [cutoff]) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HeraldAPI
 import HeraldCore
 
@@ -11,18 +10,18 @@ extension PlatformEngine {
     /// Puts a message in a user's inbox (the sandbox application's when `applicationKey` is nil).
     @discardableResult
     public func pushInbox(user: String, topic: String?, title: String?, body: String, at date: Date? = nil,
-                          applicationKey: String? = nil, seen: Bool = false) throws -> InboxMessage {
+                          applicationKey: String? = nil, seen: Bool = false) async throws -> InboxMessage {
         guard !user.isEmpty else { throw EngineError.invalidArgument("an inbox user id cannot be empty") }
         guard !body.isEmpty else { throw EngineError.invalidArgument("an inbox message needs a body") }
-        let appKey = try applicationKey ?? bootstrapSandbox().applicationKey
-        _ = try requireApplication(appKey)
+        let appKey: String
+        if let applicationKey { appKey = applicationKey } else { appKey = try await bootstrapSandbox().applicationKey }
+        _ = try await requireApplication(appKey)
         let message = InboxMessage(messageId: Identifiers.uuid(), title: title, body: body, topic: topic,
                                    sendDateTime: Date(epochMilliseconds: (date ?? clock.now()).epochMilliseconds), seen: seen)
-        try pool.write { db in
-            try db.execute(sql: """
+        try await store.write { [self] db in
+            try db.execute("""
                 INSERT INTO inbox(id, applicationKey, externalUserId, title, body, topic, sentAt, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [message.messageId, appKey, user, title, body, topic,
-                                 message.sendDateTime.epochMilliseconds, seen])
+                """, [message.messageId, appKey, user, title, body, topic, message.sendDateTime.epochMilliseconds, seen])
             try appendEvent(db, applicationKey: appKey, .inboxMessage(externalUserId: user, message: InboxWireMessage(
                 messageId: message.messageId, title: title, body: body, topic: topic,
                 sendDateTime: message.sendDateTime.epochMilliseconds, seen: seen)))
@@ -34,11 +33,11 @@ extension PlatformEngine {
     /// Fills a user's inbox with demo messages over the last weeks (topics promo, news, account; older
     /// ones seen). Does nothing when the user already has messages; returns how many were added.
     @discardableResult
-    public func seedDemo(user: String, count: Int = 30, applicationKey: String? = nil) throws -> Int {
-        let appKey = try applicationKey ?? bootstrapSandbox().applicationKey
-        let existing = try pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE applicationKey = ? AND externalUserId = ?",
-                             arguments: [appKey, user]) ?? 0
+    public func seedDemo(user: String, count: Int = 30, applicationKey: String? = nil) async throws -> Int {
+        let appKey: String
+        if let applicationKey { appKey = applicationKey } else { appKey = try await bootstrapSandbox().applicationKey }
+        let existing = try await store.read { db in
+            try db.value(Int.self, "SELECT COUNT(*) FROM inbox WHERE applicationKey = ? AND externalUserId = ?", [appKey, user]) ?? 0
         }
         guard existing == 0, count > 0 else { return 0 }
         let samples: [(String, String, String)] = [
@@ -53,7 +52,7 @@ extension PlatformEngine {
         for i in 0..<count {
             let (topic, title, body) = samples[i % samples.count]
             let at = now.addingTimeInterval(-Double(i) * 19 * 3600 - Double(i % 7) * 600)
-            try pushInbox(user: user, topic: topic, title: title, body: body, at: at, applicationKey: appKey, seen: i >= 5 && i % 3 != 0)
+            try await pushInbox(user: user, topic: topic, title: title, body: body, at: at, applicationKey: appKey, seen: i >= 5 && i % 3 != 0)
         }
         return count
     }
@@ -64,21 +63,27 @@ extension PlatformEngine {
         let user = p["externalUserId"] ?? ""
         let app = try await authenticateInbox(request, externalUserId: user)
         let filter = try Self.inboxFilter(request.query)
-        let result = try await pool.read { db -> InboxResponse in
+        let result = try await store.read { db -> InboxResponse in
             let scope = "applicationKey = ? AND externalUserId = ?"
-            let scopeArgs: StatementArguments = [app.key, user]
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(scope)", arguments: scopeArgs) ?? 0
-            let unread = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(scope) AND seen = 0", arguments: scopeArgs) ?? 0
+            let scopeArgs: SQLArguments = [app.key, user]
             var conditions = scope
             var args = scopeArgs
             if let topic = filter.topic { conditions += " AND topic = ?"; args += [topic] }
             if let from = filter.from { conditions += " AND sentAt >= ?"; args += [from.epochMilliseconds] }
             if let to = filter.to { conditions += " AND sentAt < ?"; args += [to.epochMilliseconds] }
-            let filtered = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(conditions)", arguments: args) ?? 0
-            let filteredUnread = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox WHERE \(conditions) AND seen = 0",
-                                                  arguments: args) ?? 0
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM inbox WHERE \(conditions) ORDER BY sentAt DESC, id ASC LIMIT ?",
-                                        arguments: args + [filter.limit])
+            // The four counts in one pass over the user's messages.
+            let counts = try db.row("""
+                SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN seen = 0 THEN 1 ELSE 0 END), 0) AS unread,
+                       COALESCE(SUM(CASE WHEN \(conditions) THEN 1 ELSE 0 END), 0) AS filtered,
+                       COALESCE(SUM(CASE WHEN \(conditions) AND seen = 0 THEN 1 ELSE 0 END), 0) AS filteredUnread
+                FROM inbox WHERE \(scope)
+                """, args + args + scopeArgs)
+            let total: Int = counts?["total"] ?? 0
+            let unread: Int = counts?["unread"] ?? 0
+            let filtered: Int = counts?["filtered"] ?? 0
+            let filteredUnread: Int = counts?["filteredUnread"] ?? 0
+            let rows = try db.rows("SELECT * FROM inbox WHERE \(conditions) ORDER BY sentAt DESC, id ASC LIMIT ?",
+                                   args + [filter.limit])
             let messages = rows.map { row in
                 InboxWireMessage(messageId: row["id"], title: row["title"], body: row["body"], topic: row["topic"],
                                  sendDateTime: row["sentAt"], seen: row["seen"])
@@ -112,15 +117,15 @@ extension PlatformEngine {
     func authenticateInbox(_ request: APIRequest, externalUserId: String) async throws -> ApplicationRecord {
         switch request.credential {
         case .app?:
-            let app = try authenticateCode(request)
+            let app = try await authenticateCode(request)
             if app.inboxAuthMode == .jwt { throw APIError.accessTokenMissing }
             return app
         case .bearer(let token)?:
             guard let unverified = InboxTokenVerifier.inspect(token) else { throw APIError.unauthorized }
-            let found = try await pool.read { db -> (ApplicationRecord, String)? in
+            let found = try await store.read { db -> (ApplicationRecord, String)? in
                 guard let app = try ApplicationRecord.find(db, code: unverified.applicationCode),
-                      let hex = try String.fetchOne(db, sql: "SELECT secretHex FROM jwtKey WHERE applicationKey = ? AND keyId = ?",
-                                                    arguments: [app.key, unverified.keyId]) else { return nil }
+                      let hex = try db.value(String.self, "SELECT secretHex FROM jwtKey WHERE applicationKey = ? AND keyId = ?",
+                                             [app.key, unverified.keyId]) else { return nil }
                 return (app, hex)
             }
             guard let (app, hex) = found, let secret = Identifiers.bytes(fromHex: hex),
@@ -132,11 +137,11 @@ extension PlatformEngine {
                   let exp = claims.exp else {
                 throw APIError.unauthorized
             }
-            let fresh = try await pool.write { db -> Bool in
-                try db.execute(sql: "DELETE FROM usedJti WHERE expiresAt < ?", arguments: [now.epochMilliseconds - 86_400_000])
-                try db.execute(sql: "INSERT OR IGNORE INTO usedJti(applicationKey, jti, expiresAt) VALUES (?, ?, ?)",
-                               arguments: [app.key, jti, Int64(min(exp, 1e15) * 1000)])
-                return db.changesCount > 0
+            let fresh = try await store.write { db -> Bool in
+                try db.execute("DELETE FROM usedJti WHERE expiresAt < ?", [now.epochMilliseconds - 86_400_000])
+                return try db.execute("""
+                    INSERT INTO usedJti(applicationKey, jti, expiresAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING
+                    """, [app.key, jti, Int64(min(exp, 1e15) * 1000)]) > 0
             }
             guard fresh else { throw APIError.unauthorized }
             return app
@@ -145,20 +150,20 @@ extension PlatformEngine {
         }
     }
 
-    func markSeen(_ request: APIRequest) throws -> APIResponse {
-        let app = try authenticateCode(request)
+    func markSeen(_ request: APIRequest) async throws -> APIResponse {
+        let app = try await authenticateCode(request)
         let body = try decodeBody(request, as: SeenBody.self)
         guard !body.externalUserId.isEmpty else {
             throw APIError.badRequest("externalUserId is required", validationErrors: ["externalUserId": ["must not be empty"]])
         }
         let now = nowMs
-        try pool.write { db in
+        try await store.write { db in
             for mark in body.messages {
                 // `timestampDelta` is the seconds between seeing and reporting: the user saw it that long ago.
                 let seenAt = now - max(0, min(mark.timestampDelta, 366 * 86_400)) * 1000
-                try db.execute(sql: """
+                try db.execute("""
                     UPDATE inbox SET seen = 1, seenAt = ? WHERE applicationKey = ? AND externalUserId = ? AND id = ? AND seen = 0
-                    """, arguments: [seenAt, app.key, body.externalUserId, mark.messageId])
+                    """, [seenAt, app.key, body.externalUserId, mark.messageId])
             }
         }
         return APIResponse.empty()

@@ -8,8 +8,8 @@ extension PlatformEngine {
     /// a real deployment mints tokens on the customer's backend.
     public func issueInboxToken(applicationKey: String, keyId: String, user: String,
                                 lifetime: TimeInterval = 3600) async throws -> String {
-        let app = try requireApplication(applicationKey)
-        guard let key = try jwtKeys(applicationKey: applicationKey).first(where: { $0.keyId == keyId }),
+        let app = try await requireApplication(applicationKey)
+        guard let key = try await jwtKeys(applicationKey: applicationKey).first(where: { $0.keyId == keyId }),
               let secret = Identifiers.bytes(fromHex: key.secretHex), secret.count >= Self.minimumJWTSecretBytes else {
             throw EngineError.invalidArgument("application \(applicationKey) has no usable JWT key \(keyId)")
         }

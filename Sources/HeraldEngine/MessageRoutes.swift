@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HeraldAPI
 import HeraldCore
 
@@ -9,16 +8,15 @@ struct MessageRecord: Sendable {
     var text: String
     var placeholder: String
 
-    init(row: Row) {
+    init(row: SQLRow) {
         key = row["key"]
         applicationKey = row["applicationKey"]
         text = row["text"]
         placeholder = row["placeholder"]
     }
 
-    static func find(_ db: Database, applicationKey: String, key: String) throws -> MessageRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM message WHERE applicationKey = ? AND key = ?",
-                         arguments: [applicationKey, key]).map(MessageRecord.init)
+    static func find(_ db: any EngineSQL, applicationKey: String, key: String) throws -> MessageRecord? {
+        try db.row("SELECT * FROM message WHERE applicationKey = ? AND key = ?", [applicationKey, key]).map(MessageRecord.init)
     }
 
     var template: MessageTemplate { MessageTemplate(text: text, linkPlaceholder: placeholder) }
@@ -35,17 +33,17 @@ extension PlatformEngine {
     static let maxPlaceholderLength = 16
     static let maxKeyLength = 100
 
-    func getMessage(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
-        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+    func getMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
         let key = p["messageId"] ?? ""
-        guard let message = try pool.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: key) }) else {
+        guard let message = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: key) }) else {
             throw APIError.notFound("Message \(key) not found")
         }
         return try Self.json(message.wire)
     }
 
-    func createMessage(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
-        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+    func createMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
         let body = try decodeBody(request, as: ApplicationMessageBody.self)
         var errors: [String: [String]] = [:]
         let key = body.key ?? Identifiers.hex(bytes: 16).uppercased()
@@ -55,13 +53,13 @@ extension PlatformEngine {
         guard errors.isEmpty else { throw APIError.badRequest("the message is not valid", validationErrors: errors) }
         let now = nowMs
         let placeholder = body.placeholder ?? MessageTemplate.defaultLinkPlaceholder
-        let message = try pool.write { db -> MessageRecord in
-            if try Row.fetchOne(db, sql: "SELECT 1 FROM message WHERE key = ?", arguments: [key]) != nil {
+        let message = try await store.write { db -> MessageRecord in
+            if try db.row("SELECT 1 FROM message WHERE key = ?", [key]) != nil {
                 throw APIError.badRequest("a message with key \(key) already exists", validationErrors: ["key": ["already exists"]])
             }
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [key, app.key, text, placeholder, now, now])
+                """, [key, app.key, text, placeholder, now, now])
             guard let m = try MessageRecord.find(db, applicationKey: app.key, key: key) else {
                 throw APIError.server(status: 500, text: "message vanished after insert")
             }
@@ -70,15 +68,15 @@ extension PlatformEngine {
         return try Self.json(message.wire, status: 201)
     }
 
-    func updateMessage(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
-        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+    func updateMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
         guard app.messageEditingAllowed else {
             throw APIError.forbidden("message editing is not allowed for this application")
         }
         let body = try decodeBody(request, as: ApplicationMessageBody.self)
         let key = p["messageId"] ?? ""
         let now = nowMs
-        let message = try pool.write { db -> MessageRecord in
+        let message = try await store.write { db -> MessageRecord in
             guard var m = try MessageRecord.find(db, applicationKey: app.key, key: key) else {
                 throw APIError.notFound("Message \(key) not found")
             }
@@ -86,8 +84,8 @@ extension PlatformEngine {
             if let placeholder = body.placeholder { m.placeholder = placeholder }
             let errors = Self.validate(text: m.text, placeholder: m.placeholder)
             guard errors.isEmpty else { throw APIError.badRequest("the message is not valid", validationErrors: errors) }
-            try db.execute(sql: "UPDATE message SET text = ?, placeholder = ?, updatedAt = ? WHERE key = ?",
-                           arguments: [m.text, m.placeholder, now, key])
+            try db.execute("UPDATE message SET text = ?, placeholder = ?, updatedAt = ? WHERE key = ?",
+                           [m.text, m.placeholder, now, key])
             return m
         }
         return try Self.json(message.wire)
@@ -105,23 +103,23 @@ extension PlatformEngine {
 
     // MARK: - Settings
 
-    func getSettings(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
-        try Self.json(try authenticateSecret(request, applicationKey: p["applicationKey"]).settings)
+    func getSettings(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        try Self.json(try await authenticateSecret(request, applicationKey: p["applicationKey"]).settings)
     }
 
-    func updateSettings(_ request: APIRequest, _ p: [String: String]) throws -> APIResponse {
-        let app = try authenticateSecret(request, applicationKey: p["applicationKey"])
+    func updateSettings(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
         let body = try decodeBody(request, as: ApplicationSettingsBody.self)
-        let updated = try pool.write { db -> ApplicationRecord in
+        let updated = try await store.write { db -> ApplicationRecord in
             if let key = body.defaultMessageKey, try MessageRecord.find(db, applicationKey: app.key, key: key) == nil {
                 throw APIError.badRequest("no message \(key) in this application",
                                           validationErrors: ["defaultMessageKey": ["unknown message"]])
             }
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE application SET messageEditingAllowed = COALESCE(?, messageEditingAllowed),
                     inboxAuthMode = COALESCE(?, inboxAuthMode), defaultMessageKey = COALESCE(?, defaultMessageKey)
                 WHERE key = ?
-                """, arguments: [body.messageEditingAllowed, body.inboxAuthMode?.rawValue, body.defaultMessageKey, app.key])
+                """, [body.messageEditingAllowed, body.inboxAuthMode?.rawValue, body.defaultMessageKey, app.key])
             guard let a = try ApplicationRecord.find(db, key: app.key) else { throw APIError.unauthorized }
             return a
         }

@@ -1,16 +1,16 @@
 import Foundation
-import GRDB
 import HeraldAPI
 import HeraldCore
 import Logging
 
 /// The messaging platform, embedded: applications and messages, invitation sending through a simulated
-/// carrier, delivery infos, short links and clicks, the inbox and its auth, all on its own SQLite file.
+/// carrier, delivery infos, short links and clicks, the inbox and its auth, on an `EngineStore` (its own SQLite
+/// file, or PostgreSQL shared by replicas).
 ///
 /// `handle(_:)` answers wire requests exactly as an HTTP server will (same paths, JSON and error
 /// envelopes); the other public methods are admin operations for the executable and tests.
 public actor PlatformEngine {
-    let pool: DatabasePool
+    public nonisolated let store: any EngineStore
     let clock: any HeraldClock
     public let config: EngineConfig
     let carrier: any Carrier
@@ -21,8 +21,8 @@ public actor PlatformEngine {
     public nonisolated let bell = EventBell()
     let log = Logger(label: "herald.engine")
 
-    init(pool: DatabasePool, clock: any HeraldClock, config: EngineConfig, carrier: (any Carrier)? = nil) {
-        self.pool = pool
+    init(store: any EngineStore, clock: any HeraldClock, config: EngineConfig, carrier: (any Carrier)? = nil) {
+        self.store = store
         self.clock = clock
         self.config = config
         self.carrier = carrier ?? SimulatedCarrier(config: config)
@@ -35,12 +35,18 @@ public actor PlatformEngine {
     /// `carrier` delivers the messages (nil: the simulated carrier of `config`).
     public static func open(at url: URL, clock: any HeraldClock = SystemClock(), config: EngineConfig = EngineConfig(),
                             carrier: (any Carrier)? = nil) throws -> PlatformEngine {
-        try config.validate()
-        let pool: DatabasePool
-        do { pool = try EngineDatabase.open(at: url) } catch {
-            throw EngineError.storage("cannot open \(url.path): \(storageDescription(error))")
+        let store: SQLiteEngineStore
+        do { store = try SQLiteEngineStore(at: url) } catch {
+            throw EngineError.storage("cannot open \(url.path): \(failureText(error))")
         }
-        return PlatformEngine(pool: pool, clock: clock, config: config, carrier: carrier)
+        return try open(store: store, clock: clock, config: config, carrier: carrier)
+    }
+
+    /// The engine on a store opened by the caller (PostgreSQL, shared by replicas).
+    public static func open(store: any EngineStore, clock: any HeraldClock = SystemClock(), config: EngineConfig = EngineConfig(),
+                            carrier: (any Carrier)? = nil) throws -> PlatformEngine {
+        try config.validate()
+        return PlatformEngine(store: store, clock: clock, config: config, carrier: carrier)
     }
 
     // MARK: - Wire
@@ -51,16 +57,22 @@ public actor PlatformEngine {
         if let fault, let early = fault.responseBeforeProcessing { return early }
         if case .delay(let seconds) = fault { try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
         let response: APIResponse
+        let path = request.path
         do {
             response = try await route(request)
         } catch let error as APIError {
             response = error.response
         } catch let error as EngineError {
             response = APIError.badRequest(error.description, validationErrors: [:]).response
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            var busy = APIError.server(status: 503, text: "storage busy, try again").response
-            busy.headers["Retry-After"] = "1"
-            response = busy
+        } catch let error as EngineStoreError {
+            if case .failed = error {
+                log.error("request failed in storage", metadata: ["path": "\(path)", "cause": "\(error)"])
+                response = APIError.server(status: 500, text: "internal error").response
+            } else {
+                var busy = APIError.server(status: 503, text: "storage busy, try again").response
+                busy.headers["Retry-After"] = "1"
+                response = busy
+            }
         } catch {
             // Never SQL text or internals on the wire.
             response = APIError.server(status: 500, text: "internal error").response
@@ -73,18 +85,18 @@ public actor PlatformEngine {
         switch request.method {
         case .post:
             if SendInvitation.path.match(path) != nil { return try await sendInvitations(request) }
-            if let p = CreateApplicationMessage.path.match(path) { return try createMessage(request, p) }
-            if MarkInboxSeen.path.match(path) != nil { return try markSeen(request) }
+            if let p = CreateApplicationMessage.path.match(path) { return try await createMessage(request, p) }
+            if MarkInboxSeen.path.match(path) != nil { return try await markSeen(request) }
         case .get:
-            if let p = GetApplicationMessage.path.match(path) { return try getMessage(request, p) }
+            if let p = GetApplicationMessage.path.match(path) { return try await getMessage(request, p) }
             if let p = GetDeliveryInfos.path.match(path) { return try await deliveryInfos(request, p) }
             if let p = FetchInbox.path.match(path) { return try await fetchInbox(request, p) }
-            if let p = GetApplicationSettings.path.match(path) { return try getSettings(request, p) }
-            if let p = GetReferralLink.path.match(path) { return try referral(request, p) }
-            if let p = Self.clickPath.match(path) { return try click(p) }
+            if let p = GetApplicationSettings.path.match(path) { return try await getSettings(request, p) }
+            if let p = GetReferralLink.path.match(path) { return try await referral(request, p) }
+            if let p = Self.clickPath.match(path) { return try await click(p) }
         case .put:
-            if let p = UpdateApplicationMessage.path.match(path) { return try updateMessage(request, p) }
-            if let p = UpdateApplicationSettings.path.match(path) { return try updateSettings(request, p) }
+            if let p = UpdateApplicationMessage.path.match(path) { return try await updateMessage(request, p) }
+            if let p = UpdateApplicationSettings.path.match(path) { return try await updateSettings(request, p) }
         case .delete:
             break
         }
@@ -97,8 +109,8 @@ public actor PlatformEngine {
     /// Where a short link lands when served: `GET /r/{code}` counts the click and redirects to the download page.
     public static let clickPath: PathTemplate = "/r/{code}"
 
-    func click(_ parameters: [String: String]) throws -> APIResponse {
-        guard let code = parameters["code"], let _ = try recordClick(code: code) else {
+    func click(_ parameters: [String: String]) async throws -> APIResponse {
+        guard let code = parameters["code"], let _ = try await recordClick(code: code) else {
             throw APIError.notFound("Link not found")
         }
         return APIResponse(status: 302, headers: ["Location": config.downloadURL])
@@ -106,8 +118,8 @@ public actor PlatformEngine {
 
     // MARK: - Helpers for routes
 
-    var now: Date { clock.now() }
-    var nowMs: Int64 { clock.now().epochMilliseconds }
+    nonisolated var now: Date { clock.now() }
+    nonisolated var nowMs: Int64 { clock.now().epochMilliseconds }
 
     func decodeBody<T: Decodable>(_ request: APIRequest, as type: T.Type) throws -> T {
         guard let body = request.body, !body.isEmpty else {
@@ -131,18 +143,12 @@ public actor PlatformEngine {
         }
     }
 
-    /// A storage failure in words: SQLite's result code and message, never the SQL statement that
-    /// GRDB's own description carries.
-    static func storageDescription(_ error: any Error) -> String {
-        guard let database = error as? DatabaseError else { return "\(error)" }
-        return "SQLite error \(database.extendedResultCode.rawValue): \(database.message ?? "no message")"
-    }
-
     /// Any failure of the engine's admin methods in plain words: an `EngineError`'s description, a storage
     /// error's code and message, never SQL text.
     public static func failureText(_ error: any Error) -> String {
         if let engine = error as? EngineError { return engine.description }
-        return storageDescription(error)
+        if let storage = error as? EngineStoreError { return storage.description }
+        return "\(error)"
     }
 
     static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> APIResponse {

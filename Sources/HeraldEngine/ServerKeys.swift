@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import HeraldAPI
 
 /// A key of a Herald server as listed: never the key itself, which is shown once when made and then only
@@ -29,41 +28,39 @@ extension PlatformEngine {
     }
 
     /// Makes a key for the application (the sandbox application when nil); answers the key, shown only now.
-    public func createServerKey(role: KeyRole, name: String, applicationKey: String? = nil) throws -> (key: String, info: ServerKeyInfo) {
+    public func createServerKey(role: KeyRole, name: String, applicationKey: String? = nil) async throws -> (key: String, info: ServerKeyInfo) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw EngineError.invalidArgument("a key name must have 1 to 100 characters and no control characters")
         }
-        let appKey = try applicationKey ?? bootstrapSandbox().applicationKey
-        _ = try requireApplication(appKey)
+        let appKey: String
+        if let applicationKey { appKey = applicationKey } else { appKey = try await bootstrapSandbox().applicationKey }
+        _ = try await requireApplication(appKey)
         let key = Self.serverKeyPrefix + Identifiers.hex(bytes: 24)
         let info = ServerKeyInfo(id: Identifiers.hex(bytes: 4), name: trimmed, role: role, applicationKey: appKey,
                                  createdAt: Date(epochMilliseconds: nowMs), revokedAt: nil)
-        try pool.write { db in
-            if try Row.fetchOne(db, sql: "SELECT 1 FROM apiKey WHERE name = ? AND revokedAt IS NULL", arguments: [trimmed]) != nil {
+        try await store.write { db in
+            if try db.row("SELECT 1 FROM apiKey WHERE name = ? AND revokedAt IS NULL", [trimmed]) != nil {
                 throw EngineError.invalidArgument("a key named \"\(trimmed)\" exists already: revoke it or choose another name")
             }
-            try db.execute(sql: "INSERT INTO apiKey(id, applicationKey, name, role, hash, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [info.id, appKey, trimmed, role.rawValue, Self.keyHash(key), info.createdAt.epochMilliseconds])
+            try db.execute("INSERT INTO apiKey(id, applicationKey, name, role, hash, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
+                           [info.id, appKey, trimmed, role.rawValue, Self.keyHash(key), info.createdAt.epochMilliseconds])
         }
         return (key, info)
     }
 
     /// Every key made, revoked ones included, oldest first.
-    public nonisolated func serverKeys() throws -> [ServerKeyInfo] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM apiKey ORDER BY createdAt, id").map(Self.keyInfo)
-        }
+    public nonisolated func serverKeys() async throws -> [ServerKeyInfo] {
+        try await store.read { db in try db.rows("SELECT * FROM apiKey ORDER BY createdAt, id").map(Self.keyInfo) }
     }
 
     /// Revokes the key with this id or name; nil when none is live under it.
-    public func revokeServerKey(_ idOrName: String) throws -> ServerKeyInfo? {
+    public func revokeServerKey(_ idOrName: String) async throws -> ServerKeyInfo? {
         let at = nowMs
-        return try pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT * FROM apiKey WHERE (id = ? OR name = ?) AND revokedAt IS NULL
-                """, arguments: [idOrName, idOrName]) else { return nil }
-            try db.execute(sql: "UPDATE apiKey SET revokedAt = ? WHERE id = ?", arguments: [at, row["id"] as String])
+        return try await store.write { db in
+            guard let row = try db.row("SELECT * FROM apiKey WHERE (id = ? OR name = ?) AND revokedAt IS NULL",
+                                       [idOrName, idOrName]) else { return nil }
+            try db.execute("UPDATE apiKey SET revokedAt = ? WHERE id = ?", [at, row["id"] as String])
             var info = Self.keyInfo(row)
             info.revokedAt = Date(epochMilliseconds: at)
             return info
@@ -71,32 +68,32 @@ extension PlatformEngine {
     }
 
     /// The live key presented, with its application; nil for an unknown or revoked key.
-    public nonisolated func holder(ofServerKey key: String) throws -> ServerKeyHolder? {
+    public nonisolated func holder(ofServerKey key: String) async throws -> ServerKeyHolder? {
         guard key.hasPrefix(Self.serverKeyPrefix) else { return nil }
-        return try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM apiKey WHERE hash = ? AND revokedAt IS NULL",
-                                             arguments: [Self.keyHash(key)]),
+        let hash = Self.keyHash(key)
+        return try await store.read { db in
+            guard let row = try db.row("SELECT * FROM apiKey WHERE hash = ? AND revokedAt IS NULL", [hash]),
                   let app = try ApplicationRecord.find(db, key: row["applicationKey"]) else { return nil }
             return ServerKeyHolder(key: Self.keyInfo(row), application: ApplicationCredentials(
                 applicationKey: app.key, secret: app.secret, applicationCode: app.code, messageKey: app.defaultMessageKey ?? ""))
         }
     }
 
-    private nonisolated static func keyInfo(_ row: Row) -> ServerKeyInfo {
+    private nonisolated static func keyInfo(_ row: SQLRow) -> ServerKeyInfo {
         ServerKeyInfo(id: row["id"], name: row["name"], role: KeyRole(rawValue: row["role"]) ?? .viewer,
                       applicationKey: row["applicationKey"], createdAt: Date(epochMilliseconds: row["createdAt"]),
                       revokedAt: (row["revokedAt"] as Int64?).map(Date.init(epochMilliseconds:)))
     }
 
     /// Throws when the database does not answer (the server's `/health`).
-    public nonisolated func checkHealth() throws {
-        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM application") }
+    public nonisolated func checkHealth() async throws {
+        try await store.read { db in _ = try db.value(Int.self, "SELECT COUNT(*) FROM application") }
     }
 
     /// Messages the carrier has not finished with: still in the outbox, or waiting for a report.
-    public nonisolated func carrierQueue() throws -> Int {
-        try pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sent WHERE outbox > 0 OR nextCheckAt IS NOT NULL") ?? 0
+    public nonisolated func carrierQueue() async throws -> Int {
+        try await store.read { db in
+            try db.value(Int.self, "SELECT COUNT(*) FROM sent WHERE outbox > 0 OR nextCheckAt IS NOT NULL") ?? 0
         }
     }
 }

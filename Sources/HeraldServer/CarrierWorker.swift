@@ -24,6 +24,8 @@ struct CarrierWorker: Service {
                         try await engine.pruneEvents(olderThan: options.eventRetention)
                         lastPrune = Date()
                     }
+                } catch is CancellationError {
+                    break
                 } catch {
                     log.error("carrier pass failed", metadata: ["cause": "\(PlatformEngine.failureText(error))"])
                     sleep = 1

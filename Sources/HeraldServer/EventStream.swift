@@ -19,8 +19,7 @@ struct EventStream {
 
     /// The body of the stream; `lastEventId` nil starts with the events to come.
     func body(after lastEventId: Int64?) async throws -> ResponseBody {
-        let current = try engine.lastEventId(applicationKey: applicationKey)
-        let oldest = try engine.oldestEventId(applicationKey: applicationKey)
+        let (current, oldest) = try await engine.eventRange(applicationKey: applicationKey)
         var preamble = "retry: 2000\n\n"
         var start = current
         if let lastEventId {
@@ -45,7 +44,8 @@ struct EventStream {
                 var idleSince = Date()
                 while !Task.isCancelled, !state.isClosed {
                     let events: [StoredEvent]
-                    do { events = try engine.events(applicationKey: applicationKey, after: last, limit: Self.batch) } catch {
+                    do { events = try await engine.events(applicationKey: applicationKey, after: last, limit: Self.batch) } catch {
+                        if error is CancellationError { break }
                         log.error("event stream read failed", metadata: ["cause": "\(PlatformEngine.failureText(error))"])
                         break
                     }

@@ -60,7 +60,7 @@ struct ServerResponder: Sendable {
             let holder = try await authenticate(wire)
             return try await serve(route.template, wire, holder: holder)
         case .inbox:
-            if case .app(let presented)? = wire.credential, let holder = try engine.holder(ofServerKey: presented) {
+            if case .app(let presented)? = wire.credential, let holder = try await engine.holder(ofServerKey: presented) {
                 wire.headers["Authorization"] = Credential.app(holder.application.applicationCode).headerValue
             }
             return Self.response(await engine.handle(wire))
@@ -79,7 +79,7 @@ struct ServerResponder: Sendable {
 
     /// The live server key of a request, or 401.
     private func authenticate(_ request: APIRequest) async throws -> ServerKeyHolder {
-        guard case .app(let presented)? = request.credential, let holder = try engine.holder(ofServerKey: presented) else {
+        guard case .app(let presented)? = request.credential, let holder = try await engine.holder(ofServerKey: presented) else {
             throw APIError.unauthorized
         }
         return holder
@@ -88,7 +88,7 @@ struct ServerResponder: Sendable {
     private func open(_ template: PathTemplate, _ request: APIRequest) async throws -> Response {
         switch template {
         case ServerRoutes.health:
-            do { try engine.checkHealth() } catch {
+            do { try await engine.checkHealth() } catch {
                 log.error("health check failed", metadata: ["cause": "\(PlatformEngine.failureText(error))"])
                 var busy = APIError.server(status: 503, text: "the database does not answer").response
                 busy.headers["Retry-After"] = "1"
@@ -96,7 +96,7 @@ struct ServerResponder: Sendable {
             }
             return Self.response(try APIResponse.json(["status": "ok"]))
         case ServerRoutes.metrics:
-            let queue = try? engine.carrierQueue()
+            let queue = try? await engine.carrierQueue()
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render(carrierQueue: queue))))
@@ -130,15 +130,15 @@ struct ServerResponder: Sendable {
     /// `/1/messaging/messages?after=N`: the short-poll fallback, the same events as the stream.
     private func queue(_ request: APIRequest, applicationKey: String) async throws -> APIResponse {
         let limit = min(max(Int(request.query["limit"] ?? "") ?? 500, 1), 1000)
-        guard let after = try Self.eventId(request.query["after"]) else {
-            return try APIResponse.json(EventQueueResponse(messages: [], lastEventId: try engine.lastEventId(applicationKey: applicationKey),
-                                                           reset: true))
+        let after = try Self.eventId(request.query["after"])
+        let (newest, oldest) = try await engine.eventRange(applicationKey: applicationKey)
+        guard let after else {
+            return try APIResponse.json(EventQueueResponse(messages: [], lastEventId: newest, reset: true))
         }
-        if let oldest = try engine.oldestEventId(applicationKey: applicationKey), after < oldest - 1 {
-            return try APIResponse.json(EventQueueResponse(messages: [], lastEventId: try engine.lastEventId(applicationKey: applicationKey),
-                                                           reset: true))
+        if let oldest, after < oldest - 1 {
+            return try APIResponse.json(EventQueueResponse(messages: [], lastEventId: newest, reset: true))
         }
-        let stored = try engine.events(applicationKey: applicationKey, after: after, limit: limit)
+        let stored = try await engine.events(applicationKey: applicationKey, after: after, limit: limit)
         let messages = stored.compactMap { event -> EventQueueResponse.QueuedEvent? in
             do { return EventQueueResponse.QueuedEvent(id: event.id, event: try HeraldJSON.decode(PlatformEvent.self, from: event.payload)) } catch {
                 log.error("a stored event cannot be read; skipped", metadata: ["id": "\(event.id)", "cause": "\(error)"])

@@ -12,7 +12,7 @@ import Testing
     }
 
     func events(_ h: EngineHarness, after id: Int64 = 0) async throws -> [PlatformEvent] {
-        try h.engine.events(applicationKey: h.creds.applicationKey, after: id)
+        try await h.engine.events(applicationKey: h.creds.applicationKey, after: id)
             .map { try HeraldJSON.decode(PlatformEvent.self, from: $0.payload) }
     }
 
@@ -95,6 +95,6 @@ import Testing
         #expect(user == "ana" && message.messageId == pushed.messageId)
         guard case .linkClicked(let clicked) = all[2] else { Issue.record("not a click event"); return }
         #expect(clicked.code == link.code && clicked.clicks == 1)
-        #expect(try h.engine.lastEventId(applicationKey: h.creds.applicationKey) == 3)
+        #expect(try await h.engine.eventRange(applicationKey: h.creds.applicationKey).last == 3)
     }
 }

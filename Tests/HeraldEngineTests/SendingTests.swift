@@ -177,7 +177,7 @@ import HeraldCore
 
 extension PlatformEngine {
     /// How many messages the engine stored (test helper).
-    func messagesCount() throws -> Int {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sent") ?? 0 }
+    func messagesCount() async throws -> Int {
+        try await store.read { db in try db.value(Int.self, "SELECT COUNT(*) FROM sent") ?? 0 }
     }
 }

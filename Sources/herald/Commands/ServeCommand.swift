@@ -117,7 +117,7 @@ struct ServeKeysCreate: AsyncParsableCommand {
         let engine = try storage.openEngine(collectReportsOnRead: false)
         do {
             var name = self.name ?? ""
-            if name.isEmpty { name = "\(role.rawValue)-\(try engine.serverKeys().count + 1)" }
+            if name.isEmpty { name = "\(role.rawValue)-\(try await engine.serverKeys().count + 1)" }
             let (key, info) = try await engine.createServerKey(role: role, name: name)
             if json {
                 try Output.printJSON(Made(key: key, role: info.role.rawValue, name: info.name, id: info.id))
@@ -143,7 +143,7 @@ struct ServeKeysList: AsyncParsableCommand {
     func run() async throws {
         let engine = try storage.openEngine(collectReportsOnRead: false)
         let keys: [ServerKeyInfo]
-        do { keys = try engine.serverKeys() } catch {
+        do { keys = try await engine.serverKeys() } catch {
             throw Output.failure("cannot read the keys: \(PlatformEngine.failureText(error))")
         }
         let listed = keys.map { Listed(id: $0.id, name: $0.name, role: $0.role.rawValue, createdAt: Output.iso($0.createdAt),

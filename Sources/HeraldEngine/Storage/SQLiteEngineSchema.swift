@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import HeraldLocks
 
-/// The engine's own SQLite file and its migrations. Times are stored as epoch milliseconds.
-enum EngineDatabase {
+/// The engine's SQLite file and its migrations. Times are stored as epoch milliseconds.
+enum SQLiteEngineSchema {
     static func open(at url: URL) throws -> DatabasePool {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var config = Configuration()
