@@ -1,7 +1,8 @@
 # Herald — the two commands a newcomer needs: `make run` and `make test`.
 SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config sqlite3
-# Editors the end-to-end tests hand the terminal to (make test installs them).
-TEST_PACKAGES := vim nano
+# Editors the end-to-end tests hand the terminal to, and the PostgreSQL the engine and replica tests start
+# throwaway clusters of (make test installs them).
+TEST_PACKAGES := vim nano postgresql curl
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -28,11 +29,13 @@ release: deps
 run: build
 	$$($(SWIFT) build --show-bin-path)/herald --demo
 
-# Runs every test: unit, store, engine, services, view-models, rendering, end-to-end (tmux), then the
-# multi-process soak (several herald processes on one folder, SIGKILLs; HERALD_SOAK_SCALE=N runs N times as many).
+# Runs every test: unit, store, engine (on SQLite, then again on a throwaway PostgreSQL cluster), services,
+# view-models, rendering, end-to-end (tmux, server replicas), then the multi-process soak (several herald
+# processes on one folder, SIGKILLs; HERALD_SOAK_SCALE=N runs N times as many).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip EndToEndTests
+	HERALD_TEST_ENGINE_STORE=postgres $(SWIFT) test --skip-build --filter HeraldEngineTests
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip ConcurrencySoakTests
 	$(SWIFT) test --skip-build --filter ConcurrencySoakTests
 

@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System-library bridges
@@ -42,6 +43,16 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The engine's PostgreSQL store (replicas of `herald serve` on one database), kept apart so the embedded
+        // platform never builds postgres-nio's dependants again for an engine change it does not need.
+        .target(name: "HeraldEnginePostgres", dependencies: [
+            "HeraldEngine",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HeraldStore", dependencies: [
@@ -85,7 +96,7 @@ let package = Package(
         ]),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
-            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip",
+            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -93,7 +104,7 @@ let package = Package(
 
         .executableTarget(name: "herald-bench", dependencies: [
             "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEmbedded",
-            "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP",
+            "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "PostgresTestCluster",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -101,7 +112,7 @@ let package = Package(
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI"]),
         .testTarget(name: "HeraldEngineTests", dependencies: [
-            "HeraldEngine", "HeraldAPI", .product(name: "JWTKit", package: "jwt-kit"),
+            "HeraldEngine", "HeraldAPI", "HeraldEnginePostgres", "PostgresTestCluster", .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .testTarget(name: "HeraldStoreTests", dependencies: [
             "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),
@@ -125,7 +136,9 @@ let package = Package(
         .testTarget(name: "HeraldInfobipTests", dependencies: [
             "HeraldInfobip", "InfobipStandIn", "HeraldEngine", "HeraldAPI", "HeraldServices", "HeraldEmbedded",
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: ["PostgresTestCluster"]),
+        // Throwaway PostgreSQL clusters for the engine's store tests, the replica tests and the bench.
+        .target(name: "PostgresTestCluster", path: "Tests/PostgresTestCluster"),
     ],
     swiftLanguageModes: [.v6]
 )

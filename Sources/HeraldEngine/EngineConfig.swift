@@ -37,6 +37,9 @@ public struct EngineConfig: Sendable, Hashable {
     /// When set, the link of every message and referral is this URL: a platform that cannot serve Herald's
     /// short links (Infobip) sends the application's own referral page instead.
     public var plainLink: String?
+    /// When set, the simulated carrier appends a line per message handed to it (`messageId`, `resent` when it may
+    /// have been handed before, the process id): how the replica tests count hand-overs across processes.
+    public var handOverLog: String?
 
     public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
                 uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,

@@ -71,7 +71,18 @@ public struct SimulatedCarrier: Carrier, Hashable {
     }
 
     public func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport] {
-        messages.map { report(messageId: $0.messageId, sentAt: $0.acceptedAt, at: now) }
+        if let path = config.handOverLog { Self.log(messages, to: path) }
+        return messages.map { report(messageId: $0.messageId, sentAt: $0.acceptedAt, at: now) }
+    }
+
+    /// One write in append mode, so lines of several processes never interleave.
+    private static func log(_ messages: [OutboundSMS], to path: String) {
+        let pid = getpid()
+        let text = messages.map { "\($0.messageId)\t\($0.mayHaveBeenSent ? "resent" : "new")\t\(pid)\n" }.joined()
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = text.withCString { write(fd, $0, strlen($0)) }
     }
 
     public func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport] {

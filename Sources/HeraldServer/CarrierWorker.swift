@@ -6,17 +6,31 @@ import ServiceLifecycle
 
 /// The server's carrier work: hands the outbox to the carrier and stores delivery reports as they fall due,
 /// so statuses move (and their events go out) without anyone reading. Old events are pruned once an hour.
+/// Among replicas on one database only the holder of the store's carrier lease does it; the others ask again
+/// every `leaseRetry` seconds, so one of them takes over within about that when the holder dies.
 struct CarrierWorker: Service {
     let engine: PlatformEngine
     let options: ServerOptions
+    let metrics: ServerMetrics
     let log = Logger(label: "herald.carrier")
 
     func run() async throws {
         let wake = engine.bell.listen()
         await cancelWhenGracefulShutdown {
             var lastPrune = Date.distantPast
+            var leading = false
             while !Task.isCancelled {
                 var sleep = options.carrierInterval
+                let holds = await engine.store.holdsCarrierLease()
+                if holds != leading {
+                    leading = holds
+                    metrics.setCarrierLeader(holds)
+                    if holds { log.notice("this replica runs the carrier work") }
+                }
+                guard holds else {
+                    await wake.wait(upTo: options.leaseRetry)
+                    continue
+                }
                 do {
                     let pass = try await engine.runCarrierPass()
                     if let due = pass.nextDueAt { sleep = min(sleep, max(0.01, due.timeIntervalSinceNow)) }

@@ -30,7 +30,7 @@ public struct HeraldServer: Sendable {
             },
             logger: Logger(label: "herald.server")
         )
-        app.addServices(CarrierWorker(engine: engine, options: options))
+        app.addServices(CarrierWorker(engine: engine, options: options, metrics: metrics), ReplicaEvents(engine: engine))
         if handleSignals { try await app.runService() } else { try await app.run() }
     }
 }

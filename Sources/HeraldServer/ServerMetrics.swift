@@ -16,6 +16,7 @@ final class ServerMetrics: @unchecked Sendable {
     private var latencies: [String: Latency] = [:]
     private var subscribers = 0
     private var dropped = 0
+    private var carrierLeader = false
 
     /// Counts one answered request; `route` is its template ("/1/smsmessaging/outbound/requests/{bulkId}/deliveryInfos").
     func record(route: String, status: Int, seconds: Double) {
@@ -33,6 +34,8 @@ final class ServerMetrics: @unchecked Sendable {
     func subscriberLeft() { lock.withLock { subscribers -= 1 } }
     /// A subscriber was dropped because it stopped reading.
     func subscriberDropped() { lock.withLock { dropped += 1 } }
+    /// Whether this replica runs the carrier work now.
+    func setCarrierLeader(_ leads: Bool) { lock.withLock { carrierLeader = leads } }
 
     func render(carrierQueue: Int?) -> String {
         lock.withLock {
@@ -62,6 +65,9 @@ final class ServerMetrics: @unchecked Sendable {
             out += "# HELP herald_sse_dropped_total Subscribers dropped because they stopped reading.\n"
             out += "# TYPE herald_sse_dropped_total counter\n"
             out += "herald_sse_dropped_total \(dropped)\n"
+            out += "# HELP herald_carrier_leader 1 when this replica runs the carrier work (one replica per database).\n"
+            out += "# TYPE herald_carrier_leader gauge\n"
+            out += "herald_carrier_leader \(carrierLeader ? 1 : 0)\n"
             if let carrierQueue {
                 out += "# HELP herald_carrier_queue Messages the carrier has not finished with (outbox or awaiting a report).\n"
                 out += "# TYPE herald_carrier_queue gauge\n"

@@ -19,10 +19,12 @@ public struct ServerOptions: Sendable {
     public var carrierInterval: TimeInterval
     /// Seconds events are kept for subscribers that come back.
     public var eventRetention: TimeInterval
+    /// Seconds between asks for the carrier lease by a replica that does not hold it.
+    public var leaseRetry: TimeInterval
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, heartbeat: TimeInterval = 15,
                 eventPoll: TimeInterval = 1, subscriberBuffer: Int = 1000, messagingVersion: Int = 2,
-                carrierInterval: TimeInterval = 0.25, eventRetention: TimeInterval = 7 * 24 * 3600) {
+                carrierInterval: TimeInterval = 0.25, eventRetention: TimeInterval = 7 * 24 * 3600, leaseRetry: TimeInterval = 1) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
@@ -32,5 +34,6 @@ public struct ServerOptions: Sendable {
         self.messagingVersion = messagingVersion
         self.carrierInterval = carrierInterval
         self.eventRetention = eventRetention
+        self.leaseRetry = leaseRetry
     }
 }

@@ -2,15 +2,31 @@ import AsyncHTTPClient
 import Foundation
 import HeraldAPI
 import HeraldEngine
+import HeraldEnginePostgres
 import HeraldHTTP
 import HeraldServer
+import PostgresTestCluster
 
-/// `herald serve` on a loopback port (SQLite): recipients accepted per second at 1,000 per request,
-/// deliveryInfos requests per second, and how long a status takes from the send to 50 event-stream subscribers.
+/// `herald serve` on a loopback port, on SQLite and then on PostgreSQL (a throwaway cluster, when PostgreSQL is
+/// installed): recipients accepted per second at 1,000 per request, deliveryInfos requests per second, and how long
+/// a status takes from the send to 50 event-stream subscribers.
 func serverBench(_ o: BenchOptions, dir: URL) async throws {
     var config = EngineConfig(timeScale: 1)
     config.collectReportsOnRead = false
-    let engine = try PlatformEngine.open(at: dir.appendingPathComponent("server-engine.sqlite"), config: config)
+    let sqlite = try PlatformEngine.open(at: dir.appendingPathComponent("server-engine.sqlite"), config: config)
+    try await serverBench(sqlite, store: "SQLite")
+    guard PostgresTestCluster.isInstalled else {
+        say("server:   PostgreSQL is not installed here: its figures are skipped")
+        return
+    }
+    let cluster = try PostgresTestCluster.start()
+    defer { cluster.stop() }
+    let postgres = try await PostgresEngineStore.open(url: cluster.url)
+    try await serverBench(try PlatformEngine.open(store: postgres, config: config), store: "PostgreSQL")
+    await postgres.close()
+}
+
+private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     let app = try await engine.bootstrapSandbox()
     let key = try await engine.createServerKey(role: .sender, name: "bench").key
     let listening = AsyncStream<String>.makeStream()
@@ -40,7 +56,7 @@ func serverBench(_ o: BenchOptions, dir: URL) async throws {
     let acceptStart = DispatchTime.now().uptimeNanoseconds
     for r in 0..<requests { bulkIds.append(try await send(1000, from: r * 1000).bulkId) }
     let acceptSeconds = Double(DispatchTime.now().uptimeNanoseconds - acceptStart) / 1e9
-    say("server:   \(fmt(Double(requests * 1000) / acceptSeconds, 0)) recipients accepted/s (SQLite, 1,000 per request, \(requests) requests)")
+    say("server:   \(fmt(Double(requests * 1000) / acceptSeconds, 0)) recipients accepted/s (\(store), 1,000 per request, \(requests) requests)")
 
     // deliveryInfos of a 1,000-recipient bulk, 4 at a time.
     let reads = 200
@@ -58,7 +74,7 @@ func serverBench(_ o: BenchOptions, dir: URL) async throws {
         try await group.waitForAll()
     }
     let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-    say("server:   \(fmt(Double(reads) / readSeconds, 0)) deliveryInfos requests/s (1,000 recipients each, 4 clients)")
+    say("server:   \(fmt(Double(reads) / readSeconds, 0)) deliveryInfos requests/s (\(store), 1,000 recipients each, 4 clients)")
 
     // From the send to 50 subscribers: each send's bulk event, timed at every subscriber.
     let subscribers = 50
@@ -82,7 +98,7 @@ func serverBench(_ o: BenchOptions, dir: URL) async throws {
         latencies += arrivals.latencies(bulk)
     }
     latencies.sort()
-    say("server:   send → \(subscribers) SSE subscribers: p50 \(fmt(percentile(latencies, 0.5))) ms, p99 \(fmt(percentile(latencies, 0.99))) ms"
+    say("server:   send → \(subscribers) SSE subscribers (\(store)): p50 \(fmt(percentile(latencies, 0.5))) ms, p99 \(fmt(percentile(latencies, 0.99))) ms"
           + " (\(latencies.count) deliveries of 50 sends; includes the send's own round trip)")
 }
 

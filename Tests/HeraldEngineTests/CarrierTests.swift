@@ -84,7 +84,7 @@ import HeraldCore
             let at = Date(epochMilliseconds: 1_767_225_600_000 + Int64(step) * 3000)
             h.clock.set(at)
             other.clock.set(at)
-            if step == 3 { reopened = try other.reopen() }
+            if step == 3 { reopened = try await other.reopen() }
             straight.append(try await h.call(GetDeliveryInfos(secret: h.creds.secret, bulkId: bulk.bulkId))
                 .deliveryInfoList.deliveryInfo.map(\.deliveryStatus))
             interrupted.append(try await other.call(GetDeliveryInfos(secret: other.creds.secret, bulkId: otherBulk.bulkId),

@@ -64,7 +64,7 @@ import Testing
         config.collectReportsOnRead = false
         let h = try await EngineHarness.make(config: config)
         defer { h.cleanUp() }
-        let second = try h.reopen(config: config)
+        let second = try await h.reopen(config: config)
         _ = try await h.invite(Self.destinations(30))
         h.clock.advance(by: 60)
         async let a = h.engine.runCarrierPass()

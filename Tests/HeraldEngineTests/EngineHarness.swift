@@ -2,27 +2,42 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 @testable import HeraldEngine
+import HeraldEnginePostgres
+import PostgresTestCluster
 
-/// A real engine on a SQLite file in a fresh temp folder, driven by a ManualClock.
+/// A real engine driven by a ManualClock: on a SQLite file in a fresh temp folder, or, when the suite runs with
+/// `HERALD_TEST_ENGINE_STORE=postgres` (as `make test` runs it a second time), on a fresh database of a throwaway
+/// PostgreSQL cluster. Every engine test runs on both stores.
 struct EngineHarness {
     let folder: URL
     let clock: ManualClock
     let engine: PlatformEngine
     let creds: ApplicationCredentials
+    /// The PostgreSQL database of this harness; nil on SQLite.
+    let postgresURL: String?
 
     var databaseURL: URL { folder.appendingPathComponent("engine.sqlite") }
 
     static func make(config: EngineConfig = EngineConfig()) async throws -> EngineHarness {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-\(UUID().uuidString)")
         let clock = ManualClock()
-        let engine = try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite"), clock: clock, config: config)
+        let postgresURL = try TestStores.newPostgresDatabase()
+        let engine = try await open(folder: folder, postgresURL: postgresURL, clock: clock, config: config)
         let creds = try await engine.bootstrapSandbox()
-        return EngineHarness(folder: folder, clock: clock, engine: engine, creds: creds)
+        return EngineHarness(folder: folder, clock: clock, engine: engine, creds: creds, postgresURL: postgresURL)
     }
 
-    /// The same file opened again (a restart), sharing the clock.
-    func reopen(config: EngineConfig = EngineConfig()) throws -> PlatformEngine {
-        try PlatformEngine.open(at: databaseURL, clock: clock, config: config)
+    private static func open(folder: URL, postgresURL: String?, clock: ManualClock, config: EngineConfig) async throws -> PlatformEngine {
+        if let postgresURL {
+            return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: postgresURL, connections: 2),
+                                           clock: clock, config: config)
+        }
+        return try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite"), clock: clock, config: config)
+    }
+
+    /// The same database opened again (a restart, or another process), sharing the clock.
+    func reopen(config: EngineConfig = EngineConfig()) async throws -> PlatformEngine {
+        try await Self.open(folder: folder, postgresURL: postgresURL, clock: clock, config: config)
     }
 
     /// Sends a typed endpoint through `handle(_:)` and decodes the answer.
@@ -48,7 +63,10 @@ struct EngineHarness {
         return try await call(SendInvitation(secret: creds.secret, body: body)).sendSmsResponse
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: folder)
+        if postgresURL != nil { Task { [engine] in await engine.store.close() } }
+    }
 }
 
 /// Parses a JSON body into a plain object for literal checks.
@@ -67,4 +85,40 @@ enum Numbers {
     static let croatianMobile2 = "385911234567"
     static let dutchMobile = "31612345678"
     static let usFixedOrMobile = "12015550123"
+}
+
+/// The store the engine tests run on, chosen by `HERALD_TEST_ENGINE_STORE` (`sqlite`, the default, or `postgres`).
+enum TestStores {
+    static let usePostgres = ProcessInfo.processInfo.environment["HERALD_TEST_ENGINE_STORE"] == "postgres"
+
+    /// One cluster for the whole test process, started on first use and removed when the process exits.
+    private static let cluster: Result<PostgresTestCluster, any Error> = {
+        do {
+            let cluster = try PostgresTestCluster.start()
+            TestStoresExit.cluster = cluster
+            atexit { TestStoresExit.cluster?.stop() }
+            return .success(cluster)
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    private static let counter = Counter()
+
+    /// A fresh database when the tests run on PostgreSQL; nil on SQLite.
+    static func newPostgresDatabase() throws -> String? {
+        guard usePostgres else { return nil }
+        return try cluster.get().createDatabase("engine_\(counter.next())")
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.withLock { value += 1; return value } }
+    }
+}
+
+/// The cluster `atexit` stops (a C callback cannot capture it).
+enum TestStoresExit {
+    nonisolated(unsafe) static var cluster: PostgresTestCluster?
 }

@@ -115,7 +115,7 @@ struct TestClaims: JWTPayload {
         _ = try await s.fetch(token)
         await #expect(throws: APIError.unauthorized) { try await s.fetch(token) }
         // Not even after a restart.
-        let reopened = try s.h.reopen()
+        let reopened = try await s.h.reopen()
         await #expect(throws: APIError.unauthorized) {
             try await s.h.call(FetchInbox(credential: .bearer(token), externalUserId: "Ana"), on: reopened)
         }

@@ -25,7 +25,7 @@ extension Data: SQLArgument { public var sqlValue: SQLValue { .blob(self) } }
 extension SQLValue: SQLArgument { public var sqlValue: SQLValue { self } }
 
 extension Array where Element == (any SQLArgument)? {
-    var sqlValues: [SQLValue] { map { $0?.sqlValue ?? .null } }
+    public var sqlValues: [SQLValue] { map { $0?.sqlValue ?? .null } }
 }
 
 /// A Swift value a column can be read as.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldAPI
 import HeraldEngine
+import HeraldEnginePostgres
 import HeraldServer
 
 /// `herald serve`: the platform for a team, over HTTP.
@@ -18,14 +19,14 @@ struct ServeCommand: AsyncParsableCommand {
 /// Where the server keeps its data.
 struct ServerDatabaseOption: ParsableArguments {
     @Option(name: .customLong("database"), help: ArgumentHelp(
-        "sqlite:PATH (default: engine.sqlite in the data folder).", valueName: "url"))
+        "sqlite:PATH (default: engine.sqlite in the data folder), or postgres://user@host:port/database for replicas.",
+        valueName: "url"))
     var database: String?
 
     @OptionGroup var global: GlobalOptions
 
     /// Opens the engine the server runs on.
-    func openEngine(collectReportsOnRead: Bool) throws -> PlatformEngine {
-        let url = try Self.sqlitePath(database, dataDirectory: global.paths.dataDirectory)
+    func openEngine(collectReportsOnRead: Bool) async throws -> PlatformEngine {
         var config = EngineConfig()
         let environment = ProcessInfo.processInfo.environment
         do {
@@ -35,9 +36,21 @@ struct ServerDatabaseOption: ParsableArguments {
             throw Output.failure("\(error)")
         }
         config.collectReportsOnRead = collectReportsOnRead
+        config.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+        if let database, Self.isPostgres(database) {
+            let shown = (try? PostgresLocation(parsing: database).description) ?? "the PostgreSQL database"
+            do { return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: database), config: config) } catch {
+                throw Output.failure("cannot open the server's database \(shown): \(PlatformEngine.failureText(error))")
+            }
+        }
+        let url = try Self.sqlitePath(database, dataDirectory: global.paths.dataDirectory)
         do { return try PlatformEngine.open(at: url, config: config) } catch {
             throw Output.failure("cannot open the server's database \(url.path): \(PlatformEngine.failureText(error))")
         }
+    }
+
+    static func isPostgres(_ option: String) -> Bool {
+        option.hasPrefix("postgres://") || option.hasPrefix("postgresql://")
     }
 
     static func sqlitePath(_ option: String?, dataDirectory: URL) throws -> URL {
@@ -47,10 +60,7 @@ struct ServerDatabaseOption: ParsableArguments {
             guard !path.isEmpty else { throw Output.failure("--database sqlite: needs a path, e.g. sqlite:/srv/herald/engine.sqlite") }
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
-        if option.hasPrefix("postgres://") || option.hasPrefix("postgresql://") {
-            throw Output.failure("PostgreSQL storage is not built yet: run on SQLite (--database sqlite:PATH) for now")
-        }
-        throw Output.failure("--database \(Output.safe(option)) is not understood: use sqlite:PATH")
+        throw Output.failure("--database \(Output.safe(option)) is not understood: use sqlite:PATH or postgres://user@host:port/database")
     }
 }
 
@@ -69,7 +79,7 @@ struct ServeRun: AsyncParsableCommand {
     func run() async throws {
         let (host, port) = try Self.parseListen(listen)
         guard (1...2).contains(messagingVersion) else { throw Output.failure("--messaging-version is 1 or 2") }
-        let engine = try storage.openEngine(collectReportsOnRead: false)
+        let engine = try await storage.openEngine(collectReportsOnRead: false)
         do { _ = try await engine.bootstrapSandbox() } catch {
             throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")
         }
@@ -114,7 +124,7 @@ struct ServeKeysCreate: AsyncParsableCommand {
         guard let role = KeyRole(rawValue: role.lowercased()) else {
             throw Output.failure("--role \(Output.safe(role)) is not a role: use admin, sender or viewer")
         }
-        let engine = try storage.openEngine(collectReportsOnRead: false)
+        let engine = try await storage.openEngine(collectReportsOnRead: false)
         do {
             var name = self.name ?? ""
             if name.isEmpty { name = "\(role.rawValue)-\(try await engine.serverKeys().count + 1)" }
@@ -141,7 +151,7 @@ struct ServeKeysList: AsyncParsableCommand {
     struct Listed: Encodable { var id: String; var name: String; var role: String; var createdAt: String; var revokedAt: String? }
 
     func run() async throws {
-        let engine = try storage.openEngine(collectReportsOnRead: false)
+        let engine = try await storage.openEngine(collectReportsOnRead: false)
         let keys: [ServerKeyInfo]
         do { keys = try await engine.serverKeys() } catch {
             throw Output.failure("cannot read the keys: \(PlatformEngine.failureText(error))")
@@ -163,7 +173,7 @@ struct ServeKeysRevoke: AsyncParsableCommand {
     @OptionGroup var storage: ServerDatabaseOption
 
     func run() async throws {
-        let engine = try storage.openEngine(collectReportsOnRead: false)
+        let engine = try await storage.openEngine(collectReportsOnRead: false)
         let revoked: ServerKeyInfo?
         do { revoked = try await engine.revokeServerKey(key) } catch {
             throw Output.failure("cannot revoke the key: \(PlatformEngine.failureText(error))")

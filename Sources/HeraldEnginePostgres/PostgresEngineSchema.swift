@@ -1,0 +1,101 @@
+/// The engine's tables on PostgreSQL: the same names and columns as on SQLite (`SQLiteEngineSchema` after all its
+/// migrations), so one set of statements serves both. Integers (times in epoch milliseconds, booleans as 0 and 1)
+/// are BIGINT; text compares byte by byte (collation "C"), as SQLite's does.
+enum PostgresEngineSchema {
+    static let migrations: [(version: Int64, ddl: String)] = [(1, version1)]
+
+    private static let text = #"TEXT COLLATE "C""#
+
+    static let version1 = """
+        CREATE TABLE meta (key \(text) PRIMARY KEY, value \(text) NOT NULL);
+        CREATE TABLE application (
+            key \(text) PRIMARY KEY,
+            name \(text) NOT NULL,
+            secret \(text) NOT NULL UNIQUE,
+            code \(text) NOT NULL UNIQUE,
+            defaultMessageKey \(text),
+            messageEditingAllowed BIGINT NOT NULL DEFAULT 1,
+            inboxAuthMode \(text) NOT NULL DEFAULT 'applicationCode',
+            createdAt BIGINT NOT NULL);
+        CREATE TABLE jwtKey (
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            keyId \(text) NOT NULL,
+            secretHex \(text) NOT NULL,
+            PRIMARY KEY (applicationKey, keyId));
+        CREATE TABLE usedJti (
+            applicationKey \(text) NOT NULL,
+            jti \(text) NOT NULL,
+            expiresAt BIGINT NOT NULL,
+            PRIMARY KEY (applicationKey, jti));
+        CREATE TABLE message (
+            key \(text) PRIMARY KEY,
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            text \(text) NOT NULL,
+            placeholder \(text) NOT NULL,
+            createdAt BIGINT NOT NULL,
+            updatedAt BIGINT NOT NULL);
+        CREATE TABLE bulk (
+            id \(text) PRIMARY KEY,
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            messageKey \(text) NOT NULL,
+            sender \(text) NOT NULL,
+            createdAt BIGINT NOT NULL);
+        CREATE TABLE sent (
+            id \(text) NOT NULL,
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            bulkId \(text) NOT NULL REFERENCES bulk(id) ON DELETE CASCADE,
+            position BIGINT NOT NULL,
+            address \(text) NOT NULL,
+            accepted BIGINT NOT NULL,
+            reason \(text),
+            text \(text),
+            price DOUBLE PRECISION NOT NULL,
+            sentAt BIGINT NOT NULL,
+            linkCode \(text),
+            status \(text) NOT NULL DEFAULT 'MessageWaiting',
+            statusAt BIGINT,
+            outbox BIGINT NOT NULL DEFAULT 0,
+            nextCheckAt BIGINT,
+            currency \(text),
+            permanentFailure BIGINT NOT NULL DEFAULT 0,
+            PRIMARY KEY (applicationKey, id));
+        CREATE INDEX sentByBulk ON sent(bulkId, position);
+        CREATE INDEX sentDue ON sent(nextCheckAt) WHERE nextCheckAt IS NOT NULL;
+        CREATE INDEX sentOutbox ON sent(outbox) WHERE outbox > 0;
+        CREATE TABLE shortLink (
+            code \(text) PRIMARY KEY,
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            messageId \(text),
+            referrer \(text),
+            clicks BIGINT NOT NULL DEFAULT 0,
+            createdAt BIGINT NOT NULL);
+        CREATE UNIQUE INDEX shortLinkByReferrer ON shortLink(applicationKey, referrer) WHERE referrer IS NOT NULL;
+        CREATE INDEX shortLinkByMessage ON shortLink(applicationKey, messageId);
+        CREATE TABLE inbox (
+            id \(text) PRIMARY KEY,
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            externalUserId \(text) NOT NULL,
+            title \(text),
+            body \(text) NOT NULL,
+            topic \(text),
+            sentAt BIGINT NOT NULL,
+            seen BIGINT NOT NULL DEFAULT 0,
+            seenAt BIGINT);
+        CREATE INDEX inboxByUser ON inbox(applicationKey, externalUserId, sentAt);
+        CREATE TABLE event (
+            id BIGSERIAL PRIMARY KEY,
+            applicationKey \(text) NOT NULL,
+            type \(text) NOT NULL,
+            payload \(text) NOT NULL,
+            createdAt BIGINT NOT NULL);
+        CREATE INDEX eventByApplication ON event(applicationKey, id);
+        CREATE TABLE apiKey (
+            id \(text) PRIMARY KEY,
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            name \(text) NOT NULL,
+            role \(text) NOT NULL,
+            hash \(text) NOT NULL UNIQUE,
+            createdAt BIGINT NOT NULL,
+            revokedAt BIGINT)
+        """
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PostgresTestCluster
+import Testing
+
+/// Two `herald serve` replicas on one PostgreSQL database behave as one platform: a bulk sent through one reaches
+/// the event stream of the other, exactly one replica runs the carrier work, and when that one is killed with
+/// SIGKILL the other takes the work over: every message is delivered, none handed to the carrier twice.
+@Suite(.serialized) struct ServeReplicaTests {
+    @Test func twoReplicasOnPostgreSQLSurviveTheCarrierLeadersSIGKILL() throws {
+        let cluster = try PostgresTestCluster.start()
+        defer { cluster.stop() }
+        let handOvers = FileManager.default.temporaryDirectory.appendingPathComponent("herald-handovers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: handOvers) }
+        let database = ["--database", cluster.url]
+
+        let admin = try PlatformCLI(timeScale: "5")
+        admin.environment["HERALD_CARRIER_LOG"] = handOvers.path
+        let made = try admin.ok(["serve", "keys", "create", "--role", "sender", "--name", "ana", "--json"] + database).object()
+        let key = try #require(made["key"] as? String)
+        // A second folder: the replicas share nothing but the database.
+        let other = try PlatformCLI(timeScale: "5")
+        other.environment["HERALD_CARRIER_LOG"] = handOvers.path
+
+        let first = try admin.start(["serve", "--listen", "127.0.0.1:0"] + database)
+        let firstURL = try Self.address(of: first)
+        // The first replica takes the carrier lease before the second starts.
+        try Self.waitFor("the first replica to lead") { try Self.leads(firstURL) }
+        let second = try other.start(["serve", "--listen", "127.0.0.1:0"] + database)
+        let secondURL = try Self.address(of: second)
+        #expect(try !Self.leads(secondURL))
+
+        // A terminal watches through the second replica and sends through the first.
+        let support = try PlatformCLI()
+        support.environment = ["HERALD_PLATFORM_URL": secondURL, "HERALD_PLATFORM_KEY": key]
+        let watch = try support.start(["watch", "--json"])
+        try watch.waitForStderr("watching deliveries", timeout: 30)
+        let ana = try PlatformCLI()
+        ana.environment = ["HERALD_PLATFORM_URL": firstURL, "HERALD_PLATFORM_KEY": key]
+        let numbers = (0..<40).map { mobile(300 + $0) }
+        let sent = try ana.ok(["send", "--to"] + numbers + ["--json"]).object()
+        let bulk = try #require(sent["bulkId"] as? String)
+        let ids = Set((sent["recipients"] as? [[String: Any]] ?? []).compactMap { $0["messageId"] as? String })
+        #expect(ids.count == 40)
+
+        // The leader dies before the carrier's reports are in; the second replica must take the work over.
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        try Self.waitFor("the second replica to take the carrier lease", timeout: 15) { try Self.leads(secondURL) }
+
+        let finals = ["DeliveredToNetwork", "DeliveredToTerminal", "DeliveryImpossible", "DeliveryUncertain"]
+        try watch.waitForLines(timeout: 60, "every recipient of \(bulk) moved on at the viewer of the other replica") { lines in
+            let moved = lines.compactMap(CLIPlatformWatchTests.decode).filter {
+                $0["bulkId"] as? String == bulk && finals.contains($0["to"] as? String ?? "")
+            }
+            return Set(moved.compactMap { $0["messageId"] as? String }) == ids
+        }
+        #expect(try watch.interrupt() == 0)
+
+        // Every message was handed to the carrier once, by the replica that accepted it.
+        let lines = try String(contentsOf: handOvers, encoding: .utf8).split(separator: "\n")
+        let handed = lines.map { $0.split(separator: "\t").map(String.init) }
+        let counts = Dictionary(grouping: handed.map { $0[0] }, by: { $0 }).mapValues(\.count)
+        #expect(Set(counts.keys) == ids)
+        #expect(counts.values.allSatisfy { $0 == 1 }, "handed twice: \(counts.filter { $0.value > 1 }.keys.sorted())")
+        #expect(try second.interrupt() == 0)
+    }
+
+    static func address(of server: RunningHerald) throws -> String {
+        let line = try server.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 60)
+        return try #require(line.split(separator: " ").last.map(String.init))
+    }
+
+    /// Whether the replica at `url` runs the carrier work now (its `/metrics`).
+    static func leads(_ url: String) throws -> Bool {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sS", "--max-time", "5", url + "/metrics"]
+        let out = Pipe()
+        curl.standardOutput = out
+        curl.standardError = FileHandle.nullDevice
+        try curl.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        return text.split(separator: "\n").contains("herald_carrier_leader 1")
+    }
+
+    static func waitFor(_ what: String, timeout: TimeInterval = 30, _ check: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try check() { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw CLIError("timed out waiting for \(what)")
+    }
+}
