@@ -42,7 +42,7 @@ import Testing
         let ids = Set((sent["recipients"] as? [[String: Any]] ?? []).compactMap { $0["messageId"] as? String })
         #expect(ids.count == 40)
 
-        // The leader dies before the carrier's reports are in (at time scale 5 no message ends sooner than 0.6 s
+        // The leader dies before the carrier's reports are in (at time scale 5 no message moves on sooner than 0.2 s
         // after it was accepted, and servers do not collect reports on read): only the second replica, once it
         // takes the carrier work over, can store the statuses the viewer waits for.
         kill(first.process.processIdentifier, SIGKILL)
