@@ -76,4 +76,12 @@ public protocol Carrier: Sendable {
     func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport]
     /// Reports on messages whose next report was due at `now`.
     func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport]
+    /// Seconds a hand-over may take at the longest. Messages claimed for the carrier stay with the process that
+    /// claimed them this long; after that they are taken to be lost with it (it died) and handed over again,
+    /// marked `mayHaveBeenSent`.
+    var handOverLease: TimeInterval { get }
+}
+
+extension Carrier {
+    public var handOverLease: TimeInterval { 120 }
 }

@@ -61,7 +61,7 @@ extension PlatformEngine {
     /// Claims up to a batch of outbox messages in one unit of work: new ones, and claims whose lease ran out.
     private func claimOutbox(bulkId: String?) async throws -> [Claimed] {
         let at = nowMs
-        let lease = at + Int64(config.handOverLease * 1000)
+        let lease = at + Int64(carrier.handOverLease * 1000)
         return try await store.write { db -> [Claimed] in
             let rows = try db.rows("""
                 SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, b.sender

@@ -32,8 +32,6 @@ public struct EngineConfig: Sendable, Hashable {
     /// Whether that collection covers every bulk with reports due, not only the one read: a carrier that answers
     /// many bulks in one call (Infobip's logs) is asked once per pass instead of once per bulk.
     public var collectAcrossBulksOnRead = false
-    /// Seconds a process holds messages it is handing to the carrier before another may take them over.
-    public var handOverLease: Double = 120
     /// When set, the link of every message and referral is this URL: a platform that cannot serve Herald's
     /// short links (Infobip) sends the application's own referral page instead.
     public var plainLink: String?

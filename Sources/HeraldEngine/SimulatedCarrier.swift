@@ -70,6 +70,9 @@ public struct SimulatedCarrier: Carrier, Hashable {
                       nextCheckAt: nextChange(messageId: messageId, sentAt: sentAt, after: now))
     }
 
+    /// It answers at once: a claim older than a few seconds belongs to a process that died.
+    public var handOverLease: TimeInterval { 3 }
+
     public func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport] {
         if let path = config.handOverLog { Self.log(messages, to: path) }
         return messages.map { report(messageId: $0.messageId, sentAt: $0.acceptedAt, at: now) }
