@@ -28,6 +28,7 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
     private let nextId = ManagedAtomicCounter()
     private let lease = NIOLockedValueBox<PostgresConnection?>(nil)
     private let leaseHeld = NIOLockedValueBox(false)
+    private let closed = NIOLockedValueBox(false)
 
     static let writeLock: Int64 = 0x4865_7261_6c64_0001  // "Herald" 1
     static let carrierLock: Int64 = 0x4865_7261_6c64_0002
@@ -108,6 +109,7 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
     }
 
     deinit {
+        guard !closed.withLockedValue({ $0 }) else { return }
         for connection in idle.withLockedValue({ $0 }) { discard(connection) }
         if let held = lease.withLockedValue({ $0 }) { discard(held) }
         threads.shutdownGracefully { _ in }
@@ -189,6 +191,8 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
     }
 
     public func close() async {
+        guard closed.withLockedValue({ was in defer { was = true }; return !was }) else { return }
+        leaseHeld.withLockedValue { $0 = false }
         let connections = idle.withLockedValue { all -> [PostgresConnection] in defer { all = [] }; return all }
         for connection in connections { try? await connection.close() }
         if let held = lease.withLockedValue({ current -> PostgresConnection? in defer { current = nil }; return current }) {

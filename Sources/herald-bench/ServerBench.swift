@@ -76,30 +76,43 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
     say("server:   \(fmt(Double(reads) / readSeconds, 0)) deliveryInfos requests/s (\(store), 1,000 recipients each, 4 clients)")
 
-    // From the send to 50 subscribers: each send's bulk event, timed at every subscriber.
+    // From the send to 50 subscribers: each send's bulk event, timed at every subscriber. First on a quiet server
+    // (the carrier done with the 20,000 messages above), then while the carrier is busy.
+    let quietFrom = DispatchTime.now().uptimeNanoseconds
+    while try await engine.carrierQueue() > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
+    say("server:   carrier done with \(requests * 1000) messages \(fmt(Double(DispatchTime.now().uptimeNanoseconds - quietFrom) / 1e9)) s after the last send")
     let subscribers = 50
     let arrivals = Arrivals()
+    // Subscribers follow what comes next (after the newest event now), as a terminal does that has read the rest.
+    let newest = try await engine.eventRange(applicationKey: app.applicationKey).last
     let follows = (0..<subscribers).map { _ in
         let stream = EventStreamClient(baseURL: url, key: key, client: client)
-        return Task { await stream.follow(after: nil) { update in
+        return Task { await stream.follow(after: newest) { update in
             if case .event(.deliveryChanged(let bulkId, _, _), _) = update { arrivals.arrived(bulkId) }
             if case .link(.connected) = update { arrivals.connected() }
         } }
     }
     defer { follows.forEach { $0.cancel() } }
     while arrivals.connections < subscribers { try await Task.sleep(nanoseconds: 10_000_000) }
-    var latencies: [Double] = []
-    for r in 0..<50 {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let bulk = try await send(1, from: 100_000 + r).bulkId
-        arrivals.expect(bulk, at: start)
-        let deadline = Date().addingTimeInterval(5)
-        while arrivals.count(bulk) < subscribers, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
-        latencies += arrivals.latencies(bulk)
+    func measure(_ sends: Int, from first: Int, _ what: String) async throws {
+        var latencies: [Double] = []
+        for r in 0..<sends {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let bulk = try await send(1, from: first + r).bulkId
+            arrivals.expect(bulk, at: start)
+            let deadline = Date().addingTimeInterval(5)
+            while arrivals.count(bulk) < subscribers, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+            latencies += arrivals.latencies(bulk)
+        }
+        latencies.sort()
+        say("server:   send → \(subscribers) SSE subscribers (\(store), \(what)): p50 \(fmt(percentile(latencies, 0.5))) ms, "
+            + "p99 \(fmt(percentile(latencies, 0.99))) ms (\(latencies.count) of \(sends * subscribers) deliveries within 5 s; "
+            + "includes the send's own round trip)")
     }
-    latencies.sort()
-    say("server:   send → \(subscribers) SSE subscribers (\(store)): p50 \(fmt(percentile(latencies, 0.5))) ms, p99 \(fmt(percentile(latencies, 0.99))) ms"
-          + " (\(latencies.count) deliveries of 50 sends; includes the send's own round trip)")
+    try await measure(50, from: 100_000, "carrier idle")
+    // Again while the carrier stores the statuses of 5,000 new messages (whose events go to every subscriber too).
+    for r in 0..<5 { _ = try await send(1000, from: 200_000 + r * 1000) }
+    try await measure(50, from: 300_000, "carrier storing 5,000 statuses")
 }
 
 /// Prints a figure at once (stdout may be a pipe).
