@@ -69,9 +69,14 @@ extension PlatformEngine {
                 WHERE (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
                   \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
                 """, [at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch])
-            return try rows.map { row in
-                try db.execute("UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id = ?",
-                               [lease, row["applicationKey"] as String, row["id"] as String])
+            for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
+                for chunk in SQLBatch.chunks(group) {
+                    try db.execute("""
+                        UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))
+                        """, [lease, app] + chunk.map { $0["id"] as String })
+                }
+            }
+            return rows.map { row in
                 let outbox: Int = row["outbox"]
                 return Claimed(applicationKey: row["applicationKey"], message: OutboundSMS(
                     messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
@@ -118,22 +123,26 @@ extension PlatformEngine {
         let at = nowMs
         let changed = try await store.write { [self] db -> Int in
             var changes: [String: [DeliveryInfo]] = [:]
+            var current: [String: SQLRow] = [:]
+            for chunk in SQLBatch.chunks(reports) {
+                for row in try db.rows("""
+                    SELECT id, bulkId, address, price, currency, reason, status, outbox, nextCheckAt FROM sent
+                    WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))
+                    """, [applicationKey] + chunk.map(\.messageId)) {
+                    current[row["id"]] = row
+                }
+            }
+            // Each row as the report leaves it: (id, status, nextCheckAt, price, currency, reason, permanent).
+            var updates: [SQLArguments] = []
             for report in reports {
-                guard let row = try db.row("""
-                    SELECT bulkId, address, price, currency, reason, status, outbox, nextCheckAt FROM sent
-                    WHERE applicationKey = ? AND id = ?
-                    """, [applicationKey, report.messageId]) else { continue }
+                guard let row = current[report.messageId] else { continue }
                 let inOutbox = (row["outbox"] as Int) > 0
                 guard inOutbox == fromOutbox, fromOutbox || row["nextCheckAt"] as Int64? != nil else { continue }
                 let price: Double = report.price ?? row["price"]
                 let currency: String? = report.currency ?? (row["currency"] as String?)
                 let reason: String? = report.reason ?? (row["reason"] as String?)
-                try db.execute("""
-                    UPDATE sent SET status = ?, statusAt = ?, nextCheckAt = ?, outbox = 0, price = ?, currency = ?, reason = ?,
-                                    permanentFailure = ?
-                    WHERE applicationKey = ? AND id = ?
-                    """, [report.status.rawValue, at, report.nextCheckAt?.epochMilliseconds, price, currency, reason,
-                          report.permanent, applicationKey, report.messageId])
+                updates.append([report.messageId, report.status.rawValue, report.nextCheckAt?.epochMilliseconds, price, currency,
+                                reason, report.permanent])
                 if report.status.rawValue != row["status"] as String || price != row["price"] as Double {
                     let bulkId: String = row["bulkId"]
                     changes[bulkId, default: []].append(DeliveryInfo(
@@ -141,6 +150,16 @@ extension PlatformEngine {
                         deliveryStatus: report.status, price: price, currency: currency,
                         reason: report.status.isImpossible ? reason : nil, permanent: report.permanent ? true : nil))
                 }
+            }
+            // One statement per chunk; the casts give PostgreSQL the types of a VALUES list's NULLs.
+            for chunk in SQLBatch.chunks(updates) {
+                try db.execute("""
+                    UPDATE sent SET status = CAST(v.column2 AS TEXT), statusAt = ?, nextCheckAt = CAST(v.column3 AS BIGINT),
+                        outbox = 0, price = CAST(v.column4 AS DOUBLE PRECISION), currency = CAST(v.column5 AS TEXT),
+                        reason = CAST(v.column6 AS TEXT), permanentFailure = CAST(v.column7 AS BIGINT)
+                    FROM (VALUES \(SQLBatch.values(chunk.count, columns: 7))) AS v
+                    WHERE sent.applicationKey = ? AND sent.id = v.column1
+                    """, [at] + chunk.flatMap { $0 } + [applicationKey])
             }
             for (bulkId, infos) in changes.sorted(by: { $0.key < $1.key }) {
                 try appendEvent(db, applicationKey: applicationKey,

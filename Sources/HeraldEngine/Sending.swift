@@ -176,18 +176,20 @@ extension PlatformEngine {
         var responses: [SendInvitationResponse.MessageResponse] = []
         var replayed = Set<String>()
         var accepted: [DeliveryInfo] = []
+        var new: [(sent: SentMessage, position: Int)] = []
         for (position, p) in prepared.enumerated() {
             if let id = p.clientId, let before = earlier[id] {
                 responses.append(replay(before, address: p.destination.address))
                 replayed.insert(id)
                 continue
             }
-            let sent = try insert(p, messageId: p.clientId ?? Identifiers.uuid(), position: position, bulkId: bulkId,
-                                  app: app, message: message, now: now, db)
+            let sent = newMessage(p, messageId: p.clientId ?? Identifiers.uuid(), bulkId: bulkId, now: now)
             if let id = p.clientId { earlier[id] = sent }
             if sent.accepted { accepted.append(sent.deliveryInfo) }
             responses.append(result(sent))
+            new.append((sent, position))
         }
+        try insert(&new, prepared: prepared, applicationKey: app.key, message: message, now: now, db)
         if !accepted.isEmpty {
             // Every subscriber learns of the bulk (and who is in it) in the transaction that accepted it.
             try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true))
@@ -197,14 +199,12 @@ extension PlatformEngine {
                 replayed)
     }
 
-    /// The stored messages with these ids, by id (asked 500 at a time).
+    /// The stored messages with these ids, by id (a chunk per read).
     private static func storedMessages(_ db: any EngineSQL, applicationKey: String, ids: [String]) throws -> [String: SentMessage] {
         var found: [String: SentMessage] = [:]
-        let unique = Array(Set(ids))
-        for start in stride(from: 0, to: unique.count, by: 500) {
-            let chunk = Array(unique[start..<min(start + 500, unique.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            for row in try db.rows("SELECT * FROM sent WHERE applicationKey = ? AND id IN (\(marks))", [applicationKey] + chunk) {
+        for chunk in SQLBatch.chunks(Array(Set(ids))) {
+            for row in try db.rows("SELECT * FROM sent WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))",
+                                   [applicationKey] + Array(chunk)) {
                 let sent = SentMessage(row: row)
                 found[sent.messageId] = sent
             }
@@ -226,40 +226,56 @@ extension PlatformEngine {
         try GetDeliveryInfos.path.path(["bulkId": bulkId])
     }
 
-    /// Stores one new destination (and its short link, when it can be sent to).
-    private nonisolated func insert(_ prepared: PreparedDestination, messageId: String, position: Int, bulkId: String,
-                                    app: ApplicationRecord, message: MessageRecord, now: Date, _ db: any EngineSQL) throws -> SentMessage {
-        var p = prepared
-        var address = p.destination.address
-        var reason: String?
-        var code: String?
+    /// A new message as it will be stored: accepted with its link and text, or rejected with the reason.
+    private nonisolated func newMessage(_ p: PreparedDestination, messageId: String, bulkId: String, now: Date) -> SentMessage {
+        let at = Date(epochMilliseconds: now.epochMilliseconds)
         switch p.address {
         case .failure(.invalid(let why)):
-            reason = why
-            p.text = nil
-            p.price = 0
+            return SentMessage(messageId: messageId, bulkId: bulkId, address: p.destination.address, accepted: false, reason: why,
+                               text: nil, price: 0, currency: nil, permanentFailure: false, sentAt: at, linkCode: nil,
+                               status: .rejected)
         case .success(let msisdn):
-            address = msisdn
-            // A code taken meanwhile (a one in 2^40 chance) gets another, and the text its link.
-            while try db.execute("""
-                INSERT INTO shortLink(code, applicationKey, messageId, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(code) DO NOTHING
-                """, [p.linkCode, app.key, messageId, now.epochMilliseconds]) == 0 {
-                p.linkCode = Identifiers.linkCode()
-                render(&p, message: message)
-            }
-            code = p.linkCode
+            return SentMessage(messageId: messageId, bulkId: bulkId, address: msisdn, accepted: true, reason: nil, text: p.text,
+                               price: p.price, currency: nil, permanentFailure: false, sentAt: at, linkCode: p.linkCode,
+                               status: .messageWaiting)
         }
-        let accepted = reason == nil
-        let status: DeliveryStatus = accepted ? .messageWaiting : .rejected
-        try db.execute("""
-            INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode,
-                             status, statusAt, outbox, nextCheckAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-            """, [messageId, app.key, bulkId, position, address, accepted, reason, p.text, p.price,
-                  now.epochMilliseconds, code, status.rawValue, now.epochMilliseconds, accepted])
-        return SentMessage(messageId: messageId, bulkId: bulkId, address: address, accepted: accepted, reason: reason,
-                           text: p.text, price: p.price, currency: nil, permanentFailure: false,
-                           sentAt: Date(epochMilliseconds: now.epochMilliseconds), linkCode: code, status: status)
+    }
+
+    /// Stores new messages and their short links, a chunk of rows per statement.
+    private nonisolated func insert(_ new: inout [(sent: SentMessage, position: Int)], prepared: [PreparedDestination],
+                                    applicationKey: String, message: MessageRecord, now: Date, _ db: any EngineSQL) throws {
+        let at = now.epochMilliseconds
+        let linked = new.indices.filter { new[$0].sent.linkCode != nil }
+        for chunk in SQLBatch.chunks(linked) {
+            let taken = Set(try db.rows("""
+                INSERT INTO shortLink(code, applicationKey, messageId, createdAt) VALUES \(SQLBatch.values(chunk.count, columns: 4))
+                ON CONFLICT(code) DO NOTHING RETURNING code
+                """, chunk.flatMap { i -> SQLArguments in [new[i].sent.linkCode, applicationKey, new[i].sent.messageId, at] })
+                .map { $0["code"] as String })
+            // A code that was taken already (a one in 2^40 chance) gets another, and the text its link.
+            for i in chunk where !taken.contains(new[i].sent.linkCode ?? "") {
+                var p = prepared[new[i].position]
+                repeat {
+                    p.linkCode = Identifiers.linkCode()
+                    render(&p, message: message)
+                } while try db.execute("""
+                    INSERT INTO shortLink(code, applicationKey, messageId, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(code) DO NOTHING
+                    """, [p.linkCode, applicationKey, new[i].sent.messageId, at]) == 0
+                new[i].sent.linkCode = p.linkCode
+                new[i].sent.text = p.text
+            }
+        }
+        for chunk in SQLBatch.chunks(new) {
+            try db.execute("""
+                INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode,
+                                 status, statusAt, outbox, nextCheckAt)
+                VALUES \(SQLBatch.values(chunk.count, columns: 15))
+                """, chunk.flatMap { m -> SQLArguments in
+                    let s = m.sent
+                    return [s.messageId, applicationKey, s.bulkId, m.position, s.address, s.accepted, s.reason, s.text, s.price,
+                            at, s.linkCode, s.status.rawValue, at, s.accepted, nil]
+                })
+        }
     }
 
     enum AddressCheck: Error, Sendable { case invalid(String) }

@@ -93,9 +93,19 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
         return try connect().wait()
     }
 
+    /// A new session. A lock is waited for at most 15 s (then the unit fails as busy, and a request answers 503 with
+    /// Retry-After), and a transaction left idle for 30 s is ended by the server, so a replica that hangs inside
+    /// one (stopped, cut off) cannot hold every replica's writes for longer.
     private func connect() -> EventLoopFuture<PostgresConnection> {
-        PostgresConnection.connect(on: NIOSingletons.posixEventLoopGroup.any(), configuration: configuration,
-                                   id: nextId.next(), logger: logger)
+        let logger = logger
+        return PostgresConnection.connect(on: NIOSingletons.posixEventLoopGroup.any(), configuration: configuration,
+                                          id: nextId.next(), logger: logger)
+            .flatMap { connection in
+                connection.query("SET lock_timeout = '15s'", logger: logger)
+                    .flatMap { _ in connection.query("SET idle_in_transaction_session_timeout = '30s'", logger: logger) }
+                    .map { _ in connection }
+                    .flatMapError { error in connection.close().flatMapThrowing { throw error } }
+            }
             .flatMapErrorThrowing { error in throw PostgresSQL.storeError(error) }
     }
 

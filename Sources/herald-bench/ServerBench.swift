@@ -80,7 +80,8 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     // (the carrier done with the 20,000 messages above), then while the carrier is busy.
     let quietFrom = DispatchTime.now().uptimeNanoseconds
     while try await engine.carrierQueue() > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
-    say("server:   carrier done with \(requests * 1000) messages \(fmt(Double(DispatchTime.now().uptimeNanoseconds - quietFrom) / 1e9)) s after the last send")
+    say("server:   carrier done with \(requests * 1000) messages \(fmt(Double(DispatchTime.now().uptimeNanoseconds - quietFrom) / 1e9)) s "
+        + "after the last send (the simulated carrier's last statuses come up to 14 s after sending)")
     let subscribers = 50
     let arrivals = Arrivals()
     // Subscribers follow what comes next (after the newest event now), as a terminal does that has read the rest.

@@ -79,3 +79,26 @@ public enum EngineStoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// Statements over many rows at once: one round trip per chunk instead of one per row (what PostgreSQL's
+/// latency asks for; SQLite gains too).
+enum SQLBatch {
+    /// Rows per statement: well under SQLite's 32,766 and PostgreSQL's 65,535 bound values at 14 columns.
+    static let rows = 200
+
+    /// `(?, ?), (?, ?), …`: `count` rows of `columns` placeholders.
+    static func values(_ count: Int, columns: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: count).joined(separator: ", ")
+    }
+
+    /// `?, ?, …` for an `IN (…)` of `count` values.
+    static func list(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// The items in chunks of at most `size`.
+    static func chunks<T>(_ items: [T], size: Int = rows) -> [ArraySlice<T>] {
+        stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
+    }
+}
