@@ -199,7 +199,7 @@ extension PlatformEngine {
         }
     }
 
-    func requireApplication(_ key: String) async throws -> ApplicationRecord {
+    nonisolated func requireApplication(_ key: String) async throws -> ApplicationRecord {
         guard let app = try await store.read({ db in try ApplicationRecord.find(db, key: key) }) else {
             throw EngineError.unknownApplication(key)
         }
@@ -209,7 +209,7 @@ extension PlatformEngine {
     // MARK: - Wire auth
 
     /// The application whose secret is in `Authorization: App <secret>`; 401 otherwise.
-    func authenticateSecret(_ request: APIRequest) async throws -> ApplicationRecord {
+    nonisolated func authenticateSecret(_ request: APIRequest) async throws -> ApplicationRecord {
         guard case .app(let secret)? = request.credential,
               let app = try await store.read({ db in try ApplicationRecord.find(db, secret: secret) }) else {
             throw APIError.unauthorized
@@ -218,14 +218,14 @@ extension PlatformEngine {
     }
 
     /// The secret's application, which must be the one named in the path.
-    func authenticateSecret(_ request: APIRequest, applicationKey: String?) async throws -> ApplicationRecord {
+    nonisolated func authenticateSecret(_ request: APIRequest, applicationKey: String?) async throws -> ApplicationRecord {
         let app = try await authenticateSecret(request)
         guard app.key == applicationKey else { throw APIError.unauthorized }
         return app
     }
 
     /// The application whose code is in `Authorization: App <code>`; 401 otherwise.
-    func authenticateCode(_ request: APIRequest) async throws -> ApplicationRecord {
+    nonisolated func authenticateCode(_ request: APIRequest) async throws -> ApplicationRecord {
         guard case .app(let code)? = request.credential,
               let app = try await store.read({ db in try ApplicationRecord.find(db, code: code) }) else {
             throw APIError.unauthorized

@@ -59,7 +59,7 @@ extension PlatformEngine {
 
     // MARK: - Wire
 
-    func fetchInbox(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+    nonisolated func fetchInbox(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let user = p["externalUserId"] ?? ""
         let app = try await authenticateInbox(request, externalUserId: user)
         let filter = try Self.inboxFilter(request.query)
@@ -114,7 +114,7 @@ extension PlatformEngine {
 
     /// The application an inbox request reads: by application code (unless the application requires
     /// a JWT: ACCESS_TOKEN_MISSING), or by a JWT whose every claim holds.
-    func authenticateInbox(_ request: APIRequest, externalUserId: String) async throws -> ApplicationRecord {
+    nonisolated func authenticateInbox(_ request: APIRequest, externalUserId: String) async throws -> ApplicationRecord {
         switch request.credential {
         case .app?:
             let app = try await authenticateCode(request)

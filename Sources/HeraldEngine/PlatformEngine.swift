@@ -121,7 +121,7 @@ public actor PlatformEngine {
     nonisolated var now: Date { clock.now() }
     nonisolated var nowMs: Int64 { clock.now().epochMilliseconds }
 
-    func decodeBody<T: Decodable>(_ request: APIRequest, as type: T.Type) throws -> T {
+    nonisolated func decodeBody<T: Decodable>(_ request: APIRequest, as type: T.Type) throws -> T {
         guard let body = request.body, !body.isEmpty else {
             throw APIError.badRequest("the request has no JSON body", validationErrors: [:])
         }

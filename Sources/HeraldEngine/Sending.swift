@@ -92,7 +92,7 @@ extension PlatformEngine {
     /// Validates a send request and stores its bulk, messages and event in one unit of work. Numbers are parsed and
     /// texts rendered before it, so the writer is held only for the inserts. Answers the response and the
     /// messageIds that replayed an earlier send.
-    private func acceptInvitations(_ request: APIRequest) async throws -> (SendInvitationResponse, replayed: Set<String>) {
+    private nonisolated func acceptInvitations(_ request: APIRequest) async throws -> (SendInvitationResponse, replayed: Set<String>) {
         let app = try await authenticateSecret(request)
         let body = try decodeBody(request, as: SendInvitationBody.self)
         let destinations = body.recipients.destinations
@@ -354,7 +354,7 @@ extension PlatformEngine {
 
     // MARK: - Delivery infos
 
-    func deliveryInfos(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+    nonisolated func deliveryInfos(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try await authenticateSecret(request)
         let bulkId = p["bulkId"] ?? ""
         if config.collectReportsOnRead { try await catchUp(bulkId: bulkId) }
@@ -364,7 +364,7 @@ extension PlatformEngine {
     }
 
     /// The accepted messages of an application's bulk, nil when it has no such bulk.
-    private func bulkMessages(app: ApplicationRecord, bulkId: String) async throws -> [SentMessage]? {
+    private nonisolated func bulkMessages(app: ApplicationRecord, bulkId: String) async throws -> [SentMessage]? {
         try await store.read { db -> [SentMessage]? in
             guard try db.row("SELECT 1 FROM bulk WHERE id = ? AND applicationKey = ?", [bulkId, app.key]) != nil else { return nil }
             return try db.rows("SELECT * FROM sent WHERE bulkId = ? AND accepted = 1 ORDER BY position", [bulkId])
