@@ -65,7 +65,7 @@ public actor PlatformEngine {
         } catch let error as EngineError {
             response = APIError.badRequest(error.description, validationErrors: [:]).response
         } catch let error as EngineStoreError {
-            if case .failed = error {
+            if error.isRefusal {
                 log.error("request failed in storage", metadata: ["path": "\(path)", "cause": "\(error)"])
                 response = APIError.server(status: 500, text: "internal error").response
             } else {

@@ -25,7 +25,7 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
     let threads: NIOThreadPool
     let logger: Logger
     private let idle = NIOLockedValueBox<[PostgresConnection]>([])
-    private let nextId = ManagedAtomicCounter()
+    private let nextId = ConnectionIds()
     private let lease = NIOLockedValueBox<PostgresConnection?>(nil)
     private let leaseHeld = NIOLockedValueBox(false)
     private let closed = NIOLockedValueBox(false)
@@ -213,7 +213,7 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
 }
 
 /// Connection ids for the driver's logs.
-final class ManagedAtomicCounter: Sendable {
+final class ConnectionIds: Sendable {
     private let value = NIOLockedValueBox(0)
     func next() -> Int { value.withLockedValue { $0 += 1; return $0 } }
 }

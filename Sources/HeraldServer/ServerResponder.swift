@@ -27,6 +27,12 @@ struct ServerResponder: Sendable {
             answer = Self.response(error.response)
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             answer = Self.response(APIError.server(status: 413, text: "the body is larger than \(options.maxBodyBytes) bytes").response)
+        } catch let error as EngineStoreError where !error.isRefusal {
+            // The database is busy or cannot be reached (a key lookup, the event queue): try again shortly.
+            log.warning("storage not answering", metadata: ["cause": "\(error)"])
+            var busy = APIError.server(status: 503, text: "storage busy, try again").response
+            busy.headers["Retry-After"] = "1"
+            answer = Self.response(busy)
         } catch {
             log.error("request failed", metadata: ["path": "\(route?.template.description ?? "unknown")",
                                                    "cause": "\(PlatformEngine.failureText(error))"])

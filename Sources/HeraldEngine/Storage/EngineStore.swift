@@ -71,6 +71,12 @@ public enum EngineStoreError: Error, Sendable, CustomStringConvertible {
     /// The database refused the work (a constraint, a broken file, a bug).
     case failed(String)
 
+    /// The database refused the work (rather than being busy or out of reach): trying again will not help.
+    public var isRefusal: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .busy(let why): return "storage busy: \(why)"
