@@ -78,6 +78,46 @@ import Testing
         #expect(try second.interrupt() == 0)
     }
 
+    @Test func aServerWhoseDatabaseStopsAnswers503WithRetryAfterAndNoInternals() throws {
+        let cluster = try PostgresTestCluster.start()
+        defer { cluster.stop() }
+        let database = ["--database", cluster.url]
+        let admin = try PlatformCLI()
+        let made = try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()
+        let key = try #require(made["key"] as? String)
+        let server = try admin.start(["serve", "--listen", "127.0.0.1:0"] + database)
+        let url = try Self.address(of: server)
+        #expect(try Self.curl(url + "/health").status == 200)
+
+        cluster.stop()
+        let health = try Self.curl(url + "/health")
+        #expect(health.status == 503)
+        let session = try Self.curl(url + "/herald/1/session", key: key)
+        #expect(session.status == 503)
+        #expect(session.headers.lowercased().contains("retry-after: 1"))
+        for answer in [health, session] {
+            #expect(!answer.body.contains("SELECT") && !answer.body.contains("PSQLError") && !answer.body.contains("postgres://"))
+        }
+        #expect(try server.interrupt() == 0)
+    }
+
+    /// One request with curl: its status, headers and body.
+    static func curl(_ url: String, key: String? = nil) throws -> (status: Int, headers: String, body: String) {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sS", "-i", "--max-time", "20"] + (key.map { ["-H", "Authorization: App \($0)"] } ?? []) + [url]
+        let out = Pipe()
+        curl.standardOutput = out
+        curl.standardError = FileHandle.nullDevice
+        try curl.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        let head = parts.first ?? ""
+        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        return (status, head, parts.dropFirst().joined(separator: "\r\n\r\n"))
+    }
+
     static func address(of server: RunningHerald) throws -> String {
         let line = try server.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 60)
         return try #require(line.split(separator: " ").last.map(String.init))
