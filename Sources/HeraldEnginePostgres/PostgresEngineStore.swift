@@ -19,8 +19,6 @@ import PostgresNIO
 ///   its own; when that replica dies PostgreSQL ends its session, frees the lock, and the next replica to ask
 ///   takes it.
 public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
-    public var dialect: SQLDialect { .postgres }
-    public let location: PostgresLocation
     let configuration: PostgresConnection.Configuration
     let threads: NIOThreadPool
     let logger: Logger
@@ -50,7 +48,6 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
     }
 
     private init(location: PostgresLocation, connections: Int) {
-        self.location = location
         configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                          password: location.password, database: location.database, tls: .disable)
         threads = NIOThreadPool(numberOfThreads: max(1, connections))

@@ -10,7 +10,6 @@ import PostgresNIO
 final class PostgresSQL: EngineSQL {
     let connection: PostgresConnection
     let logger: Logger
-    var dialect: SQLDialect { .postgres }
     /// Set when the unit stored events: its commit notifies the other replicas.
     private(set) var announces = false
 

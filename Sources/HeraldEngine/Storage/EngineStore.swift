@@ -9,7 +9,6 @@ import Foundation
 /// (SQLite's one writer; PostgreSQL's transaction-level advisory lock, across replicas) and commit or roll back
 /// whole. Read units see one snapshot.
 public protocol EngineStore: Sendable {
-    var dialect: SQLDialect { get }
     /// Runs `work` in a read-only transaction.
     @discardableResult
     func read<T: Sendable>(_ work: @escaping @Sendable (any EngineSQL) throws -> T) async throws -> T
@@ -27,14 +26,8 @@ public protocol EngineStore: Sendable {
     func close() async
 }
 
-public enum SQLDialect: String, Sendable {
-    case sqlite
-    case postgres
-}
-
 /// Statements inside one unit of work.
 public protocol EngineSQL {
-    var dialect: SQLDialect { get }
     /// Runs a statement; answers how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int

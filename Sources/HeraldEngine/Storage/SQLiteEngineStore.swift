@@ -5,12 +5,9 @@ import GRDB
 /// GRDB's own queues; several processes may open the same file.
 public final class SQLiteEngineStore: EngineStore {
     let pool: DatabasePool
-    public let path: String
-    public var dialect: SQLDialect { .sqlite }
 
     /// Opens (creating and migrating when needed) the file at `url`.
     public init(at url: URL) throws {
-        path = url.path
         do { pool = try SQLiteEngineSchema.open(at: url) } catch {
             throw Self.storeError(error)
         }
@@ -45,7 +42,6 @@ public final class SQLiteEngineStore: EngineStore {
 /// Statements on a GRDB connection, prepared once per connection.
 struct GRDBSQL: EngineSQL {
     let db: Database
-    var dialect: SQLDialect { .sqlite }
 
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         let statement = try db.cachedStatement(sql: sql)
