@@ -125,16 +125,7 @@ import Testing
 
     /// Whether the replica at `url` runs the carrier work now (its `/metrics`).
     static func leads(_ url: String) throws -> Bool {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "--max-time", "5", url + "/metrics"]
-        let out = Pipe()
-        curl.standardOutput = out
-        curl.standardError = FileHandle.nullDevice
-        try curl.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
-        return text.split(separator: "\n").contains("herald_carrier_leader 1")
+        try curl(url + "/metrics").body.split(separator: "\n").contains("herald_carrier_leader 1")
     }
 
     static func waitFor(_ what: String, timeout: TimeInterval = 30, _ check: () throws -> Bool) throws {

@@ -148,12 +148,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
                          "-k", directory.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
                          "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
         let (executable, fullArguments) = asServerUser(bin.appendingPathComponent("postgres").path, arguments)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = fullArguments
-        process.currentDirectoryURL = directory
-        process.environment = cleanEnvironment()
-        process.standardInput = FileHandle.nullDevice
+        let process = makeProcess(executable, fullArguments, in: directory)
         process.standardOutput = logHandle
         process.standardError = logHandle
         do {
@@ -304,6 +299,17 @@ public final class PostgresTestCluster: @unchecked Sendable {
         ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
     }
 
+    /// A process of `executable` run in `directory`, without `PG*` variables and with nothing on its input.
+    private static func makeProcess(_ executable: String, _ arguments: [String], in directory: URL) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = cleanEnvironment()
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
     private static func shellQuoted(_ argument: String) -> String {
         "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
@@ -312,12 +318,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// exits with a non-zero status.
     @discardableResult
     private static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = cleanEnvironment()
-        process.standardInput = FileHandle.nullDevice
+        let process = makeProcess(executable, arguments, in: directory)
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         let output = Pipe()
