@@ -59,7 +59,7 @@ extension PlatformEngine {
     }
 
     /// The ids of the newest and the oldest event of an application (0 and nil when there is none).
-    public nonisolated func eventRange(applicationKey: String) async throws -> (last: Int64, oldest: Int64?) {
+    public nonisolated func eventRange(applicationKey: String) async throws -> (newest: Int64, oldest: Int64?) {
         try await store.read { db in
             let row = try db.row("SELECT MAX(id) AS newest, MIN(id) AS oldest FROM event WHERE applicationKey = ?", [applicationKey])
             return ((row?["newest"] as Int64?) ?? 0, row?["oldest"] as Int64?)

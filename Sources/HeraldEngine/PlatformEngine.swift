@@ -69,9 +69,7 @@ public actor PlatformEngine {
                 log.error("request failed in storage", metadata: ["path": "\(path)", "cause": "\(error)"])
                 response = APIError.server(status: 500, text: "internal error").response
             } else {
-                var busy = APIError.server(status: 503, text: "storage busy, try again").response
-                busy.headers["Retry-After"] = "1"
-                response = busy
+                response = Self.storageBusy
             }
         } catch {
             // Never SQL text or internals on the wire.
@@ -149,6 +147,13 @@ public actor PlatformEngine {
         if let engine = error as? EngineError { return engine.description }
         if let storage = error as? EngineStoreError { return storage.description }
         return "\(error)"
+    }
+
+    /// The answer when the database is busy or out of reach: 503, try again in a second.
+    public static var storageBusy: APIResponse {
+        var busy = APIError.server(status: 503, text: "storage busy, try again").response
+        busy.headers["Retry-After"] = "1"
+        return busy
     }
 
     static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> APIResponse {

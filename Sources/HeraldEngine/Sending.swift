@@ -214,8 +214,9 @@ extension PlatformEngine {
 
     /// The stored status and failure reason of every message of these bulks, by messageId.
     private func storedOutcomes(bulkIds: [String]) async throws -> [String: (status: DeliveryStatus, reason: String?)] {
-        let marks = Array(repeating: "?", count: bulkIds.count).joined(separator: ", ")
-        let rows = try await store.read { db in try db.rows("SELECT id, status, reason FROM sent WHERE bulkId IN (\(marks))", bulkIds) }
+        let rows = try await store.read { db in
+            try db.rows("SELECT id, status, reason FROM sent WHERE bulkId IN (\(SQLBatch.list(bulkIds.count)))", bulkIds)
+        }
         return Dictionary(rows.map { ($0["id"] as String, (DeliveryStatus(parsing: $0["status"]), $0["reason"] as String?)) }) {
             first, _ in first
         }

@@ -28,7 +28,8 @@ struct CarrierWorker: Service {
                     if holds { log.notice("this replica runs the carrier work") }
                 }
                 guard holds else {
-                    await wake.wait(upTo: options.leaseRetry)
+                    // Not woken by commits: a replica that does not lead asks again on its own schedule only.
+                    try? await Task.sleep(nanoseconds: UInt64(options.leaseRetry * 1_000_000_000))
                     continue
                 }
                 do {

@@ -30,9 +30,7 @@ struct ServerResponder: Sendable {
         } catch let error as EngineStoreError where !error.isRefusal {
             // The database is busy or cannot be reached (a key lookup, the event queue): try again shortly.
             log.warning("storage not answering", metadata: ["cause": "\(error)"])
-            var busy = APIError.server(status: 503, text: "storage busy, try again").response
-            busy.headers["Retry-After"] = "1"
-            answer = Self.response(busy)
+            answer = Self.response(PlatformEngine.storageBusy)
         } catch {
             log.error("request failed", metadata: ["path": "\(route?.template.description ?? "unknown")",
                                                    "cause": "\(PlatformEngine.failureText(error))"])

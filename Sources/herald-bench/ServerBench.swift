@@ -85,7 +85,7 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     let subscribers = 50
     let arrivals = Arrivals()
     // Subscribers follow what comes next (after the newest event now), as a terminal does that has read the rest.
-    let newest = try await engine.eventRange(applicationKey: app.applicationKey).last
+    let newest = try await engine.eventRange(applicationKey: app.applicationKey).newest
     let follows = (0..<subscribers).map { _ in
         let stream = EventStreamClient(baseURL: url, key: key, client: client)
         return Task { await stream.follow(after: newest) { update in

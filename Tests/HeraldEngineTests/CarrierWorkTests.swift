@@ -95,6 +95,6 @@ import Testing
         #expect(user == "ana" && message.messageId == pushed.messageId)
         guard case .linkClicked(let clicked) = all[2] else { Issue.record("not a click event"); return }
         #expect(clicked.code == link.code && clicked.clicks == 1)
-        #expect(try await h.engine.eventRange(applicationKey: h.creds.applicationKey).last == 3)
+        #expect(try await h.engine.eventRange(applicationKey: h.creds.applicationKey).newest == 3)
     }
 }

@@ -16,8 +16,6 @@ struct EngineHarness {
     /// The PostgreSQL database of this harness; nil on SQLite.
     let postgresURL: String?
 
-    var databaseURL: URL { folder.appendingPathComponent("engine.sqlite") }
-
     static func make(config: EngineConfig = EngineConfig()) async throws -> EngineHarness {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-\(UUID().uuidString)")
         let clock = ManualClock()
@@ -103,7 +101,7 @@ enum TestStores {
         }
     }()
 
-    private static let counter = Counter()
+    private static let counter = LockedCounter()
 
     /// A fresh database when the tests run on PostgreSQL; nil on SQLite.
     static func newPostgresDatabase() throws -> String? {
@@ -111,11 +109,16 @@ enum TestStores {
         return try cluster.get().createDatabase("engine_\(counter.next())")
     }
 
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int { lock.withLock { value += 1; return value } }
-    }
+}
+
+/// A count shared between tasks.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    /// Adds one; answers the new count.
+    @discardableResult
+    func next() -> Int { lock.withLock { value += 1; return value } }
 }
 
 /// The cluster `atexit` stops (a C callback cannot capture it).

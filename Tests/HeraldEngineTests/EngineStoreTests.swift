@@ -85,8 +85,8 @@ import HeraldCore
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }
         let replica = try await h.reopen()
-        let woken = WakeCount()
-        let listening = Task { try await replica.store.watchEvents { woken.add() } }
+        let woken = LockedCounter()
+        let listening = Task { try await replica.store.watchEvents { woken.next() } }
         defer { listening.cancel() }
         // The listener wakes once when it starts (for what it missed), then on each commit with events.
         try await waitUntil("the listener starts") { woken.count >= 1 }
@@ -108,12 +108,5 @@ import HeraldCore
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         Issue.record("timed out waiting for \(what)")
-    }
-
-    final class WakeCount: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        var count: Int { lock.withLock { value } }
-        func add() { lock.withLock { value += 1 } }
     }
 }

@@ -30,7 +30,7 @@ public struct PostgresTestClusterError: Error, CustomStringConvertible, Sendable
 /// shuts the server down and deletes the directory.
 ///
 /// When the tests run as root, every server command runs as the `postgres` system user, because PostgreSQL
-/// refuses to run as root. Client commands (`createdb`, `psql`) connect over TCP and run as the caller.
+/// refuses to run as root. Client commands (`createdb`, `pg_isready`) connect over TCP and run as the caller.
 public final class PostgresTestCluster: @unchecked Sendable {
     /// The TCP port the server listens on, at `127.0.0.1`.
     public let port: Int
@@ -99,21 +99,6 @@ public final class PostgresTestCluster: @unchecked Sendable {
     public func createDatabase(_ name: String) throws -> String {
         try Self.createDatabase(binDirectory, name, port: port, in: directory)
         return Self.url(port: port, database: name)
-    }
-
-    /// Runs `sql` through `psql` against `database` as user `postgres` and returns what it printed: rows only,
-    /// one per line, columns separated by `|`, without the final newline.
-    ///
-    /// Statements run one by one; the first error stops the script and throws with psql's message.
-    public func psql(_ sql: String, database: String = "herald") throws -> String {
-        let script = directory.appendingPathComponent("script-\(UUID().uuidString).sql")
-        try Data(sql.utf8).write(to: script)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let output = try Self.run(binDirectory.appendingPathComponent("psql").path,
-                                  ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
-                                   "-p", String(port), "-U", "postgres", "-d", database, "-f", script.path],
-                                  in: directory)
-        return output.hasSuffix("\n") ? String(output.dropLast()) : output
     }
 
     /// Stops the server at once (PostgreSQL's immediate shutdown) and deletes the directory.

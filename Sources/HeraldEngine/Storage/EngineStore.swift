@@ -87,7 +87,7 @@ enum SQLBatch {
 
     /// `(?, ?), (?, ?), …`: `count` rows of `columns` placeholders.
     static func values(_ count: Int, columns: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        let row = "(" + list(columns) + ")"
         return Array(repeating: row, count: count).joined(separator: ", ")
     }
 
