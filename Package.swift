@@ -1,5 +1,7 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
+
+let uiIsolation: [SwiftSetting] = [.defaultIsolation(MainActor.self)]
 
 let package = Package(
     name: "Herald",
@@ -89,11 +91,13 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"]),
+        // The UI's modules run on the main actor (the UI thread) unless a declaration says otherwise: the
+        // compiler, not a convention, keeps view-models and panes on that one thread.
+        .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"], swiftSettings: uiIsolation),
         .target(name: "HeraldTUI", dependencies: [
             "CNCurses", "HeraldCore", "HeraldViewModels",
             .product(name: "TOMLKit", package: "TOMLKit"),
-        ]),
+        ], swiftSettings: uiIsolation),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
             "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres",
@@ -122,8 +126,9 @@ let package = Package(
         ]),
         .testTarget(name: "HeraldViewModelsTests", dependencies: [
             "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine",
-        ]),
-        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"]),
+        ], swiftSettings: uiIsolation),
+        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"],
+                    swiftSettings: uiIsolation),
         .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI"]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
         .target(name: "InfobipStandIn", dependencies: [

@@ -7,6 +7,7 @@ import HeraldViewModels
 
 /// A terminal that takes frames without drawing them: it finds the changed cells (what the real
 /// terminal writes) and keeps the last frame, so a frame costs what Herald's own side costs.
+@MainActor
 final class BenchTerminal: Terminal {
     var size: Size
     var inputDescriptor: Int32? { nil }
@@ -34,6 +35,7 @@ final class BenchTerminal: Terminal {
 /// way the app loop drives them: keys in, mailbox drained, frames rendered. Times are from a key
 /// being queued to the frame that shows its complete result (every read it started has come back
 /// and been drawn), so they include the reads done off the UI thread.
+@MainActor
 final class UIBench {
     let terminal = BenchTerminal(size: Size(width: 120, height: 40))
     let loop: AppLoop<AppScreen>
@@ -116,6 +118,7 @@ func runScreens(_ o: BenchOptions, data: URL) throws {
     guard child.terminationStatus == 0 else { throw BenchError("the screens benchmark failed (exit \(child.terminationStatus))") }
 }
 
+@MainActor
 func uiBench(_ o: BenchOptions, data: URL) async throws {
     let rssBefore = peakRSSMegabytes()
     let workspace = try await Workspace.open(dataDirectory: data, config: WorkspaceConfig(region: "HR"))

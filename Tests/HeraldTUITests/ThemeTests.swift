@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct ThemeTests {
-    static let builtinNames = ["default", "high-contrast", "light", "monochrome", "solarized"]
+    nonisolated static let builtinNames = ["default", "high-contrast", "light", "monochrome", "solarized"]
 
     @Test(arguments: builtinNames) func everyBuiltinThemeLoadsFromTheRepositoryWithEveryRole(name: String) throws {
         let loader = ThemeLoader(userDirectory: nil, builtinDirectory: RepositoryFiles.url("themes"))
@@ -24,7 +24,7 @@ import Testing
             .filter { $0.hasSuffix(".toml") }.sorted()
         var out = "// Generated from themes/*.toml by the test 'builtinThemesSwiftMatchesTheThemeFiles' (HERALD_UPDATE_GENERATED=1). Do not edit.\n"
         out += "/// The built-in themes' text, compiled in so an installed binary works without the themes folder.\n"
-        out += "enum BuiltinThemes {\n    static let sources: [String: String] = [\n"
+        out += "nonisolated enum BuiltinThemes {\n    static let sources: [String: String] = [\n"
         for file in files {
             let text = RepositoryFiles.read("themes/" + file) ?? ""
             out += "        \"\(file.dropLast(5))\": #\"\"\"\n" + text + "\"\"\"#,\n"

@@ -2,7 +2,7 @@ import Foundation
 
 /// A thread-safe queue of events for the app loop. Any thread or actor may `post`; the first post
 /// after a drain writes one byte to a pipe, which wakes the loop's poll().
-public final class Mailbox<Event: Sendable>: @unchecked Sendable {
+nonisolated public final class Mailbox<Event: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [Event] = []
     private var signalled = false

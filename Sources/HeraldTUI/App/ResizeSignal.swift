@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-private let resizePending = Atomic<Bool>(false)
+nonisolated private let resizePending = Atomic<Bool>(false)
 nonisolated(unsafe) private var resizeWakeDescriptor: Int32 = -1
 nonisolated(unsafe) private var previousHandler: (@convention(c) (Int32) -> Void)?
 

@@ -1,5 +1,5 @@
 /// An in-memory grid of cells that widgets draw on; the terminal backend shows it.
-public struct Canvas: Sendable, Equatable {
+nonisolated public struct Canvas: Sendable, Equatable {
     public private(set) var size: Size
     public private(set) var cells: [Cell]
 
@@ -141,7 +141,7 @@ public struct Canvas: Sendable, Equatable {
 }
 
 /// The characters of a box border.
-public struct BoxCharacters: Sendable, Hashable {
+nonisolated public struct BoxCharacters: Sendable, Hashable {
     public var horizontal: Character, vertical: Character
     public var topLeft: Character, topRight: Character, bottomLeft: Character, bottomRight: Character
 

@@ -1,6 +1,6 @@
 /// One terminal cell: a grapheme cluster and its style. A cluster that takes several columns sits in
 /// its first cell; the cells after it are continuations that hold nothing of their own.
-public struct Cell: Sendable, Hashable {
+nonisolated public struct Cell: Sendable, Hashable {
     public var character: Character
     public var style: Style
     /// True for a column covered by the cluster in a cell to its left.

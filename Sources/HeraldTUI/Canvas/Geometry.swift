@@ -1,12 +1,12 @@
 /// A size in terminal cells.
-public struct Size: Sendable, Hashable {
+nonisolated public struct Size: Sendable, Hashable {
     public var width: Int
     public var height: Int
     public init(width: Int, height: Int) { self.width = max(0, width); self.height = max(0, height) }
 }
 
 /// A rectangle of cells; `x`,`y` is the top-left corner.
-public struct Rect: Sendable, Hashable, CustomStringConvertible {
+nonisolated public struct Rect: Sendable, Hashable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int

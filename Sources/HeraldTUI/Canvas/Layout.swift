@@ -1,5 +1,5 @@
 /// One part of a row or column split.
-public enum LayoutSize: Sendable, Hashable {
+nonisolated public enum LayoutSize: Sendable, Hashable {
     /// Exactly this many cells (less when space runs out).
     case fixed(Int)
     /// A share of what the fixed parts leave, by weight.
@@ -9,7 +9,7 @@ public enum LayoutSize: Sendable, Hashable {
 }
 
 /// Splits rectangles into rows or columns by fixed, percentage and flexible sizes.
-public enum Layout {
+nonisolated public enum Layout {
     /// Rows from top to bottom, in the order of `sizes`.
     public static func rows(_ rect: Rect, _ sizes: [LayoutSize]) -> [Rect] {
         lengths(total: rect.height, sizes).reduce(into: (rects: [Rect](), at: rect.y)) { acc, length in

@@ -1,5 +1,5 @@
 /// A colour role: what a piece of the screen *is*. Themes map each role to colours and attributes.
-public enum Role: String, CaseIterable, Sendable, Hashable {
+nonisolated public enum Role: String, CaseIterable, Sendable, Hashable {
     case text, muted, accent, title, border
     case borderFocused = "border_focused"
     case selection

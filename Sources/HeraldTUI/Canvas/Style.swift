@@ -1,5 +1,5 @@
 /// Text attributes, combined with those the theme gives a role.
-public struct TextAttributes: OptionSet, Sendable, Hashable {
+nonisolated public struct TextAttributes: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static let bold = TextAttributes(rawValue: 1 << 0)
@@ -15,14 +15,14 @@ public struct TextAttributes: OptionSet, Sendable, Hashable {
 }
 
 /// Where a background colour comes from when it is not the role's own.
-public enum Paint: Sendable, Hashable {
+nonisolated public enum Paint: Sendable, Hashable {
     case foregroundOf(Role)
     case backgroundOf(Role)
 }
 
 /// How a cell looks: a role (foreground, background and attributes from the theme), extra
 /// attributes, and optionally a background borrowed from another role.
-public struct Style: Sendable, Hashable {
+nonisolated public struct Style: Sendable, Hashable {
     public var role: Role
     public var attributes: TextAttributes
     public var background: Paint?

@@ -1,5 +1,5 @@
 /// Everything a key can do. The raw value is the name used in the `[keys]` table of the config.
-public enum Action: String, CaseIterable, Sendable, Hashable {
+nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     // global
     case quit, help, back
     case commandPalette = "command_palette"

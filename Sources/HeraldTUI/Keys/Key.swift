@@ -1,5 +1,5 @@
 /// A mouse button or wheel event at a cell.
-public struct MouseEvent: Sendable, Hashable {
+nonisolated public struct MouseEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case click, rightClick, wheelUp, wheelDown }
     public var kind: Kind
     public var x: Int
@@ -8,7 +8,7 @@ public struct MouseEvent: Sendable, Hashable {
 }
 
 /// One input event from the keyboard (or mouse, or a resize).
-public enum Key: Sendable, Hashable {
+nonisolated public enum Key: Sendable, Hashable {
     /// A printable character, as typed (uppercase letters stay uppercase).
     case char(Character)
     /// Control plus a lowercase letter (or one of `@[\]^_`).

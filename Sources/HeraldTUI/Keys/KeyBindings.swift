@@ -1,5 +1,5 @@
 /// One row of the key table: an action, its default keys, what it does and where it applies.
-public struct KeyBinding: Sendable, Hashable {
+nonisolated public struct KeyBinding: Sendable, Hashable {
     public var action: Action
     public var keys: [Key]
     public var description: String
@@ -13,7 +13,7 @@ public struct KeyBinding: Sendable, Hashable {
 }
 
 /// THE table of default bindings; help, hints and docs/keys.md are generated from it.
-public enum KeyBindings {
+nonisolated public enum KeyBindings {
     public static let defaults: [KeyBinding] = [
         // Everywhere
         KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global], hint: "help"),

@@ -1,6 +1,6 @@
 /// Where a binding applies. Pane contexts also see the `list` bindings and the global ones; in
 /// `editor` (text entry) printable keys go to the text, so only non-printable global keys apply.
-public enum KeyContext: String, CaseIterable, Sendable, Hashable {
+nonisolated public enum KeyContext: String, CaseIterable, Sendable, Hashable {
     case global, list, contacts, share, composer, inbox, deliveries, editor
 
     /// The contexts whose bindings apply here, most specific first.

@@ -1,17 +1,17 @@
 /// One line of the help overlay: the keys and what they do.
-public struct HelpLine: Sendable, Hashable {
+nonisolated public struct HelpLine: Sendable, Hashable {
     public var keys: String
     public var description: String
 }
 
 /// One section of the help: a context's title and its lines.
-public struct HelpSection: Sendable, Hashable {
+nonisolated public struct HelpSection: Sendable, Hashable {
     public var title: String
     public var lines: [HelpLine]
 }
 
 /// Help overlay content, status-bar hints and docs/keys.md, all generated from the key map.
-public enum KeyHelp {
+nonisolated public enum KeyHelp {
     static func keyList(_ keys: [Key]) -> String { keys.map(KeyName.name(of:)).joined(separator: ", ") }
 
     /// The sections shown by `?` in `context`: that context's bindings first, then the inherited ones.

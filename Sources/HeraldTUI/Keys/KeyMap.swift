@@ -1,13 +1,13 @@
 import TOMLKit
 
 /// A key map problem, naming what was wrong and where.
-public struct KeyMapError: Error, Equatable, CustomStringConvertible {
+nonisolated public struct KeyMapError: Error, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
 
 /// The bindings in effect: the defaults with the user's `[keys]` overrides applied.
-public struct KeyMap: Sendable {
+nonisolated public struct KeyMap: Sendable {
     public private(set) var bindings: [KeyBinding]
     private var lookup: [KeyContext: [Key: Action]] = [:]
 
@@ -107,7 +107,7 @@ public struct KeyMap: Sendable {
     }
 }
 
-extension Key {
+nonisolated extension Key {
     /// True for keys that type a character.
     public var isPrintable: Bool {
         switch self {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Parsing and printing key names as written in config files and help: "j", "J", "down", "ctrl-d",
 /// "alt-x", "space", "enter", "esc", "tab", "shift-tab", "f1", "pgdn", "?".
-public enum KeyName {
+nonisolated public enum KeyName {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let name: String
         public var description: String {

@@ -6,7 +6,7 @@ import Synchronization
 /// the terminal is stopped or fails), with every signal at its default and none blocked. While it
 /// runs Herald ignores SIGINT and SIGQUIT, as `system(3)` does, and takes SIGTSTP at its default,
 /// so ctrl-z in the editor stops the editor and Herald together and `fg` brings both back.
-public enum ForegroundCommand {
+nonisolated public enum ForegroundCommand {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }

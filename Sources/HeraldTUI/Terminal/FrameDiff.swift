@@ -1,5 +1,5 @@
 /// Which cells of a frame must be rewritten, given the frame on screen.
-public enum FrameDiff {
+nonisolated public enum FrameDiff {
     /// Runs of changed cells per row, as (y, x range). A changed column of a wide cluster takes the
     /// whole cluster with it, so the terminal never keeps a stale half.
     public static func changes(from old: Canvas?, to new: Canvas) -> [(y: Int, x: Range<Int>)] {

@@ -1,7 +1,7 @@
 /// A cluster joined by ZWJ (👩‍👩‍👧) that the terminal draws as one glyph but ncurses, which keeps one
 /// spacing character per cell, cannot hold: it is written straight to the terminal over ncurses'
 /// stand-in, with the cursor and attributes saved and restored so ncurses' idea of both stays true.
-struct JoinedCluster {
+nonisolated struct JoinedCluster {
     let y: Int
     let x: Int
     let text: String

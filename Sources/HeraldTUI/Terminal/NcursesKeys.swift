@@ -1,7 +1,7 @@
 import CNCurses
 
 /// Turns what `get_wch` returns into `Key`s.
-public enum NcursesKeys {
+nonisolated public enum NcursesKeys {
     /// A function-key code (`get_wch` returned KEY_CODE_YES), or nil for codes Herald ignores.
     public static func decode(functionKey code: Int32) -> Key? {
         switch code {

@@ -2,7 +2,7 @@ import CNCurses
 import Foundation
 
 /// A terminal that could not be started.
-public struct TerminalError: Error, CustomStringConvertible {
+nonisolated public struct TerminalError: Error, CustomStringConvertible {
     public let description: String
 }
 
@@ -58,7 +58,7 @@ public final class NcursesTerminal: Terminal {
         size = Size(width: Int(cols), height: Int(rows))
     }
 
-    deinit { stop() }
+    isolated deinit { stop() }
 
     /// Gives the terminal back (endwin); safe to call twice.
     public func stop() {

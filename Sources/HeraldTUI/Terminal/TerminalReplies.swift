@@ -2,7 +2,7 @@ import Foundation
 
 /// Answers the terminal still owed a program that has exited (an editor's queries for its version,
 /// colours or cursor position), which must not reach Herald as keys.
-enum TerminalReplies {
+nonisolated enum TerminalReplies {
     /// Asks the terminal for a status report (`ESC [ 5 n`, which editors do not send) and throws away
     /// everything it sends up to and including the answer: the terminal answers in order, so the
     /// replies meant for the program come first. A terminal that does not answer within `timeout`
@@ -28,7 +28,7 @@ enum TerminalReplies {
 }
 
 /// Recognises a device status answer, `ESC [ 0 n` (or `ESC [ 3 n`), in a byte stream.
-struct StatusReportMatcher {
+nonisolated struct StatusReportMatcher {
     private var state = 0     // 0: outside, 1: after ESC, 2: after ESC [, 3: after the digit
 
     /// Feeds one byte; true when it completes an answer.

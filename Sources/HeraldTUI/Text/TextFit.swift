@@ -1,10 +1,10 @@
 /// Horizontal alignment inside a fixed width.
-public enum Alignment: Sendable, Equatable {
+nonisolated public enum Alignment: Sendable, Equatable {
     case left, center, right
 }
 
 /// Fitting text into a number of columns without splitting a grapheme or half a wide character.
-public enum TextFit {
+nonisolated public enum TextFit {
     /// `text` cut to at most `width` columns; when it had to be cut, the last column is `ellipsis`.
     public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }

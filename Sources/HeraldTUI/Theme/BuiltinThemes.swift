@@ -1,6 +1,6 @@
 // Generated from themes/*.toml by the test 'builtinThemesSwiftMatchesTheThemeFiles' (HERALD_UPDATE_GENERATED=1). Do not edit.
 /// The built-in themes' text, compiled in so an installed binary works without the themes folder.
-enum BuiltinThemes {
+nonisolated enum BuiltinThemes {
     static let sources: [String: String] = [
         "default": #"""
 # Herald default theme: dark background, 256-colour friendly.

@@ -1,5 +1,5 @@
 /// How many colours the terminal shows.
-public enum ColorDepth: Sendable, Hashable, Comparable {
+nonisolated public enum ColorDepth: Sendable, Hashable, Comparable {
     /// `NO_COLOR`: attributes only.
     case none
     case ansi16
@@ -19,7 +19,7 @@ public enum ColorDepth: Sendable, Hashable, Comparable {
 }
 
 /// Converting colours down to what a terminal can show.
-public enum ColorDownsampler {
+nonisolated public enum ColorDownsampler {
     /// The RGB values xterm uses for the 16 basic colours.
     static let ansiRGB: [(Int, Int, Int)] = [
         (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),

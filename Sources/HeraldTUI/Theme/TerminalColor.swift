@@ -2,7 +2,7 @@ import Foundation
 
 /// A colour as written in a theme: the terminal default, one of the 16 named colours, a 256-palette
 /// index or an RGB value.
-public enum TerminalColor: Sendable, Hashable, CustomStringConvertible {
+nonisolated public enum TerminalColor: Sendable, Hashable, CustomStringConvertible {
     case `default`
     case ansi(UInt8)        // 0–15
     case indexed(UInt8)     // 0–255

@@ -1,5 +1,5 @@
 /// What a theme gives one role; unset colours fall back to the `text` role's.
-public struct RoleStyle: Sendable, Hashable {
+nonisolated public struct RoleStyle: Sendable, Hashable {
     public var fg: TerminalColor?
     public var bg: TerminalColor?
     public var attributes: TextAttributes
@@ -9,7 +9,7 @@ public struct RoleStyle: Sendable, Hashable {
 }
 
 /// Concrete colours and attributes for one cell, ready for the terminal.
-public struct ResolvedStyle: Sendable, Hashable {
+nonisolated public struct ResolvedStyle: Sendable, Hashable {
     public var fg: TerminalColor
     public var bg: TerminalColor
     public var attributes: TextAttributes
@@ -19,7 +19,7 @@ public struct ResolvedStyle: Sendable, Hashable {
 }
 
 /// A named mapping from roles to colours and attributes.
-public struct Theme: Sendable, Hashable {
+nonisolated public struct Theme: Sendable, Hashable {
     public var name: String
     public var description: String
     public var roles: [Role: RoleStyle]

@@ -1,5 +1,5 @@
 /// A theme that could not be loaded, with the file and what was wrong.
-public struct ThemeError: Error, Equatable, CustomStringConvertible {
+nonisolated public struct ThemeError: Error, Equatable, CustomStringConvertible {
     public let source: String
     public let problem: String
     public init(source: String, problem: String) { self.source = source; self.problem = problem }

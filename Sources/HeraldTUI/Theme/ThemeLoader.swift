@@ -4,7 +4,7 @@ import Foundation
 /// built-ins of the same name; built-ins come from the repository's `themes/` folder (found through
 /// `HERALD_THEMES_DIR` or next to the executable) and, when that is not there, from the copy
 /// compiled into the binary.
-public struct ThemeLoader: Sendable {
+nonisolated public struct ThemeLoader: Sendable {
     public let userDirectory: URL?
     public let builtinDirectory: URL?
 

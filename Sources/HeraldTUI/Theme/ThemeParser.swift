@@ -10,7 +10,7 @@ import TOMLKit
 /// ```
 /// Colours are names (`blue`, `bright_red`), `default`, numbers 0–255 or `#rrggbb`.
 /// Unknown keys, roles and attributes are refused with a message naming them.
-public enum ThemeParser {
+nonisolated public enum ThemeParser {
     static let topLevelKeys: Set<String> = ["name", "description", "base", "roles"]
     static let roleKeys: Set<String> = ["fg", "bg", "attrs"]
 

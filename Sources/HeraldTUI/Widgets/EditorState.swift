@@ -1,7 +1,7 @@
 import HeraldCore
 
 /// A span of an editor line drawn in its own style (e.g. a `{firstName}` placeholder).
-public struct EditorHighlight: Sendable, Hashable {
+nonisolated public struct EditorHighlight: Sendable, Hashable {
     public var line: Int
     /// Grapheme indices in the line.
     public var range: Range<Int>
@@ -10,14 +10,14 @@ public struct EditorHighlight: Sendable, Hashable {
 }
 
 /// One screen row of a wrapped line: graphemes `start..<end` of `line`.
-public struct VisualRow: Sendable, Hashable {
+nonisolated public struct VisualRow: Sendable, Hashable {
     public var line: Int
     public var start: Int
     public var end: Int
 }
 
 /// A multi-line text editor: lines of grapheme clusters, a cursor, soft wrap and vertical scroll.
-public struct EditorState: Sendable, Equatable {
+nonisolated public struct EditorState: Sendable, Equatable {
     public private(set) var lines: [[Character]]
     public private(set) var line: Int = 0
     public private(set) var column: Int = 0

@@ -1,5 +1,5 @@
 /// Draws a multi-line editor with soft wrap, highlights and a cursor.
-public enum EditorView {
+nonisolated public enum EditorView {
     public static func render(into canvas: inout Canvas, rect: Rect, state: inout EditorState, focused: Bool = true,
                               highlights: [EditorHighlight] = [], style: Style = Style(.input)) {
         guard !rect.isEmpty else { return }

@@ -2,7 +2,7 @@ import HeraldViewModels
 
 /// The `/` field of a list that jumps to matches (Deliveries, Inbox): open while typing, then a reminder of
 /// the query and of `n` / `N` on the same row.
-struct ListFinder {
+nonisolated struct ListFinder {
     private(set) var field = TextFieldState()
     private(set) var typing = false
 

@@ -1,5 +1,5 @@
 /// Cursor and scroll position of a list of `count` rows.
-public struct ListState: Sendable, Equatable {
+nonisolated public struct ListState: Sendable, Equatable {
     public var count: Int { didSet { clamp() } }
     public private(set) var cursor: Int
     /// Index of the first visible row.

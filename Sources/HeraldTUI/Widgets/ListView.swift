@@ -1,5 +1,5 @@
 /// What the list tells a row drawer about the row it draws.
-public struct ListRowContext: Sendable {
+nonisolated public struct ListRowContext: Sendable {
     public var index: Int
     public var isCursor: Bool
     public var focused: Bool
@@ -8,7 +8,7 @@ public struct ListRowContext: Sendable {
 }
 
 /// A scrolling list that asks for only the rows it shows, so its length costs nothing.
-public enum ListView {
+nonisolated public enum ListView {
     /// Draws the visible rows of `state` into `rect`; `drawRow` draws one row into its one-line rect.
     public static func render(into canvas: inout Canvas, rect: Rect, state: inout ListState, focused: Bool = true,
                               drawRow: (inout Canvas, Rect, ListRowContext) -> Void) {

@@ -1,5 +1,5 @@
 /// A centred dialog box with a title, lines of content and buttons.
-public enum ModalView {
+nonisolated public enum ModalView {
     /// Draws the modal in the middle of `area`; returns its rect. Content lines are truncated to fit.
     @discardableResult
     public static func render(into canvas: inout Canvas, area: Rect, title: String, lines: [String],

@@ -1,5 +1,5 @@
 /// One coloured part of a progress bar (e.g. delivered, pending, failed counts).
-public struct ProgressSegment: Sendable, Hashable {
+nonisolated public struct ProgressSegment: Sendable, Hashable {
     public var value: Double
     public var role: Role
     public init(_ value: Double, role: Role) { self.value = value; self.role = role }
@@ -8,7 +8,7 @@ public struct ProgressSegment: Sendable, Hashable {
 /// A horizontal bar drawn with eighth-block characters, so fractions show to 1/8 of a cell. Whole cells of the
 /// delivery states differ in shape as well as colour (invited █, failed ▓, pending ░), so a monochrome terminal
 /// tells them apart too.
-public enum ProgressBarView {
+nonisolated public enum ProgressBarView {
     static let partialBlocks: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     /// The glyph of a whole cell of `role`.

@@ -1,12 +1,12 @@
 /// A piece of a status bar.
-public struct StatusSegment: Sendable, Hashable {
+nonisolated public struct StatusSegment: Sendable, Hashable {
     public var text: String
     public var style: Style
     public init(_ text: String, style: Style = Style(.statusBar)) { self.text = text; self.style = style }
 }
 
 /// A one-line bar with segments on the left and on the right; the left side wins when space is short.
-public enum StatusBarView {
+nonisolated public enum StatusBarView {
     public static func render(into canvas: inout Canvas, rect: Rect, left: [StatusSegment], right: [StatusSegment] = []) {
         guard rect.height > 0, rect.width > 0 else { return }
         let line = Rect(x: rect.x, y: rect.y, width: rect.width, height: 1)

@@ -1,5 +1,5 @@
 /// One column of a table.
-public struct TableColumn: Sendable, Hashable {
+nonisolated public struct TableColumn: Sendable, Hashable {
     public var title: String
     public var width: LayoutSize
     public var alignment: Alignment
@@ -9,7 +9,7 @@ public struct TableColumn: Sendable, Hashable {
 }
 
 /// A list with columns and a header row.
-public enum TableView {
+nonisolated public enum TableView {
     /// Column rects' x and width inside `rect`, one space between columns.
     public static func columnFrames(_ columns: [TableColumn], in rect: Rect) -> [(x: Int, width: Int)] {
         let gaps = max(0, columns.count - 1)

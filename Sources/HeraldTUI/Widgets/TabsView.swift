@@ -1,5 +1,5 @@
 /// A row of tab titles with the selected one highlighted.
-public enum TabsView {
+nonisolated public enum TabsView {
     /// Draws `titles` separated by a thin bar; returns each tab's rect (for mouse clicks).
     @discardableResult
     public static func render(into canvas: inout Canvas, rect: Rect, titles: [String], selected: Int) -> [Rect] {

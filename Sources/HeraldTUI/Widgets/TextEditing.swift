@@ -1,5 +1,5 @@
 /// Grapheme-based word motions shared by the text field and the editor.
-enum TextEditing {
+nonisolated enum TextEditing {
     static func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 
     /// Index of the start of the word before `index`.

@@ -1,7 +1,7 @@
 import HeraldCore
 
 /// A one-line text input: its text as grapheme clusters, the cursor and the horizontal scroll.
-public struct TextFieldState: Sendable, Equatable {
+nonisolated public struct TextFieldState: Sendable, Equatable {
     public private(set) var characters: [Character]
     /// Cursor position, in graphemes (0...characters.count).
     public private(set) var cursor: Int

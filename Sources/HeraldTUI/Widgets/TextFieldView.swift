@@ -1,5 +1,5 @@
 /// Draws a one-line text input.
-public enum TextFieldView {
+nonisolated public enum TextFieldView {
     /// Draws `state` in the one-line `rect`; the cursor cell is shown in the cursor style when focused,
     /// and `placeholder` in the placeholder style when the text is empty.
     public static func render(into canvas: inout Canvas, rect: Rect, state: inout TextFieldState,

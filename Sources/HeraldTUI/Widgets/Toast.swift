@@ -1,7 +1,7 @@
 import Foundation
 
 /// A short message shown for a few seconds.
-public struct Toast: Sendable, Hashable {
+nonisolated public struct Toast: Sendable, Hashable {
     public enum Level: String, Sendable, Hashable { case info, warning, error }
     public var message: String
     public var level: Level
@@ -20,7 +20,7 @@ public struct Toast: Sendable, Hashable {
 }
 
 /// The toasts on screen; time is passed in, so tests drive it with a manual clock.
-public struct ToastCenter: Sendable, Equatable {
+nonisolated public struct ToastCenter: Sendable, Equatable {
     public private(set) var toasts: [Toast] = []
     /// At most this many are kept; older ones go first.
     public var limit: Int
@@ -49,7 +49,7 @@ public struct ToastCenter: Sendable, Equatable {
 /// Draws the toasts stacked at the bottom-right of `area` (inside the pane's border), newest at the bottom.
 /// A long message wraps to the width instead of losing its end (up to `maxLines` lines, the last one
 /// truncated visibly beyond that).
-public enum ToastView {
+nonisolated public enum ToastView {
     static let maxLines = 4
 
     public static func render(into canvas: inout Canvas, area: Rect, toasts: [Toast]) {

@@ -1,7 +1,7 @@
 import HeraldServices
 
 /// What reaches the app loop's mailbox: a service event from the event bus, or a finished effect.
-public enum AppEvent: Sendable {
+nonisolated public enum AppEvent: Sendable {
     case service(HeraldEvent)
     case effect(EffectCompletion)
 }

@@ -3,7 +3,7 @@ import HeraldCore
 import HeraldServices
 
 /// What a pane's copy key (`c`/`y`) copies from where the cursor is: the text, and a few words naming it.
-public struct CopyTarget: Sendable, Hashable {
+nonisolated public struct CopyTarget: Sendable, Hashable {
     public let text: String
     public let what: String
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// `/` search in a list that keeps every row (Deliveries, Inbox): rows are not filtered; the cursor jumps to
 /// a match, and `n` / `N` go to the next or previous one, wrapping around.
-public struct ListSearch: Sendable, Hashable {
+nonisolated public struct ListSearch: Sendable, Hashable {
     public private(set) var query = ""
 
     public init() {}

@@ -1,7 +1,7 @@
 import HeraldCore
 
 /// A command typed in the `:` palette.
-public enum PaletteCommand: Sendable, Hashable {
+nonisolated public enum PaletteCommand: Sendable, Hashable {
     case quit
     case help
     case theme(String)
@@ -18,7 +18,7 @@ public enum PaletteCommand: Sendable, Hashable {
 }
 
 /// Parsing and completing palette commands. Pure: the shell gives the names it knows.
-public struct CommandPalette: Sendable {
+nonisolated public struct CommandPalette: Sendable {
     /// One command name, what its argument is, and what it does (for completion and errors).
     public struct Entry: Sendable, Hashable {
         public var name: String
@@ -144,7 +144,7 @@ public struct CommandPalette: Sendable {
 }
 
 /// What was wrong with a palette command, for an error toast.
-public struct PaletteError: Error, Sendable, Hashable, CustomStringConvertible {
+nonisolated public struct PaletteError: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

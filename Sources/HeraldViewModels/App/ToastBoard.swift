@@ -3,7 +3,7 @@ import HeraldCore
 import HeraldServices
 
 /// One short message on screen and when it goes away.
-public struct ToastNote: Sendable, Hashable {
+nonisolated public struct ToastNote: Sendable, Hashable {
     public var text: String
     public var level: ToastLevel
     public var expiresAt: Date

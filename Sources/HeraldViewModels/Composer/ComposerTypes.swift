@@ -1,7 +1,7 @@
 import HeraldCore
 
 /// How the composer is configured.
-public struct ComposerSettings: Sendable {
+nonisolated public struct ComposerSettings: Sendable {
     /// The sender ID the field starts with (config `sender`).
     public var sender: String
     /// `{SENDER_NAME}` for every recipient.
@@ -25,7 +25,7 @@ public struct ComposerSettings: Sendable {
 }
 
 /// What the send confirmation shows: who gets what, and what it costs.
-public struct SendConfirmation: Sendable, Hashable {
+nonisolated public struct SendConfirmation: Sendable, Hashable {
     /// One line per recipient: name, numbers (or address) and the segments of their message.
     public var lines: [String]
     /// Numbers (SMS) or addresses (email) that will be sent to.
@@ -47,7 +47,7 @@ public struct SendConfirmation: Sendable, Hashable {
 }
 
 /// A range of the editor text to draw differently.
-public struct ComposerMark: Sendable, Hashable {
+nonisolated public struct ComposerMark: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// The link placeholder (`<>`).
         case link

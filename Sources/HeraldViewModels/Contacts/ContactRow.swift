@@ -2,7 +2,7 @@ import HeraldCore
 import HeraldServices
 
 /// How a person's invitation state reads at a glance: "not invited", "pending", "invited 1/2"…
-public struct InvitationBadge: Sendable, Hashable {
+nonisolated public struct InvitationBadge: Sendable, Hashable {
     public let state: InvitationState
     /// Numbers in that state, and numbers the person has (shown as "1/2" when they differ).
     public let count: Int
@@ -31,7 +31,7 @@ public struct InvitationBadge: Sendable, Hashable {
 }
 
 /// One row of the contacts list: a suggestion on top, or a person of the A–Z list.
-public struct ContactRow: Sendable, Hashable {
+nonisolated public struct ContactRow: Sendable, Hashable {
     public let person: Person
     public let summary: PersonInvitationSummary
     public let badge: InvitationBadge

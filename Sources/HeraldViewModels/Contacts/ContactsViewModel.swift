@@ -4,7 +4,7 @@ import HeraldServices
 import HeraldStore
 
 /// A listing and the first rows of it, read together.
-struct ListingRead: Sendable {
+nonisolated struct ListingRead: Sendable {
     let listing: ContactListing
     /// Index of the first entry; entries before `start` only tell where a section begins.
     let from: Int
@@ -12,7 +12,7 @@ struct ListingRead: Sendable {
     let entries: [ContactEntry]
 }
 
-extension Array {
+nonisolated extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
 

@@ -4,7 +4,7 @@ import HeraldServices
 
 /// The detail of one person as the detail view shows it: every number with its type, status and
 /// history, the bulks, and why the person was suggested. All text is sanitised.
-public struct PersonDetailView: Sendable, Hashable {
+nonisolated public struct PersonDetailView: Sendable, Hashable {
     /// One number of the person.
     public struct Number: Sendable, Hashable {
         public let label: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a search query shows in a name: grapheme ranges, case- and diacritic-insensitive,
 /// each word of the query on its own (the same folding the store's search uses).
-public enum SearchHighlight {
+nonisolated public enum SearchHighlight {
     public static func ranges(of query: String, in text: String) -> [Range<Int>] {
         let words = query.split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.isEmpty }
         guard !words.isEmpty, !text.isEmpty else { return [] }

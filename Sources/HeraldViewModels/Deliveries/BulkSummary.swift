@@ -4,7 +4,7 @@ import HeraldServices
 import HeraldStore
 
 /// Which recipients the Deliveries pane shows.
-public enum DeliveryFilter: String, Sendable, CaseIterable, Hashable {
+nonisolated public enum DeliveryFilter: String, Sendable, CaseIterable, Hashable {
     case all, pending, invited, failed
 
     /// The filter named (`impossible`, the old word, still means failed); nil for an unknown name.
@@ -30,7 +30,7 @@ public enum DeliveryFilter: String, Sendable, CaseIterable, Hashable {
 }
 
 /// A cell of the Deliveries table that can light up when it changes.
-public enum DeliveryColumn: String, Sendable, Hashable, CaseIterable {
+nonisolated public enum DeliveryColumn: String, Sendable, Hashable, CaseIterable {
     case row, invited, pending, impossible, status
 }
 
@@ -41,7 +41,7 @@ extension DeliveryColumn {
 
 /// One bulk as the Deliveries table shows it: its record and how many recipients stand in each
 /// status, counted once (a grouped query) and then moved along by the change feed.
-public struct BulkSummary: Sendable, Hashable {
+nonisolated public struct BulkSummary: Sendable, Hashable {
     public let bulkId: String
     public let createdAt: Date
     /// The message text or key, sanitised; "" when unknown.
@@ -117,7 +117,7 @@ public struct BulkSummary: Sendable, Hashable {
 }
 
 /// One recipient of the open bulk.
-public struct RecipientRow: Sendable, Hashable {
+nonisolated public struct RecipientRow: Sendable, Hashable {
     public let invitationId: Int64?
     public let name: String
     public let number: String
@@ -153,7 +153,7 @@ public struct RecipientRow: Sendable, Hashable {
 }
 
 /// The resend waiting for the user's yes.
-public struct ResendConfirmation: Sendable, Hashable {
+nonisolated public struct ResendConfirmation: Sendable, Hashable {
     public let bulkId: String
     /// Failed numbers (E.164) to send to again.
     public let numbers: [String]

@@ -2,7 +2,7 @@ import HeraldCore
 
 /// The orders of the Deliveries pane (`s` cycles them): bulks newest or oldest first, or those with the most
 /// failed or pending recipients first; a bulk's recipients follow the same idea (failed or pending first).
-public enum DeliverySort: String, Sendable, Hashable, CaseIterable {
+nonisolated public enum DeliverySort: String, Sendable, Hashable, CaseIterable {
     case newest
     case oldest
     case mostFailed = "most failed"

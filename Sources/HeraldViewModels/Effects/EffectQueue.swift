@@ -1,7 +1,7 @@
 import Foundation
 
 /// A finished effect on its way back to the thread that owns the view-models.
-public struct EffectCompletion: Sendable {
+nonisolated public struct EffectCompletion: Sendable {
     let id: Int
     let result: any Sendable
 }
@@ -9,10 +9,12 @@ public struct EffectCompletion: Sendable {
 /// Runs a view-model's async work (calls into services) off the UI thread and hands the result back
 /// to a continuation that runs on the thread owning the view-models (the app loop's thread).
 ///
-/// View-models are plain classes confined to one thread. `perform` starts a Task for the work; when it
-/// finishes, `deliver` posts an `EffectCompletion` (the app posts it into its mailbox, which wakes the
-/// loop); the loop calls `complete(_:)`, which runs the stored continuation on the loop thread.
-/// Continuations never cross threads: only the id and the Sendable result do.
+/// View-models are main-actor classes (the UI modules are main-actor isolated by default, and the app
+/// loop runs on the main thread), so the compiler rejects touching them from `work`, which runs
+/// detached. `perform` starts a Task for the work; when it finishes, `deliver` posts an
+/// `EffectCompletion` (the app posts it into its mailbox, which wakes the loop); the loop calls
+/// `complete(_:)`, which runs the stored continuation on the main actor. Continuations never cross
+/// threads: only the id and the Sendable result do.
 public final class EffectQueue {
     private var continuations: [Int: (any Sendable) -> Void] = [:]
     private var nextId = 0

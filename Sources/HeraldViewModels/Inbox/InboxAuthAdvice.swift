@@ -2,7 +2,7 @@ import HeraldAPI
 import HeraldServices
 
 /// What to tell the person when the inbox cannot be read: the failure and the fix, in one line.
-public enum InboxAuthAdvice {
+nonisolated public enum InboxAuthAdvice {
     /// A message for an inbox failure; auth failures name the config keys to set.
     public static func message(for error: any Error) -> String {
         guard let inbox = error as? InboxError else { return userMessage(for: error) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the dates typed in the inbox's from/to fields: `2024-05-01` (a whole day) or a full
 /// ISO 8601 time such as `2024-05-01T09:30:00Z`. An empty field means "no bound".
-public struct InboxDateParser: Sendable {
+nonisolated public struct InboxDateParser: Sendable {
     public let timeZone: TimeZone
 
     public init(timeZone: TimeZone = .current) { self.timeZone = timeZone }
@@ -55,7 +55,7 @@ public struct InboxDateParser: Sendable {
 }
 
 /// A date field that could not be read.
-public struct InboxDateError: Error, Sendable, Equatable, CustomStringConvertible {
+nonisolated public struct InboxDateError: Error, Sendable, Equatable, CustomStringConvertible {
     public let text: String
     public var description: String {
         "\"\(text)\" is not a date: type 2024-05-01 or 2024-05-01T09:30:00Z"

@@ -1,7 +1,7 @@
 import HeraldServices
 
 /// One way to share shown in the Share pane.
-public enum ShareChannel: Sendable, Hashable, CaseIterable {
+nonisolated public enum ShareChannel: Sendable, Hashable, CaseIterable {
     case sms, email, link, qr
     case social(SharePlatform)
 
@@ -32,7 +32,7 @@ public enum ShareChannel: Sendable, Hashable, CaseIterable {
 }
 
 /// Whether a channel can be used now, and why not.
-public enum ShareAvailability: Sendable, Hashable {
+nonisolated public enum ShareAvailability: Sendable, Hashable {
     case available
     /// Not usable yet (the referral link is still loading).
     case waiting(String)
@@ -42,7 +42,7 @@ public enum ShareAvailability: Sendable, Hashable {
 }
 
 /// How the Share pane's services are configured.
-public struct ShareSettings: Sendable {
+nonisolated public struct ShareSettings: Sendable {
     /// Whose referral link is shown (the sender name from config, else the user name).
     public var referrer: String
     /// The SMS sender ID from config; SMS invites need one.

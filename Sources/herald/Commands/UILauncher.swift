@@ -78,31 +78,27 @@ struct UILauncher {
 
     enum Outcome: Sendable { case finished(String), signalled(Int32), failed(String) }
 
-    /// ncurses and the view-models live on one dedicated thread (never on the async pool).
+    /// ncurses and the view-models live on the main actor, which is the main thread: the UI modules are
+    /// main-actor isolated by default, so the compiler refuses UI code called from anywhere else. The loop
+    /// holds the main thread until the UI closes; nothing else in Herald runs on the main actor.
+    @MainActor
     static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
-                              keyMap: KeyMap, quitNote: String?, log: Logger) async -> Outcome {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            let thread = Thread {
-                // Threads of the async pool block most signals and a new thread inherits that mask;
-                // start clean so child processes ($EDITOR, sendmail) do not inherit blocked signals.
-                var none = sigset_t()
-                sigemptyset(&none)
-                pthread_sigmask(SIG_SETMASK, &none, nil)
-                // Render, keys and events never touch the store: anything that does is logged.
-                let uiGuard = UIThreadGuard { access in
-                    log.warning("storage touched on the UI thread", metadata: ["access": "\(access)"])
-                }
-                continuation.resume(returning: uiGuard.run {
-                    runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
-                            keyMap: keyMap, quitNote: quitNote, log: log)
-                })
-            }
-            thread.stackSize = 8 << 20
-            thread.name = "herald-ui"
-            thread.start()
+                              keyMap: KeyMap, quitNote: String?, log: Logger) -> Outcome {
+        // Child processes ($EDITOR, sendmail) inherit this thread's signal mask: start them clean.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+        // Render, keys and events never touch the store: anything that does is logged.
+        let uiGuard = UIThreadGuard { access in
+            log.warning("storage touched on the UI thread", metadata: ["access": "\(access)"])
+        }
+        return uiGuard.run {
+            runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
+                    keyMap: keyMap, quitNote: quitNote, log: log)
         }
     }
 
+    @MainActor
     private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
                                 keyMap: KeyMap, quitNote: String?, log: Logger) -> Outcome {
         let mailbox: Mailbox<AppEvent>
