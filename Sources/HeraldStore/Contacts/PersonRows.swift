@@ -152,28 +152,39 @@ enum PersonRows {
         try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'contacts_generation'") ?? 0
     }
 
-    /// Placeholder counts the fetch statements are prepared for; a chunk is padded with NULLs
-    /// (which match nothing) up to the next one, so a handful of cached statements serve every size.
-    private static let chunkSizes = [8, 64, 500]
+    /// Placeholder counts the fetch statements are prepared for; a list is padded with NULLs (which
+    /// match nothing) up to the next one, so a handful of cached statements serve every size.
+    private static let chunkSizes = [8, 64, 512]
+
+    /// The placeholder count a list of `count` values is padded to (`count` itself above the largest size).
+    static func paddedCount(_ count: Int) -> Int { chunkSizes.first { $0 >= count } ?? count }
+
+    /// `count` comma-separated placeholders.
+    static func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
 
     /// People with these ids, in the order of `ids` (missing ids are left out).
     static func fetch(ids: [Int64], db: Database) throws -> [Person] {
-        var byId: [Int64: Person] = [:]
-        byId.reserveCapacity(ids.count)
+        var people: [Person] = []
+        people.reserveCapacity(ids.count)
+        // Where each id's person is in `people`.
+        var at: [Int64: Int] = [:]
+        at.reserveCapacity(ids.count)
         var start = 0
         while start < ids.count {
-            let end = min(start + 500, ids.count)
-            let size = chunkSizes.first { $0 >= end - start } ?? 500
+            let end = min(start + 512, ids.count)
+            let size = paddedCount(end - start)
             var values: [DatabaseValue] = ids[start..<end].map { $0.databaseValue }
             values.append(contentsOf: repeatElement(DatabaseValue.null, count: size - values.count))
             let arguments = StatementArguments(values)
             start = end
-            let marks = Array(repeating: "?", count: size).joined(separator: ",")
-            let people = try db.cachedStatement(sql: "SELECT \(personColumns) FROM person WHERE id IN (\(marks))")
-            let rows = try Row.fetchCursor(people, arguments: arguments)
+            let marks = marks(size)
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(personColumns) FROM person WHERE id IN (\(marks))"),
+                                           arguments: arguments)
             while let row = try rows.next() {
                 let p = person(from: row)
-                if let id = p.id { byId[id] = p }
+                guard let id = p.id, at[id] == nil else { continue }
+                at[id] = people.count
+                people.append(p)
             }
             let phones = try db.cachedStatement(sql: """
                 SELECT person_id, label, raw, e164, kind, region, invalid_reason FROM phone
@@ -181,21 +192,21 @@ enum PersonRows {
                 """)
             let phoneRows = try Row.fetchCursor(phones, arguments: arguments)
             while let row = try phoneRows.next() {
-                let pid: Int64 = row[0]
+                guard let i = at[row[0]] else { continue }
                 let number = PhoneNumber(raw: row[2], e164: row[3], kind: PhoneNumberKind(rawValue: row[4]) ?? .unknown,
                                          region: row[5], invalidReason: row[6])
-                byId[pid]?.phones.append(LabeledPhone(label: row[1], number: number))
+                people[i].phones.append(LabeledPhone(label: row[1], number: number))
             }
             let emails = try db.cachedStatement(sql: """
                 SELECT person_id, label, address FROM email WHERE person_id IN (\(marks)) ORDER BY person_id, position
                 """)
             let emailRows = try Row.fetchCursor(emails, arguments: arguments)
             while let row = try emailRows.next() {
-                let pid: Int64 = row[0]
-                byId[pid]?.emails.append(LabeledEmail(label: row[1], address: row[2]))
+                guard let i = at[row[0]] else { continue }
+                people[i].emails.append(LabeledEmail(label: row[1], address: row[2]))
             }
         }
-        return ids.compactMap { byId[$0] }
+        return ids.compactMap { at[$0].map { people[$0] } }
     }
 
     static func person(from row: Row) -> Person {

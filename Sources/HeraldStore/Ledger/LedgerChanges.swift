@@ -151,18 +151,16 @@ extension LedgerStore {
         let numbers = Array(Set(people.flatMap(\.distinctNumbers)))
         guard !ids.isEmpty || !numbers.isEmpty else { return people.map { PersonInvitationSummary(person: $0, invitations: []) } }
         let rows: [InvitationInfo] = try database.read { db in
-            var clauses: [String] = []
-            var args: [DatabaseValueConvertible?] = []
-            if !ids.isEmpty {
-                clauses.append("person_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))")
-                args += ids.map { $0 as DatabaseValueConvertible? }
-            }
-            if !numbers.isEmpty {
-                clauses.append("msisdn IN (\(numbers.map { _ in "?" }.joined(separator: ",")))")
-                args += numbers.map { $0 as DatabaseValueConvertible? }
-            }
-            return try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM invitation WHERE \(clauses.joined(separator: " OR "))",
-                                    arguments: StatementArguments(args)).map(Self.invitation)
+            // Lists padded with NULLs (which match nothing) to a few sizes, so the statements are prepared once.
+            let idMarks = PersonRows.paddedCount(ids.count), numberMarks = PersonRows.paddedCount(numbers.count)
+            var args: [DatabaseValue] = ids.map(\.databaseValue)
+            args += repeatElement(.null, count: idMarks - ids.count)
+            args += numbers.map(\.databaseValue)
+            args += repeatElement(.null, count: numberMarks - numbers.count)
+            let sql = "SELECT \(Self.columns) FROM invitation WHERE person_id IN (\(PersonRows.marks(idMarks))) "
+                + "OR msisdn IN (\(PersonRows.marks(numberMarks)))"
+            let statement = idMarks <= 512 && numberMarks <= 512 ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            return try Row.fetchAll(statement, arguments: StatementArguments(args)).map(Self.invitation)
         }
         var byPerson: [Int64: [InvitationInfo]] = [:], byNumber: [String: [InvitationInfo]] = [:]
         for inv in rows {

@@ -18,15 +18,17 @@ public struct LedgerStore: Sendable {
         id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error, price, currency, permanent
         """
 
+    /// An invitation from a row whose first columns are `columns`, in that order (read by position:
+    /// a look-up by name costs more than the rest of the decoding).
     static func invitation(_ row: Row) -> InvitationInfo {
-        let created: Int64 = row["created_ms"]
-        let updated: Int64 = row["updated_ms"]
-        return InvitationInfo(id: row["id"], msisdn: row["msisdn"], personId: row["person_id"], bulkId: row["bulk_id"],
-                              messageId: row["message_id"], correlator: row["correlator"],
-                              status: DeliveryStatus(parsing: row["status"]),
+        let created: Int64 = row[7]
+        let updated: Int64 = row[8]
+        return InvitationInfo(id: row[0], msisdn: row[1], personId: row[2], bulkId: row[3],
+                              messageId: row[4], correlator: row[5],
+                              status: DeliveryStatus(parsing: row[6]),
                               createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
-                              attempts: row["attempts"], error: row["error"], price: row["price"], currency: row["currency"],
-                              permanentFailure: row["permanent"])
+                              attempts: row[9], error: row[10], price: row[11], currency: row[12],
+                              permanentFailure: row[13])
     }
 
     static func bulk(_ row: Row) -> BulkRecord {

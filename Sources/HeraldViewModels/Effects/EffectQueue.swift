@@ -10,7 +10,7 @@ nonisolated public struct EffectCompletion: Sendable {
 /// to a continuation that runs on the thread owning the view-models (the app loop's thread).
 ///
 /// View-models are main-actor classes (the UI modules are main-actor isolated by default, and the app
-/// loop runs on the main thread), so the compiler rejects touching them from `work`, which runs
+/// loop runs on the main actor), so the compiler rejects touching them from `work`, which runs
 /// detached. `perform` starts a Task for the work; when it finishes, `deliver` posts an
 /// `EffectCompletion` (the app posts it into its mailbox, which wakes the loop); the loop calls
 /// `complete(_:)`, which runs the stored continuation on the main actor. Continuations never cross

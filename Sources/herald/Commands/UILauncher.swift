@@ -78,13 +78,14 @@ struct UILauncher {
 
     enum Outcome: Sendable { case finished(String), signalled(Int32), failed(String) }
 
-    /// ncurses and the view-models live on the main actor, which is the main thread: the UI modules are
-    /// main-actor isolated by default, so the compiler refuses UI code called from anywhere else. The loop
-    /// holds the main thread until the UI closes; nothing else in Herald runs on the main actor.
+    /// ncurses and the view-models live on the main actor: the UI modules are main-actor isolated by
+    /// default, so the compiler refuses UI code called from anywhere else. The loop holds the main
+    /// actor's one thread (on Linux, the thread draining the main dispatch queue) until the UI closes;
+    /// nothing else in Herald runs on the main actor.
     @MainActor
     static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
                               keyMap: KeyMap, quitNote: String?, log: Logger) -> Outcome {
-        // Child processes ($EDITOR, sendmail) inherit this thread's signal mask: start them clean.
+        // That thread blocks most signals, and child processes ($EDITOR, sendmail) inherit its mask: start them clean.
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
