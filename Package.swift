@@ -60,6 +60,7 @@ let package = Package(
         .target(name: "HeraldStore", dependencies: [
             "HeraldCore", "HeraldLocks",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "HeraldServices", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldLocks", "CQRencode",

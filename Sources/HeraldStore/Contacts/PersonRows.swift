@@ -98,14 +98,25 @@ enum PersonRows {
     @discardableResult
     static func insert(_ p: Person, keys k: Keys, db: Database, now: Date) throws -> Int64 {
         let ms = now.epochMilliseconds
-        let stmt = try db.cachedStatement(sql: """
+        let insert = RowInsert(try db.cachedStatement(sql: """
             INSERT INTO person (uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms,
                                 created_ms, updated_ms, sort_first, sort_last, search_key, phone_key)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try stmt.execute(arguments: [p.uid, p.firstName, p.lastName, p.formattedName, p.organization, p.hasPhoto,
-                                     p.revision?.epochMilliseconds, p.createdAt?.epochMilliseconds ?? ms, ms,
-                                     k.sortFirst, k.sortLast, k.searchKey, k.phoneKey])
+            """), db: db)
+        insert.bind(1, p.uid)
+        insert.bind(2, p.firstName)
+        insert.bind(3, p.lastName)
+        insert.bind(4, p.formattedName)
+        insert.bind(5, p.organization)
+        insert.bind(6, p.hasPhoto)
+        insert.bind(7, p.revision?.epochMilliseconds)
+        insert.bind(8, p.createdAt?.epochMilliseconds ?? ms)
+        insert.bind(9, ms)
+        insert.bind(10, k.sortFirst)
+        insert.bind(11, k.sortLast)
+        insert.bind(12, k.searchKey)
+        insert.bind(13, k.phoneKey)
+        try insert.run()
         let id = db.lastInsertedRowID
         try insertChildren(p, id: id, db: db)
         return id
@@ -127,19 +138,36 @@ enum PersonRows {
     }
 
     private static func insertChildren(_ p: Person, id: Int64, db: Database) throws {
-        let phoneStmt = try db.cachedStatement(sql: """
-            INSERT INTO phone (person_id, position, label, raw, e164, kind, region, invalid_reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (i, ph) in p.phones.enumerated() {
-            let n = ph.number
-            try phoneStmt.execute(arguments: [id, i, ph.label, n.raw, n.e164, n.kind.rawValue, n.region, n.invalidReason])
+        if !p.phones.isEmpty {
+            let phone = RowInsert(try db.cachedStatement(sql: """
+                INSERT INTO phone (person_id, position, label, raw, e164, kind, region, invalid_reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """), db: db)
+            for (i, ph) in p.phones.enumerated() {
+                let n = ph.number
+                phone.bind(1, id)
+                phone.bind(2, i)
+                phone.bind(3, ph.label)
+                phone.bind(4, n.raw)
+                phone.bind(5, n.e164)
+                phone.bind(6, n.kind.rawValue)
+                phone.bind(7, n.region)
+                phone.bind(8, n.invalidReason)
+                try phone.run()
+            }
         }
-        let emailStmt = try db.cachedStatement(sql: """
-            INSERT INTO email (person_id, position, label, address, address_norm) VALUES (?, ?, ?, ?, ?)
-            """)
-        for (i, e) in p.emails.enumerated() {
-            try emailStmt.execute(arguments: [id, i, e.label, e.address, normalisedEmail(e.address)])
+        if !p.emails.isEmpty {
+            let email = RowInsert(try db.cachedStatement(sql: """
+                INSERT INTO email (person_id, position, label, address, address_norm) VALUES (?, ?, ?, ?, ?)
+                """), db: db)
+            for (i, e) in p.emails.enumerated() {
+                email.bind(1, id)
+                email.bind(2, i)
+                email.bind(3, e.label)
+                email.bind(4, e.address)
+                email.bind(5, normalisedEmail(e.address))
+                try email.run()
+            }
         }
     }
 
