@@ -61,4 +61,17 @@ import HeraldCore
         try s.contacts.insert(person("Bo", "Babić"))
         #expect(try s.contacts.people(sortedBy: .lastName).map(\.firstName) == ["Bo", "Ana"])
     }
+
+    @Test func peopleByIdKeepTheOrderAskedAndAnIdAskedTwiceKeepsItsNumbersOnce() throws {
+        let s = try TempStore()
+        let ana = try s.contacts.insert(person("Ana", "Horvat", phones: ["098 123 4567", "091 765 4321"], emails: ["ana@example.com"]))
+        let bo = try s.contacts.insert(person("Bo", "Babić", phones: ["095 111 2222"]))
+        let a = try #require(ana.id), b = try #require(bo.id)
+        // Ids are read 512 at a time: Bo is asked for again in a later chunk.
+        let unknown = (0..<600).map { Int64(1_000_000 + $0) }
+        let read = try s.contacts.people(ids: [b, a] + unknown + [b])
+        #expect(read.map(\.firstName) == ["Bo", "Ana", "Bo"])
+        #expect(read.map(\.phones.count) == [1, 2, 1])
+        #expect(read[1].emails.map(\.address) == ["ana@example.com"])
+    }
 }

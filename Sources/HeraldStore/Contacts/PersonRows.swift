@@ -192,16 +192,19 @@ enum PersonRows {
 
     /// People with these ids, in the order of `ids` (missing ids are left out).
     static func fetch(ids: [Int64], db: Database) throws -> [Person] {
+        // Each id read once, however often it is asked for (its numbers must not be added twice).
+        var seen = Set<Int64>(minimumCapacity: ids.count)
+        let unique = ids.filter { seen.insert($0).inserted }
         var people: [Person] = []
-        people.reserveCapacity(ids.count)
+        people.reserveCapacity(unique.count)
         // Where each id's person is in `people`.
         var at: [Int64: Int] = [:]
-        at.reserveCapacity(ids.count)
+        at.reserveCapacity(unique.count)
         var start = 0
-        while start < ids.count {
-            let end = min(start + 512, ids.count)
+        while start < unique.count {
+            let end = min(start + 512, unique.count)
             let size = paddedCount(end - start)
-            var values: [DatabaseValue] = ids[start..<end].map { $0.databaseValue }
+            var values: [DatabaseValue] = unique[start..<end].map { $0.databaseValue }
             values.append(contentsOf: repeatElement(DatabaseValue.null, count: size - values.count))
             let arguments = StatementArguments(values)
             start = end
@@ -210,7 +213,7 @@ enum PersonRows {
                                            arguments: arguments)
             while let row = try rows.next() {
                 let p = person(from: row)
-                guard let id = p.id, at[id] == nil else { continue }
+                guard let id = p.id else { continue }
                 at[id] = people.count
                 people.append(p)
             }
