@@ -80,4 +80,60 @@ import HeraldCore
         let s = try store([person("Ana", "Horvat", org: "Zagrebačka pivovara"), person("Ivo", "Ivić")])
         #expect(try s.contacts.search("zagrebacka").people.map(\.firstName) == ["Ana"])
     }
+
+    /// Every single-term query matches exactly the people whose names, emails or numbers hold it: the
+    /// index's byte searches (memchr on the rarest byte, sixteen digit positions at a time) checked against a
+    /// plain scan, with needles cut from the data so they fall at every offset, and the same query asked twice.
+    @Test func searchesMatchAPlainScanOfEveryPerson() throws {
+        let s = try TempStore()
+        let people = AddressBookGenerator(seed: 7).people(count: 400)
+        for p in people { try s.contacts.insert(p) }
+        let index = try s.database.pool.read { try SearchIndex.build($0) }
+        func entry(_ buffer: [UInt8], _ starts: [Int32], _ e: Int) -> ArraySlice<UInt8> {
+            buffer[Int(starts[e])..<Int(starts[e + 1]) - 1]
+        }
+        func holds(_ hay: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+            guard hay.count >= needle.count else { return false }
+            return (hay.startIndex...(hay.endIndex - needle.count)).contains { hay[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+        var rng = SplitMix(seed: 11)
+        var queries: [String] = []
+        for _ in 0..<150 {
+            let e = Int(rng.next() % UInt64(index.count))
+            let digits = entry(index.digits, index.digitStart, e), text = entry(index.text, index.textStart, e)
+            for (source, isDigits) in [(digits, true), (text, false)] where source.count >= 6 {
+                let length = 2 + Int(rng.next() % 5)
+                let at = source.startIndex + Int(rng.next() % UInt64(source.count - length + 1))
+                let cut = Array(source[at..<at + length])
+                let query = String(decoding: cut, as: UTF8.self)
+                if query.allSatisfy({ isDigits ? $0.isASCII && $0.isNumber : $0.isLetter }) { queries.append(query) }
+            }
+        }
+        queries += ["00", "99", "3859", "zq", "ana"]
+        for query in queries {
+            let needle = Array(query.utf8)
+            let digitsOnly = needle.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            let expected = Set((0..<index.count).filter { e in
+                holds(entry(index.text, index.textStart, e), needle) || (digitsOnly && holds(entry(index.digits, index.digitStart, e), needle))
+            }.map { index.ids[$0] })
+            let found = index.search(query, byLastName: false, limit: nil)
+            #expect(found.total == expected.count, "\(query)")
+            #expect(Set(found.hits.map(\.personId)) == expected, "\(query)")
+            let again = index.search(query, byLastName: false, limit: nil)
+            #expect(again.hits == found.hits, "\(query) asked twice")
+        }
+    }
+}
+
+/// A small seeded generator for test data.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
 }

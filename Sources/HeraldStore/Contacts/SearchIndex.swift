@@ -29,6 +29,8 @@ final class SearchIndex: Sendable {
     let lastRank: [Int32]
     /// Entries in last-name order (the inverse of `lastRank`).
     private let lastOrder: [Int32]
+    /// How often each byte occurs in `text`: a search looks for the rarest byte of a term first.
+    private let textByteCounts: [Int]
 
     var count: Int { ids.count }
 
@@ -110,6 +112,9 @@ final class SearchIndex: Sendable {
         var order = [Int32](repeating: 0, count: lastRank.count)
         for (entry, rank) in lastRank.enumerated() where Int(rank) < order.count { order[Int(rank)] = Int32(entry) }
         self.lastOrder = order
+        var counts = [Int](repeating: 0, count: 256)
+        for b in text { counts[Int(b)] &+= 1 }
+        self.textByteCounts = counts
     }
 
     /// A parsed query: folded words, and the digits to look for among phone numbers.
@@ -143,6 +148,8 @@ final class SearchIndex: Sendable {
 
     /// The last query's matches, so that a query typed on from it only re-checks those.
     private let memo = SearchMemo()
+    /// The last complete answer, for the same query asked again.
+    private let lastAnswer = LastAnswer()
     /// Ranked answers to one-character queries (the first keystroke of a search, which matches most of the
     /// book and was the slowest one), worked out once per index.
     private let firstKeystrokes = FirstKeystrokeAnswers()
@@ -161,7 +168,10 @@ final class SearchIndex: Sendable {
     func search(_ raw: String, byLastName: Bool, limit: Int?) -> (total: Int, hits: [SearchHit]) {
         let query = Query(raw)
         guard let first = query.terms.first, !first.isEmpty else { return (0, []) }
-        let oneLetter = query.terms.count == 1 && first.count == 1 ? query.key + (byLastName ? "|last" : "|first") : nil
+        let sortedKey = query.key + (byLastName ? "|last" : "|first")
+        // The same query again ("+385" then "+385 ", or a reload): the answer just given.
+        if limit == nil, let answer = lastAnswer.answer(sortedKey) { return answer }
+        let oneLetter = query.terms.count == 1 && first.count == 1 ? sortedKey : nil
         if let oneLetter, let answer = firstKeystrokes.answer(oneLetter) {
             if answer.total > 0 && answer.matches.isEmpty { memo.forget() } else { memo.remember(query.key, answer.matches) }
             return (answer.total, answer.hits(limit: limit, ids: ids))
@@ -192,7 +202,7 @@ final class SearchIndex: Sendable {
             if let d = query.digitTerms[0] {
                 let before = touched.count
                 scan(needle: d, in: digits, starts: digitStart, isText: false, scores: &scores, touched: &touched)
-                if touched.count > before { touched.sort() }
+                if before > 0 && touched.count > before { touched = Self.merged(touched, at: before) }
             }
             // Other terms: must match the same person.
             for t in 1..<query.terms.count {
@@ -216,13 +226,30 @@ final class SearchIndex: Sendable {
             }
         }
         memo.remember(query.key, touched)
-        guard let oneLetter else { return rank(touched, scores: scores, byLastName: byLastName, limit: limit) }
+        guard let oneLetter else {
+            let answer = rank(touched, scores: scores, byLastName: byLastName, limit: limit)
+            if limit == nil { lastAnswer.store(sortedKey, answer) }
+            return answer
+        }
         let ranked = rankedEntries(touched, scores: scores, byLastName: byLastName, limit: nil)
         // The matches are kept for narrowing only when few enough to be used for it (see above).
         let answer = FirstKeystrokeAnswers.Answer(total: touched.count, ranked: ranked, scores: ranked.map { Int16(scores[Int($0)]) },
                                                   matches: touched.count <= ids.count / 4 ? touched : [])
         firstKeystrokes.store(oneLetter, answer)
         return (answer.total, answer.hits(limit: limit, ids: ids))
+    }
+
+    /// `runs` holds two ascending runs, split at `split`, with no entry in both: one ascending run.
+    static func merged(_ runs: [Int32], at split: Int) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(runs.count)
+        var i = 0, j = split
+        while i < split && j < runs.count {
+            if runs[i] < runs[j] { out.append(runs[i]); i += 1 } else { out.append(runs[j]); j += 1 }
+        }
+        out.append(contentsOf: runs[i..<split])
+        out.append(contentsOf: runs[j...])
+        return out
     }
 
     /// Orders matches by score (highest first), then by name, with a counting sort over the few
@@ -285,18 +312,85 @@ final class SearchIndex: Sendable {
         return (atStart ? 200 : 100) + weight * 10 + (atStart && atEnd ? 5 : 0)
     }
 
-    /// First occurrence of `needle` in `hay` (memchr on the first byte, then memcmp).
+    /// How many field separators lie in `[from, to)` (memchr from one to the next).
+    private static func separators(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        var count = 0
+        var p = base + from
+        let end = base + to
+        while p < end, let hit = memchr(p, Int32(fieldSep), end - p) {
+            count += 1
+            p = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return count
+    }
+
+    /// How a needle is looked for in one buffer. In the names: memchr on its rarest byte there (`first`, its
+    /// offset in the needle), then memcmp. Among phone digits, where every byte is common (`pairs`): sixteen
+    /// starts at a time are tested for two of its bytes (at offsets `first` and `second`), and only where
+    /// both match is the rest compared.
+    struct Probe {
+        let first: Int
+        let second: Int
+        let pairs: Bool
+    }
+
+    /// The probe for `needle` in the names (memchr on its rarest byte there) or in the phone digits (paired bytes).
+    private func probe(_ needle: [UInt8], isText: Bool) -> Probe {
+        guard needle.count >= 2 else { return Probe(first: 0, second: 0, pairs: false) }
+        guard isText else { return Probe(first: 0, second: needle.count - 1, pairs: true) }
+        var rarest = 0
+        for i in needle.indices where textByteCounts[Int(needle[i])] < textByteCounts[Int(needle[rarest])] { rarest = i }
+        return Probe(first: rarest, second: rarest, pairs: false)
+    }
+
+    /// First occurrence of `needle` in `hay`.
     private static func find(_ hay: UnsafePointer<UInt8>, _ hayLen: Int, _ needle: UnsafePointer<UInt8>,
-                             _ needleLen: Int) -> UnsafePointer<UInt8>? {
+                             _ needleLen: Int, _ probe: Probe) -> UnsafePointer<UInt8>? {
         guard needleLen > 0, hayLen >= needleLen else { return nil }
-        let first = Int32(needle[0])
-        var p = hay
-        let last = hay + (hayLen - needleLen)
+        if probe.pairs { return findPair(hay, hayLen, needle, needleLen, probe) }
+        let k = probe.first
+        let byte = Int32(needle[k])
+        var p = hay + k
+        let last = hay + (hayLen - needleLen) + k
         while p <= last {
-            guard let raw = memchr(p, first, last - p + 1) else { return nil }
-            let candidate = raw.assumingMemoryBound(to: UInt8.self)
-            if needleLen == 1 || memcmp(candidate + 1, needle + 1, needleLen - 1) == 0 { return UnsafePointer(candidate) }
-            p = UnsafePointer(candidate) + 1
+            guard let raw = memchr(p, byte, last - p + 1) else { return nil }
+            let candidate = UnsafePointer(raw.assumingMemoryBound(to: UInt8.self)) - k
+            if needleLen == 1 || memcmp(candidate, needle, needleLen) == 0 { return candidate }
+            p = candidate + k + 1
+        }
+        return nil
+    }
+
+    private static let laneBits = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+
+    /// First occurrence of `needle` (two bytes or more) in `hay`: sixteen starts are tested at once for
+    /// the needle's bytes at `probe.first` and `probe.second`, and the rest is compared only where both match.
+    private static func findPair(_ hay: UnsafePointer<UInt8>, _ hayLen: Int, _ needle: UnsafePointer<UInt8>,
+                                 _ needleLen: Int, _ probe: Probe) -> UnsafePointer<UInt8>? {
+        let lastStart = hayLen - needleLen
+        let k1 = probe.first, k2 = probe.second
+        let b1 = SIMD16<UInt8>(repeating: needle[k1]), b2 = SIMD16<UInt8>(repeating: needle[k2])
+        let raw = UnsafeRawPointer(hay)
+        var i = 0
+        // Starts i...i+15 are all candidates, so both loads end inside `hay` (k1, k2 < needleLen).
+        while i + 15 <= lastStart {
+            let both = (raw.loadUnaligned(fromByteOffset: i + k1, as: SIMD16<UInt8>.self) .== b1)
+                .& (raw.loadUnaligned(fromByteOffset: i + k2, as: SIMD16<UInt8>.self) .== b2)
+            if any(both) {
+                // The lanes that matched as bits, lowest lane first.
+                let weighted = unsafeBitCast(both, to: SIMD16<UInt8>.self) & Self.laneBits
+                var lanes = UInt16(weighted.lowHalf.wrappedSum()) | UInt16(weighted.highHalf.wrappedSum()) << 8
+                while lanes != 0 {
+                    let candidate = hay + i + lanes.trailingZeroBitCount
+                    if memcmp(candidate, needle, needleLen) == 0 { return candidate }
+                    lanes &= lanes - 1
+                }
+            }
+            i += 16
+        }
+        while i <= lastStart {
+            if memcmp(hay + i, needle, needleLen) == 0 { return hay + i }
+            i += 1
         }
         return nil
     }
@@ -310,18 +404,19 @@ final class SearchIndex: Sendable {
                 starts.withUnsafeBufferPointer { st in
                     scores.withUnsafeMutableBufferPointer { sc in
                         guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
+                        let probe = probe(needle, isText: isText)
                         var offset = 0
                         var entry = 0
                         // The field of the last hit, counted incrementally: hits come in ascending order.
                         var fieldEntry = -1, fieldPos = 0, field = 0
                         while offset < buf.count {
-                            guard let hit = Self.find(base + offset, buf.count - offset, nbase, nd.count) else { break }
+                            guard let hit = Self.find(base + offset, buf.count - offset, nbase, nd.count, probe) else { break }
                             let pos = hit - base
                             while Int(st[entry + 1]) <= pos { entry += 1 }
                             let start = Int(st[entry])
                             if isText {
                                 if fieldEntry != entry { fieldEntry = entry; fieldPos = start; field = 0 }
-                                while fieldPos < pos { if buf[fieldPos] == Self.fieldSep { field += 1 }; fieldPos += 1 }
+                                field += Self.separators(base, from: fieldPos, to: pos); fieldPos = pos
                             }
                             let score = Int32(Self.score(buf, pos: pos, len: nd.count, start: start, field: isText ? field : nil))
                             if sc[entry] == 0 { touched.append(Int32(entry)) }
@@ -341,12 +436,13 @@ final class SearchIndex: Sendable {
         buffer.withUnsafeBufferPointer { buf in
             needle.withUnsafeBufferPointer { nd in
                 guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
+                let probe = probe(needle, isText: isText)
                 var offset = start
                 var fieldPos = start, field = 0
                 while offset < end {
-                    guard let hit = Self.find(base + offset, end - offset, nbase, nd.count) else { break }
+                    guard let hit = Self.find(base + offset, end - offset, nbase, nd.count, probe) else { break }
                     let pos = hit - base
-                    if isText { while fieldPos < pos { if buf[fieldPos] == Self.fieldSep { field += 1 }; fieldPos += 1 } }
+                    if isText { field += Self.separators(base, from: fieldPos, to: pos); fieldPos = pos }
                     best = max(best, Self.score(buf, pos: pos, len: nd.count, start: start, field: isText ? field : nil))
                     offset = pos + 1
                 }
@@ -376,6 +472,16 @@ final class SearchMemo: @unchecked Sendable {
 
     /// Forgets the last matches (the next query scans everything).
     func forget() { remember("", []) }
+}
+
+/// The last complete answer an index gave, by query key and sort (under a lock, like `SearchMemo`).
+final class LastAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var key = ""
+    private var value: (total: Int, hits: [SearchHit]) = (0, [])
+
+    func answer(_ key: String) -> (total: Int, hits: [SearchHit])? { lock.withLock { key == self.key ? value : nil } }
+    func store(_ key: String, _ answer: (total: Int, hits: [SearchHit])) { lock.withLock { self.key = key; value = answer } }
 }
 
 /// Ranked answers to one-character queries, by query key and sort (under a lock: searches and the start-up
