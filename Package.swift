@@ -114,7 +114,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "CPhoneNumber"]),
         .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI"]),
         .testTarget(name: "HeraldEngineTests", dependencies: [
             "HeraldEngine", "HeraldAPI", "HeraldEnginePostgres", "PostgresTestCluster", .product(name: "JWTKit", package: "jwt-kit"),

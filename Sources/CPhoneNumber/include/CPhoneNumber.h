@@ -45,8 +45,14 @@ enum {
     HPN_TYPE_UNKNOWN = 11,
 };
 
-/// Parses `text` (UTF-8) with `region` (ISO 3166 alpha-2, or NULL/"" for none).
+/// Parses `text` (UTF-8) with `region` (ISO 3166 alpha-2, or NULL/"" for none). A number written "+" and
+/// digits only is split into calling code and national number without libphonenumber's regular
+/// expressions when that gives the same answer (see CPhoneNumber.cpp).
 void hpn_parse(const char *text, const char *region, hpn_result *out);
+
+/// `hpn_parse` with libphonenumber's own parsing for every number (no shortcut for "+" and digits):
+/// what the tests hold `hpn_parse` to.
+void hpn_parse_reference(const char *text, const char *region, hpn_result *out);
 
 /// 1 when `region` is a region libphonenumber knows ("HR", "US").
 int hpn_is_supported_region(const char *region);
