@@ -187,6 +187,7 @@ do {
     defer { try? FileManager.default.removeItem(at: dir) }
     if o.command == "server" {
         try await serverBench(o, dir: dir)
+        try? FileManager.default.removeItem(at: dir)   // exit does not run the defer above
         exit(0)
     }
     let db = try importBench(o, dir: dir)

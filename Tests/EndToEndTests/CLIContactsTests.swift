@@ -15,8 +15,8 @@ struct CLIRun {
 }
 
 /// A private world for the CLI: its own HOME, XDG folders and data folder in a temp directory,
-/// so nothing of the user's is read or written.
-struct CLISandbox {
+/// so nothing of the user's is read or written; removed with the sandbox.
+final class CLISandbox: Sendable {
     let root: URL
     var dataDir: URL { root.appendingPathComponent("data") }
     var configFile: URL { root.appendingPathComponent("config/herald/config.toml") }
@@ -25,6 +25,8 @@ struct CLISandbox {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("home"), withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
 
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HERALD_") && !$0.key.hasPrefix("XDG_") }

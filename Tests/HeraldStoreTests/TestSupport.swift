@@ -2,8 +2,8 @@ import Foundation
 import HeraldCore
 @testable import HeraldStore
 
-/// A fresh herald.sqlite in its own temp folder.
-struct TempStore {
+/// A fresh herald.sqlite in its own temp folder, removed with the store.
+final class TempStore: Sendable {
     let dir: URL
     let database: HeraldDatabase
     let clock = ManualClock()
@@ -13,6 +13,8 @@ struct TempStore {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         database = try HeraldDatabase.open(inDirectory: dir)
     }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     var contacts: ContactStore { ContactStore(database: database, clock: clock) }
     var ledger: LedgerStore { LedgerStore(database: database, clock: clock) }
