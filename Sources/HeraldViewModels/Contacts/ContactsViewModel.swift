@@ -115,8 +115,11 @@ public final class ContactsViewModel {
         // A new listing (the next keystroke of a search) draws as soon as its first screen is read; the rows
         // around it are read ahead once scrolling asks for them.
         let ahead = cache.isEmpty ? min(readAhead, firstReadAhead) : readAhead
-        let start = max(0, range.lowerBound - suggestions - ahead)
-        let end = min(listing.total, range.upperBound - suggestions + ahead)
+        var start = max(0, range.lowerBound - suggestions - ahead)
+        var end = min(listing.total, range.upperBound - suggestions + ahead)
+        // Rows already read at either end are not read again (paging down reads what is below only).
+        while start < end, cache[start + suggestions] != nil { start += 1 }
+        while start < end, cache[end - 1 + suggestions] != nil { end -= 1 }
         guard start < end else { return }
         reading = range
         read(people: start..<end, generation: generation, listing: listing, sort: sort)
