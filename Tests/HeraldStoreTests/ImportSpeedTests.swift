@@ -154,7 +154,8 @@ import HeraldCore
 
     @Test func fastTrimmingAgreesWithFoundation() {
         let samples = ["", " ", "  a b  ", "\tAna\t", "\u{00A0}Ana\u{00A0}", "Ana\u{3000}", " Đurđa ", "Šimić", "a\n", "\n a \r\n",
-                       " \u{2003}x", "李小龍 ", " \u{1F44D}"]
+                       " \u{2003}x", "李小龍 ", " \u{1F44D}", "Иван", "Ελένη\u{00A0}", "\u{0085}x", "x\u{2028}", "\u{200B}a",
+                       "e\u{0301}", "\u{3000}", "Ана Ž"]
         for s in samples {
             #expect(FastText.trimSpaces(s) == s.trimmingCharacters(in: .whitespaces), "\(s.debugDescription)")
             #expect(FastText.trimSpacesAndNewlines(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.debugDescription)")
