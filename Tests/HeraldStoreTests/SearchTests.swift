@@ -96,14 +96,14 @@ import HeraldCore
             guard hay.count >= needle.count else { return false }
             return (hay.startIndex...(hay.endIndex - needle.count)).contains { hay[$0..<$0 + needle.count].elementsEqual(needle) }
         }
-        var rng = SplitMix(seed: 11)
+        var rng = SeededRandom(seed: 11)
         var queries: [String] = []
         for _ in 0..<150 {
-            let e = Int(rng.next() % UInt64(index.count))
+            let e = rng.int(0..<index.count)
             let digits = entry(index.digits, index.digitStart, e), text = entry(index.text, index.textStart, e)
             for (source, isDigits) in [(digits, true), (text, false)] where source.count >= 6 {
-                let length = 2 + Int(rng.next() % 5)
-                let at = source.startIndex + Int(rng.next() % UInt64(source.count - length + 1))
+                let length = rng.int(2..<7)
+                let at = source.startIndex + rng.int(0..<(source.count - length + 1))
                 let cut = Array(source[at..<at + length])
                 let query = String(decoding: cut, as: UTF8.self)
                 if query.allSatisfy({ isDigits ? $0.isASCII && $0.isNumber : $0.isLetter }) { queries.append(query) }
@@ -122,18 +122,5 @@ import HeraldCore
             let again = index.search(query, byLastName: false, limit: nil)
             #expect(again.hits == found.hits, "\(query) asked twice")
         }
-    }
-}
-
-/// A small seeded generator for test data.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
     }
 }

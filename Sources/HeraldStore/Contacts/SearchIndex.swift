@@ -240,7 +240,7 @@ final class SearchIndex: Sendable {
     }
 
     /// `runs` holds two ascending runs, split at `split`, with no entry in both: one ascending run.
-    static func merged(_ runs: [Int32], at split: Int) -> [Int32] {
+    private static func merged(_ runs: [Int32], at split: Int) -> [Int32] {
         var out: [Int32] = []
         out.reserveCapacity(runs.count)
         var i = 0, j = split
