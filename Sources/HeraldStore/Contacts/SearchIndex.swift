@@ -178,15 +178,18 @@ final class SearchIndex: Sendable {
         }
         var scores = [Int32](repeating: 0, count: ids.count)
         var touched: [Int32] = []
+        // How each term is looked for, worked out once for every person checked.
+        let textProbes = query.terms.map { probe($0, isText: true) }
+        let digitProbes = query.digitTerms.map { $0.map { probe($0, isText: false) } }
         if let previous = memo.candidates(for: query.key), previous.count <= ids.count / 4 {
             touched.reserveCapacity(previous.count)
             for e in previous {
                 let entry = Int(e)
                 var sum: Int32 = 0
                 for t in query.terms.indices {
-                    var best = bestScore(query.terms[t], entry: entry, buffer: text, starts: textStart, isText: true)
-                    if let d = query.digitTerms[t] {
-                        best = max(best, bestScore(d, entry: entry, buffer: digits, starts: digitStart, isText: false))
+                    var best = bestScore(query.terms[t], textProbes[t], entry: entry, buffer: text, starts: textStart, isText: true)
+                    if let d = query.digitTerms[t], let probe = digitProbes[t] {
+                        best = max(best, bestScore(d, probe, entry: entry, buffer: digits, starts: digitStart, isText: false))
                     }
                     if best == 0 { sum = 0; break }
                     sum += Int32(best)
@@ -211,9 +214,9 @@ final class SearchIndex: Sendable {
                 kept.reserveCapacity(touched.count)
                 for e in touched {
                     let entry = Int(e)
-                    var best = bestScore(term, entry: entry, buffer: text, starts: textStart, isText: true)
-                    if let d = query.digitTerms[t] {
-                        best = max(best, bestScore(d, entry: entry, buffer: digits, starts: digitStart, isText: false))
+                    var best = bestScore(term, textProbes[t], entry: entry, buffer: text, starts: textStart, isText: true)
+                    if let d = query.digitTerms[t], let probe = digitProbes[t] {
+                        best = max(best, bestScore(d, probe, entry: entry, buffer: digits, starts: digitStart, isText: false))
                     }
                     if best > 0 {
                         scores[entry] += Int32(best)
@@ -389,7 +392,7 @@ final class SearchIndex: Sendable {
             i += 16
         }
         while i <= lastStart {
-            if memcmp(hay + i, needle, needleLen) == 0 { return hay + i }
+            if hay[i + k1] == needle[k1] && hay[i + k2] == needle[k2] && memcmp(hay + i, needle, needleLen) == 0 { return hay + i }
             i += 1
         }
         return nil
@@ -429,14 +432,13 @@ final class SearchIndex: Sendable {
         }
     }
 
-    private func bestScore(_ needle: [UInt8], entry: Int, buffer: [UInt8], starts: [Int32], isText: Bool) -> Int {
+    private func bestScore(_ needle: [UInt8], _ probe: Probe, entry: Int, buffer: [UInt8], starts: [Int32], isText: Bool) -> Int {
         let start = Int(starts[entry])
         let end = Int(starts[entry + 1])
         var best = 0
         buffer.withUnsafeBufferPointer { buf in
             needle.withUnsafeBufferPointer { nd in
                 guard let base = buf.baseAddress, let nbase = nd.baseAddress, nd.count > 0 else { return }
-                let probe = probe(needle, isText: isText)
                 var offset = start
                 var fieldPos = start, field = 0
                 while offset < end {
