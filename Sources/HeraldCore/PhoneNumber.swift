@@ -122,14 +122,15 @@ public struct PhoneNumberParser: Sendable {
 
     /// Parses one number. Never throws: problems become `invalidReason`.
     public func parse(_ raw: String) -> PhoneNumber {
-        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.lowercased().hasPrefix("tel:") {
+        // Most numbers reach here as plain digits ("+385981234567", "0981234567"): nothing to trim or strip.
+        let plain = Self.isPlainDigits(raw)
+        var text = plain ? raw : raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !plain, text.lowercased().hasPrefix("tel:") {
             text = String(text.dropFirst(4))
             if let semi = text.firstIndex(of: ";") { text = String(text[..<semi]) }
         }
         if text.hasPrefix("00") { text = "+" + text.dropFirst(2) }
-        let digits = text.filter(\.isNumber)
-        if digits.isEmpty {
+        if !plain && !text.contains(where: \.isNumber) {
             return PhoneNumber(raw: raw, e164: nil, kind: .unknown, region: nil, invalidReason: "not a phone number")
         }
         let international = text.hasPrefix("+")
@@ -159,6 +160,15 @@ public struct PhoneNumberParser: Sendable {
                                invalidReason: "not a valid number for \(knownRegion ?? "its country code") (\(e164))")
         }
         return PhoneNumber(raw: raw, e164: e164, kind: kind, region: knownRegion, invalidReason: nil)
+    }
+
+    /// Whether `raw` is ASCII digits, with at most a leading "+".
+    private static func isPlainDigits(_ raw: String) -> Bool {
+        var utf8 = raw.utf8[...]
+        if utf8.first == UInt8(ascii: "+") { utf8 = utf8.dropFirst() }
+        guard !utf8.isEmpty else { return false }
+        for b in utf8 where b < UInt8(ascii: "0") || b > UInt8(ascii: "9") { return false }
+        return true
     }
 
     /// An E.164 number as people read it ("+385 91 234 5678"); the E.164 text itself when it cannot be formatted.

@@ -1,8 +1,9 @@
 import CPhoneNumber
 import Testing
 
-/// `hpn_parse` takes numbers written "+" and digits apart without libphonenumber's regular expressions; a
-/// mistake there would send an invitation to the wrong number. Every answer must equal libphonenumber's own.
+/// `hpn_parse` takes numbers written in digits apart, and finds their type and region, without
+/// libphonenumber's regular expressions; a mistake there would send an invitation to the wrong number or
+/// an SMS to a fax line. Every answer must equal libphonenumber's own.
 @Suite struct PhoneParseShortcutTests {
     private static func fields(_ text: String, region: String, reference: Bool) -> [String] {
         var r = hpn_result()
@@ -39,9 +40,82 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.count) differ, first: \(mismatches.prefix(5))")
     }
 
+    private static func regions() -> [String] {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        #expect(hpn_supported_regions(&buffer, Int32(buffer.count)) == 1)
+        return String(cString: buffer).split(separator: " ").map(String.init)
+    }
+
+    /// Numbers of every kind libphonenumber knows, in every region, written in E.164 and nationally, and
+    /// their neighbours (a digit changed, added or dropped), parsed under their own region, others and none.
+    @Test func everyRegionAndTypeAgreesWithLibphonenumber() {
+        let regions = Self.regions()
+        #expect(regions.count > 200)
+        var checked = 0, kinds = Set<String>(), mismatches: [String] = []
+        for region in regions {
+            for type in HPN_TYPE_FIXED_LINE...HPN_TYPE_VOICEMAIL {
+                var e164 = [CChar](repeating: 0, count: 64), national = [CChar](repeating: 0, count: 64)
+                guard hpn_example_number(region, Int32(type), &e164, &national, 64) == 1 else { continue }
+                var forms: [String] = []
+                // E.164, the national format's digits, and the bare national number (which may itself
+                // start with the region's national prefix: Russia's 800 numbers and its prefix 8).
+                let international = String(cString: e164)
+                let code = String(hpn_country_code_for_region(region))
+                let bare = String(international.dropFirst(1 + code.count))
+                for written in [international, String(String(cString: national).filter(\.isNumber)), bare] {
+                    let last = written.last.flatMap(\.wholeNumberValue) ?? 0
+                    forms += [written, String(written.dropLast()) + String((last + 1) % 10), written + "5",
+                              String(written.dropLast())]
+                }
+                for text in forms {
+                    for parsingRegion in [region, "HR", "US", ""] {
+                        let fast = Self.fields(text, region: parsingRegion, reference: false)
+                        let reference = Self.fields(text, region: parsingRegion, reference: true)
+                        checked += 1
+                        kinds.insert(reference[2])
+                        if fast != reference { mismatches.append("\(text) [\(parsingRegion)]: \(fast) vs \(reference)") }
+                    }
+                }
+            }
+        }
+        #expect(checked > 20_000)
+        #expect(kinds.count == 12, "every type and unknown: \(kinds.sorted())")
+        #expect(mismatches.isEmpty, "\(mismatches.count) differ, first: \(mismatches.prefix(5))")
+    }
+
+    /// Digits written without "+" under every region: national prefixes, international call prefixes,
+    /// the region's own calling code, leading zeros, and lengths from 1 to 19.
+    @Test func nationalDigitsAgreeWithLibphonenumberInEveryRegion() {
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        var checked = 0, mismatches: [String] = []
+        for region in Self.regions() {
+            let code = String(hpn_country_code_for_region(region))
+            for _ in 0..<60 {
+                var text = ["", "", "0", "0", "00", "8", "1", "011", "000", code, "0" + code][next(11)]
+                for _ in 0..<(1 + next(16)) { text += String(next(10)) }
+                let fast = Self.fields(text, region: region, reference: false)
+                let reference = Self.fields(text, region: region, reference: true)
+                checked += 1
+                if fast != reference { mismatches.append("\(text) [\(region)]: \(fast) vs \(reference)") }
+            }
+        }
+        #expect(checked > 12_000)
+        #expect(mismatches.isEmpty, "\(mismatches.count) differ, first: \(mismatches.prefix(5))")
+    }
+
     @Test func shortcutAnswersWhatPeopleWrite() {
         #expect(Self.fields("+385981234567", region: "HR", reference: false) == ["0", "1", "1", "385", "+385981234567", "HR"])
         #expect(Self.fields("+14155552671", region: "", reference: false)[3...4] == ["1", "+14155552671"])
         #expect(Self.fields("+999123456", region: "HR", reference: false)[0] == "\(HPN_ERR_INVALID_COUNTRY_CODE)")
+        // Written nationally: the national prefix goes, the type and region stay.
+        #expect(Self.fields("0981234567", region: "HR", reference: false) == ["0", "1", "1", "385", "+385981234567", "HR"])
+        #expect(Self.fields("0112345678", region: "HR", reference: false)[4] == "+385112345678")
+        // Italy keeps its leading zero; the United States its area code, whatever kind of line it is.
+        #expect(Self.fields("0612345678", region: "IT", reference: false)[4...5] == ["+390612345678", "IT"])
+        #expect(Self.fields("2015550123", region: "US", reference: false)[4...5] == ["+12015550123", "US"])
     }
 }

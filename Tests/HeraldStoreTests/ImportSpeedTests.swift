@@ -161,6 +161,19 @@ import HeraldCore
             #expect(FastText.trimSpacesAndNewlines(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.debugDescription)")
             #expect(FastText.isBlank(s) == s.trimmingCharacters(in: .whitespaces).isEmpty, "\(s.debugDescription)")
         }
+        // Every scalar of the Basic Multilingual Plane, alone and at either end of a name.
+        var differ: [String] = []
+        for v in UInt32(0)...0xFFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            for s in [String(u), "Ana" + String(u), String(u) + "Ana", String(u) + "Ana" + String(u)] {
+                if FastText.trimSpaces(s) != s.trimmingCharacters(in: .whitespaces)
+                    || FastText.trimSpacesAndNewlines(s) != s.trimmingCharacters(in: .whitespacesAndNewlines)
+                    || FastText.isBlank(s) != s.trimmingCharacters(in: .whitespaces).isEmpty {
+                    differ.append(String(v, radix: 16))
+                }
+            }
+        }
+        #expect(differ.isEmpty, "U+\(differ.prefix(10))")
         for s in ["Ana", "ANA-maria", "o'Connor", "Ümit", "ΕΛΕΝΗ", "Đurđa", "straße"] {
             #expect(TextFolding.fold(s) == s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
                         .replacingOccurrences(of: "đ", with: "d"), "\(s)")

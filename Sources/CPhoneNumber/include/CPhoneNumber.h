@@ -45,17 +45,26 @@ enum {
     HPN_TYPE_UNKNOWN = 11,
 };
 
-/// Parses `text` (UTF-8) with `region` (ISO 3166 alpha-2, or NULL/"" for none). A number written "+" and
-/// digits only is split into calling code and national number without libphonenumber's regular
-/// expressions when that gives the same answer (see CPhoneNumber.cpp).
+/// Parses `text` (UTF-8) with `region` (ISO 3166 alpha-2, or NULL/"" for none). A number written in digits
+/// only (with or without a leading "+") is taken apart, and its type and region found, with libphonenumber's
+/// rules compiled into automata instead of its regular expressions, wherever that gives the same answer (see
+/// CPhoneNumber.cpp and RegionRules.hpp).
 void hpn_parse(const char *text, const char *region, hpn_result *out);
 
-/// `hpn_parse` with libphonenumber's own parsing for every number (no shortcut for "+" and digits):
-/// what the tests hold `hpn_parse` to.
+/// `hpn_parse` with libphonenumber's own parsing and regular expressions for every number: what the tests
+/// hold `hpn_parse` to.
 void hpn_parse_reference(const char *text, const char *region, hpn_result *out);
 
 /// 1 when `region` is a region libphonenumber knows ("HR", "US").
 int hpn_is_supported_region(const char *region);
+
+/// Every region libphonenumber supports, separated by spaces, into `out`; 0 when it did not fit.
+int hpn_supported_regions(char *out, int size);
+
+/// libphonenumber's example number of `region` and `type` (HPN_TYPE_*), in E.164 and in the national
+/// format ("098 123 4567"); 0 when the region has none of that type. What the tests parse valid numbers of
+/// every kind from.
+int hpn_example_number(const char *region, int type, char *e164, char *national, int size);
 
 /// Country calling code of a region, 0 when unknown.
 int hpn_country_code_for_region(const char *region);

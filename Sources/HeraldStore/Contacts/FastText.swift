@@ -1,7 +1,7 @@
 import Foundation
 
-/// String helpers for the import and search hot paths: they work on UTF-8 bytes and only fall
-/// back to Foundation when the text is not plain ASCII at the place that matters.
+/// String helpers for the import and search hot paths: they work on UTF-8 bytes, and on Unicode
+/// scalars where the text is not plain ASCII at the place that matters, without Foundation.
 enum FastText {
     @inline(__always)
     static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
@@ -19,14 +19,22 @@ enum FastText {
         trim(s, newlines: true)
     }
 
+    /// What Foundation's `.whitespaces` holds (Unicode's space separators, tab, and U+200B), and with
+    /// `newlines`, what `.whitespacesAndNewlines` adds (LF to CR, NEL, line and paragraph separators).
+    @inline(__always)
+    static func isSpace(_ v: UInt32, newlines: Bool) -> Bool {
+        switch v {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: return true
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return newlines
+        default: return false
+        }
+    }
+
     private static func trim(_ s: String, newlines: Bool) -> String {
         let utf8 = s.utf8
         guard let first = utf8.first, let last = utf8.last else { return s }
         func space(_ b: UInt8) -> Bool { newlines ? isASCIIWhitespaceOrNewline(b) : isASCIISpace(b) }
-        // Non-ASCII at either end may be Unicode whitespace (U+00A0, U+3000…): let Foundation decide.
-        if first >= 0x80 || last >= 0x80 {
-            return s.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
-        }
+        if first >= 0x80 || last >= 0x80 { return trimScalars(s, newlines: newlines) }
         if !space(first) && !space(last) { return s }
         var start = utf8.startIndex
         var end = utf8.endIndex
@@ -34,9 +42,19 @@ enum FastText {
         while end > start, space(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
         let trimmed = String(decoding: utf8[start..<end], as: UTF8.self)
         if let f = trimmed.utf8.first, let l = trimmed.utf8.last, f >= 0x80 || l >= 0x80 {
-            return trimmed.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+            return trimScalars(trimmed, newlines: newlines)
         }
         return trimmed
+    }
+
+    /// `trim` scalar by scalar, for text with non-ASCII ends (U+00A0, U+3000… are spaces too).
+    private static func trimScalars(_ s: String, newlines: Bool) -> String {
+        let scalars = s.unicodeScalars
+        var start = scalars.startIndex, end = scalars.endIndex
+        while start < end, isSpace(scalars[start].value, newlines: newlines) { scalars.formIndex(after: &start) }
+        while end > start, isSpace(scalars[scalars.index(before: end)].value, newlines: newlines) { scalars.formIndex(before: &end) }
+        if start == scalars.startIndex && end == scalars.endIndex { return s }
+        return String(scalars[start..<end])
     }
 
     /// Whether `s` is empty or only whitespace (line breaks are not whitespace here).
@@ -44,7 +62,7 @@ enum FastText {
         for b in s.utf8 {
             if isASCIISpace(b) { continue }
             if b < 0x80 { return false }
-            return s.trimmingCharacters(in: .whitespaces).isEmpty
+            return s.unicodeScalars.allSatisfy { isSpace($0.value, newlines: false) }
         }
         return true
     }
