@@ -185,9 +185,24 @@ public struct PhoneNumberParser: Sendable {
 
     /// Country calling code of a region ("HR" → 385), nil when unknown.
     public static func callingCode(forRegion region: String) -> Int? {
+        if let code = callingCodes[region] { return code }
         let code = hpn_country_code_for_region(region.uppercased())
         return code == 0 ? nil : Int(code)
     }
+
+    /// The calling code of every region libphonenumber supports, asked once: the import looks one up
+    /// for every number.
+    private static let callingCodes: [String: Int] = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard hpn_supported_regions(&buffer, Int32(buffer.count)) == 1 else { return [:] }
+        var codes: [String: Int] = [:]
+        let list = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for region in list.split(separator: " ").map(String.init) {
+            let code = hpn_country_code_for_region(region)
+            if code != 0 { codes[region] = Int(code) }
+        }
+        return codes
+    }()
 }
 
 /// Formatted numbers already asked for (thread-safe; emptied when full).

@@ -64,6 +64,16 @@ import HeraldCore
         #expect(try s.contacts.search("3859176").people.map(\.firstName) == ["Cia"])
     }
 
+    @Test func phoneKeysHoldEveryFormOnce() {
+        func key(_ phones: [String]) -> String { PersonRows.keys(for: person("Ana", "Horvat", phones: phones)).phoneKey }
+        #expect(key(["+385 98 123 4567"]) == "385981234567 0981234567")
+        #expect(key(["098 123 4567"]) == "385981234567 0981234567")
+        #expect(key(["00385 98 123 4567"]) == "385981234567 0981234567 00385981234567")
+        #expect(key(["+1 415 555 0132", "12"]) == "14155550132 04155550132 12")
+        #expect(key(["tel:+385-98-123-4567", "ab"]) == "385981234567 0981234567 ")
+        #expect(key([]) == "")
+    }
+
     @Test func multiWordQueriesNeedEveryWord() throws {
         let s = try store([person("Ana", "Horvat"), person("Ana", "Kovač"), person("Marko", "Horvat")])
         #expect(try s.contacts.search("ana hor").people.map(\.lastName) == ["Horvat"])

@@ -40,12 +40,14 @@ enum PersonRows {
             if i > 0 { searchKey += " " }
             searchKey += SearchIndex.clean(FastText.isASCII(e.address) ? FastText.asciiLowercased(e.address) : e.address.lowercased())
         }
-        var phoneKey = ""
+        var phoneKey: [UInt8] = []
+        phoneKey.reserveCapacity(p.phones.count * 32)
         for (i, ph) in p.phones.enumerated() {
-            if i > 0 { phoneKey += " " }
-            phoneKey += phoneDigits(ph)
+            if i > 0 { phoneKey.append(0x20) }
+            appendPhoneDigits(ph, to: &phoneKey)
         }
-        return Keys(sortFirst: sortFirst, sortLast: sortLast, searchKey: searchKey, phoneKey: phoneKey)
+        return Keys(sortFirst: sortFirst, sortLast: sortLast, searchKey: searchKey,
+                    phoneKey: String(decoding: phoneKey, as: UTF8.self))
     }
 
     /// Whether the formatted name is just "first last" (then it adds nothing to search).
@@ -69,18 +71,40 @@ enum PersonRows {
 
     /// Digits a number can be found by: E.164, national form with a leading 0, and as written.
     static func phoneDigits(_ phone: LabeledPhone) -> String {
-        var forms: [String] = []
-        let raw = String(decoding: phone.number.raw.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+        var out: [UInt8] = []
+        appendPhoneDigits(phone, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `phoneDigits` appended to `out`, without a string for each form: this runs for every number
+    /// of an import.
+    static func appendPhoneDigits(_ phone: LabeledPhone, to out: inout [UInt8]) {
+        let start = out.count
+        var forms: (first: Range<Int>, second: Range<Int>?)?
         if let e164 = phone.number.e164 {
-            let digits = String(e164.dropFirst())
-            forms.append(digits)
+            let digits = e164.utf8.dropFirst()
+            let first = out.count
+            out.append(contentsOf: digits)
+            forms = (first..<out.count, nil)
             if let region = phone.number.region, let code = PhoneNumberParser.callingCode(forRegion: region) {
-                let cc = String(code)
-                if digits.hasPrefix(cc) { forms.append("0" + digits.dropFirst(cc.count)) }
+                let cc = String(code).utf8
+                if digits.starts(with: cc) {
+                    out.append(0x20)
+                    let second = out.count
+                    out.append(0x30)
+                    out.append(contentsOf: digits.dropFirst(cc.count))
+                    forms?.second = second..<out.count
+                }
             }
         }
-        if !raw.isEmpty && !forms.contains(raw) { forms.append(raw) }
-        return forms.joined(separator: " ")
+        // The digits as written, unless they are one of the forms already there.
+        let raw = phone.number.raw.utf8.lazy.filter { $0 >= 0x30 && $0 <= 0x39 }
+        if raw.isEmpty { return }
+        if let forms, raw.elementsEqual(out[forms.first]) || forms.second.map({ raw.elementsEqual(out[$0]) }) == true {
+            return
+        }
+        if out.count > start { out.append(0x20) }
+        out.append(contentsOf: raw)
     }
 
     static func normalisedEmail(_ address: String) -> String {

@@ -8,8 +8,12 @@ enum TextDecoding {
         if let charset, let encoding = encoding(named: charset), encoding != .utf8 {
             if let s = String(data: Data(bytes), encoding: encoding) { return (s, false) }
         }
+        if !bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            if let s = String(validating: bytes, as: UTF8.self) { return (s, false) }
+            return (String(decoding: bytes, as: UTF8.self), true)
+        }
         var array = Array(bytes)
-        if array.starts(with: [0xEF, 0xBB, 0xBF]) { array.removeFirst(3) }
+        array.removeFirst(3)
         if let s = String(validating: array, as: UTF8.self) { return (s, false) }
         return (String(decoding: array, as: UTF8.self), true)
     }

@@ -216,11 +216,21 @@ struct VCardProperty {
     static func head(_ bytes: [UInt8]) -> (group: String?, name: String, semi: Int, colon: Int)? {
         var inQuotes = false
         var colon: Int?
+        var semi: Int?
         for (i, b) in bytes.enumerated() {
             if b == 0x22 { inQuotes.toggle() } else if b == 0x3A && !inQuotes { colon = i; break }
+            if b == 0x3B && semi == nil { semi = i }
         }
         guard let colon else { return nil }
-        let semi = bytes[..<colon].firstIndex(of: 0x3B) ?? colon
+        let end = semi ?? colon
+        // Most names are written plain ("TEL", "EMAIL"): no group, spaces or lower case to undo.
+        if !bytes[..<end].contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x2E || ($0 >= 0x61 && $0 <= 0x7A) }) {
+            return (nil, String(decoding: bytes[..<end], as: UTF8.self), end, colon)
+        }
+        return slowHead(bytes, semi: end, colon: colon)
+    }
+
+    private static func slowHead(_ bytes: [UInt8], semi: Int, colon: Int) -> (group: String?, name: String, semi: Int, colon: Int) {
         var nameBytes = bytes[..<semi].filter { $0 != 0x20 && $0 != 0x09 }[...]
         var group: String?
         if let dot = nameBytes.lastIndex(of: 0x2E) {
@@ -268,8 +278,11 @@ struct VCardProperty {
 
     private static func parameter(_ p: ArraySlice<UInt8>) -> (name: String, values: [String]) {
         if let eq = p.firstIndex(of: 0x3D) {
-            let n = trimmedString(p[..<eq].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }[...])
-            let v = p[(eq + 1)...].filter { $0 != 0x22 }
+            let written = p[..<eq]
+            let n = written.contains(where: { $0 >= 0x61 && $0 <= 0x7A })
+                ? trimmedString(written.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }[...]) : trimmedString(written)
+            var v = p[(eq + 1)...]
+            if v.contains(0x22) { v = v.filter { $0 != 0x22 }[...] }
             return (n, v.split(separator: 0x2C, omittingEmptySubsequences: true).map { trimmedString($0) })
         }
         // vCard 2.1 bare parameter: TEL;CELL: or EMAIL;INTERNET:
@@ -280,6 +293,12 @@ struct VCardProperty {
 
     func param(_ name: String) -> [String] {
         params.filter { $0.name == name }.flatMap(\.values)
+    }
+
+    /// The first value of parameter `name`, if any (`param(name).first` without the arrays).
+    func firstParam(_ name: String) -> String? {
+        for p in params where p.name == name { if let v = p.values.first { return v } }
+        return nil
     }
 
     var types: [String] { param("TYPE").map { $0.lowercased() } }
@@ -311,10 +330,10 @@ private struct CardBuilder {
     }
 
     mutating func text(_ p: VCardProperty, line: Int) -> String {
-        let encoding = p.param("ENCODING").first?.uppercased()
+        let encoding = p.firstParam("ENCODING")?.uppercased()
         var bytes = p.value
         if encoding == "QUOTED-PRINTABLE" { bytes = TextDecoding.quotedPrintable(bytes) }
-        let charset = p.param("CHARSET").first
+        let charset = p.firstParam("CHARSET")
         let (text, lossy) = TextDecoding.decode(bytes, charset: charset)
         if lossy { note(line, "\(VCardReader.preview(p.name)) is not valid UTF-8: unreadable bytes replaced with �") }
         if let charset, TextDecoding.encoding(named: charset) == nil {
