@@ -93,7 +93,8 @@ func importBench(_ o: BenchOptions, dir: URL) throws -> HeraldDatabase {
     print("          \(fmt(Double(o.count) / t, 0)) people/s, \(fmt(size / 1e6 / t)) MB/s (wall)")
     print("          CPU \(fmt(cpu)) s: \(fmt(Double(o.count) / cpu, 0)) people/s of CPU, \(fmt(cpu / Double(o.count) * 1e6, 1)) µs per person")
     let dbSize = Double((try FileManager.default.attributesOfItem(atPath: db.path)[.size] as? Int) ?? 0)
-    print("          database \(fmt(dbSize / 1e6)) MB (plus WAL)")
+    let walSize = Double((try? FileManager.default.attributesOfItem(atPath: db.path + "-wal")[.size] as? Int) ?? 0)
+    print("          database \(fmt(dbSize / 1e6)) MB, WAL \(fmt(walSize / 1e6)) MB")
     return db
 }
 

@@ -27,6 +27,38 @@ import HeraldCore
         #expect(p.phones.first?.number.e164 == "+385981001234")
     }
 
+    /// Checkpoints wait until the end of an import; the log is emptied then, unless a screen is in the
+    /// middle of a read, which the import never waits for.
+    @Test func anImportLeavesNoLogBehindAndNeverWaitsForAReader() throws {
+        let s = try TempStore()
+        let cards = (0..<3000).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nN:P\($0);Ana;;;\r\nTEL:+385 98 \(1_000_000 + $0)\r\nEND:VCARD\r\n" }
+        let wal = s.database.path + "-wal"
+        func logBytes() -> Int { (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 }
+        let importer = ContactImporter(database: s.database, parser: parserHR, batchSize: 500, clock: s.clock)
+        #expect(try importer.importContacts(from: s.write("a.vcf", cards.joined())).imported == 3000)
+        #expect(logBytes() == 0)
+        #expect(try s.database.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA wal_autocheckpoint") } == 1000)
+
+        // A reader holds the log: the import still ends at once and keeps its log for a later checkpoint.
+        let reading = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            try? s.database.pool.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person")
+                reading.signal()
+                done.wait()
+            }
+        }
+        reader.start()
+        reading.wait()
+        let started = Date()
+        let more = cards.map { $0.replacingOccurrences(of: "Ana", with: "Iva").replacingOccurrences(of: "+385 98", with: "+385 91") }
+        #expect(try importer.importContacts(from: s.write("b.vcf", more.joined())).imported == 3000)
+        #expect(Date().timeIntervalSince(started) < HeraldDatabase.defaultBusyTimeout / 2)
+        #expect(logBytes() > 0)
+        done.signal()
+        #expect(try s.contacts.count() == 6000)
+    }
+
     @Test func cardsOfOneFileMergeWithEachOtherAcrossBatches() throws {
         let s = try TempStore()
         let text = """

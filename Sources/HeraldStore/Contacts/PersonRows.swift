@@ -13,6 +13,8 @@ enum PersonRows {
         var sortLast: String
         var searchKey: String
         var phoneKey: String
+        /// The emails normalised (`normalisedEmail`), in order.
+        var emails: [String]
     }
 
     static func keys(for p: Person, cache: FoldingCache = FoldingCache(limit: 64)) -> Keys {
@@ -47,7 +49,7 @@ enum PersonRows {
             appendPhoneDigits(ph, to: &phoneKey)
         }
         return Keys(sortFirst: sortFirst, sortLast: sortLast, searchKey: searchKey,
-                    phoneKey: String(decoding: phoneKey, as: UTF8.self))
+                    phoneKey: String(decoding: phoneKey, as: UTF8.self), emails: p.emails.map { normalisedEmail($0.address) })
     }
 
     /// Whether the formatted name is just "first last" (then it adds nothing to search).
@@ -142,7 +144,7 @@ enum PersonRows {
         insert.bind(13, k.phoneKey)
         try insert.run()
         let id = db.lastInsertedRowID
-        try insertChildren(p, id: id, db: db)
+        try insertChildren(p, id: id, emails: k.emails, db: db)
         return id
     }
 
@@ -158,10 +160,11 @@ enum PersonRows {
                                      k.searchKey, k.phoneKey, id])
         try db.cachedStatement(sql: "DELETE FROM phone WHERE person_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM email WHERE person_id = ?").execute(arguments: [id])
-        try insertChildren(p, id: id, db: db)
+        try insertChildren(p, id: id, emails: k.emails, db: db)
     }
 
-    private static func insertChildren(_ p: Person, id: Int64, db: Database) throws {
+    /// Inserts the phones and emails of person `id`; `emails` are its addresses normalised.
+    private static func insertChildren(_ p: Person, id: Int64, emails: [String], db: Database) throws {
         if !p.phones.isEmpty {
             let phone = RowInsert(try db.cachedStatement(sql: """
                 INSERT INTO phone (person_id, position, label, raw, e164, kind, region, invalid_reason)
@@ -189,7 +192,7 @@ enum PersonRows {
                 email.bind(2, i)
                 email.bind(3, e.label)
                 email.bind(4, e.address)
-                email.bind(5, normalisedEmail(e.address))
+                email.bind(5, emails[i])
                 try email.run()
             }
         }

@@ -208,6 +208,12 @@ enum HeraldMigrations {
             // The number a person's invitations go to, chosen in the detail view (E.164); NULL: Herald picks.
             try db.execute(sql: "ALTER TABLE person ADD COLUMN sms_number TEXT")
         }
+        m.registerMigration("v8-unused-contact-indexes") { db in
+            // No query looks people up by UID or emails by their normalised address: an import matches
+            // them in memory (MatchIndex reads both tables in order). Each index cost every import a
+            // B-tree insert per person or email.
+            try db.execute(sql: "DROP INDEX person_uid; DROP INDEX email_norm")
+        }
         return m
     }
 }

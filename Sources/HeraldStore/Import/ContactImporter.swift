@@ -95,7 +95,8 @@ public struct ContactImporter: Sendable {
         // Held to the end: the match index is built under it, so it sees all an earlier import stored.
         let lock = try lockImports()
         defer { lock.unlock() }
-        let channel = ImportChannel()
+        // Room for two batches: the reader goes on while a batch is written.
+        let channel = ImportChannel(capacity: max(8, 2 * batchSize / ImportProducer.defaultChunkSize))
         let parser = self.parser
         let reader = Thread {
             var producer = ImportProducer(parser: parser, channel: channel)
@@ -120,17 +121,29 @@ public struct ContactImporter: Sendable {
         return report
     }
 
-    /// Runs `body` with a larger page cache on the writing connection (index pages of a big
-    /// book stay in memory between batches), restoring the previous size afterwards.
+    /// Runs `body` with the writing connection tuned for a big import, restoring it afterwards:
+    /// - a larger page cache (index pages of a big book stay in memory between batches);
+    /// - no checkpoints between batches: each one waits for the disk (two fsyncs) and copies index
+    ///   pages the next batch changes again. One checkpoint at the end copies each page once and
+    ///   empties the log (a big import's log is larger than the database).
     private func withImportTuning(_ body: () throws -> Void) throws {
-        let previous = try database.pool.writeWithoutTransaction { db -> Int? in
+        let previous = try database.pool.writeWithoutTransaction { db -> (cache: Int?, checkpoint: Int?) in
             let size = try Int.fetchOne(db, sql: "PRAGMA cache_size")
+            let checkpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
             try db.execute(sql: "PRAGMA cache_size = -65536")
-            return size
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            return (size, checkpoint)
         }
         defer {
-            if let previous {
-                try? database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = \(previous)") }
+            try? database.pool.writeWithoutTransaction { db in
+                if let cache = previous.cache { try db.execute(sql: "PRAGMA cache_size = \(cache)") }
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(previous.checkpoint ?? 1000)")
+                // Never waits for a screen's open read or another process's write: without a busy
+                // timeout it copies what no reader still needs, and empties the log only when none does.
+                let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0
+                try db.execute(sql: "PRAGMA busy_timeout = 0")
+                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(timeout)") }
+                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
         }
         try body()
@@ -239,9 +252,9 @@ enum Merger {
     /// merge left out because the stored person had all the numbers or emails one may have.
     static func store(_ p: Person, keys: PersonRows.Keys, db: Database, now: Date, matches: MatchIndex,
                       folding: FoldingCache) throws -> (Outcome, String?) {
-        guard let id = matches.match(p), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
+        guard let id = matches.match(p, emails: keys.emails), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
             let id = try PersonRows.insert(p, keys: keys, db: db, now: now)
-            matches.record(p, id: id)
+            matches.record(p, id: id, emails: keys.emails)
             return (.inserted, nil)
         }
         var left = (phones: 0, emails: 0)
@@ -257,7 +270,7 @@ enum Merger {
         }
         if same(merged, existing) { return (.unchanged, full) }
         try PersonRows.update(merged, id: id, db: db, now: now, folding: folding)
-        matches.record(merged, id: id)
+        matches.record(merged, id: id, emails: merged.emails.map { PersonRows.normalisedEmail($0.address) })
         return (.updated, full)
     }
 

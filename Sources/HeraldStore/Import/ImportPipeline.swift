@@ -88,7 +88,10 @@ struct ImportProducer {
         case person(Person, file: String, line: Int, issues: [ImportIssue])
     }
 
-    init(parser: PhoneNumberParser, channel: ImportChannel, chunkSize: Int = 512) {
+    /// People per chunk handed to the writer (their numbers are parsed together).
+    static let defaultChunkSize = 512
+
+    init(parser: PhoneNumberParser, channel: ImportChannel, chunkSize: Int = defaultChunkSize) {
         self.parser = parser
         self.channel = channel
         self.chunkSize = chunkSize

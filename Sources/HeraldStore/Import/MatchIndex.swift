@@ -45,25 +45,26 @@ final class MatchIndex {
     }
 
     /// The stored person `p` is: same UID, else a shared number, else a shared email — never one
-    /// with a different UID.
-    func match(_ p: Person) -> Int64? {
+    /// with a different UID. `emails` are `p`'s addresses normalised (`PersonRows.normalisedEmail`).
+    func match(_ p: Person, emails: [String]) -> Int64? {
         if let uid = p.uid, let id = byUID[uid] { return id }
         func acceptable(_ id: Int64) -> Bool {
             guard let uid = p.uid else { return true }
             let other = uidOf[id]
             return other == nil || other == uid
         }
-        for e164 in p.distinctNumbers {
-            if let id = byPhone[e164], acceptable(id) { return id }
+        for phone in p.phones {
+            if let e164 = phone.number.e164, let id = byPhone[e164], acceptable(id) { return id }
         }
-        for e in p.emails {
-            if let id = byEmail[PersonRows.normalisedEmail(e.address)], acceptable(id) { return id }
+        for key in emails {
+            if let id = byEmail[key], acceptable(id) { return id }
         }
         return nil
     }
 
-    /// Records what person `id` (just inserted or updated to `p`) can be found by.
-    func record(_ p: Person, id: Int64) {
+    /// Records what person `id` (just inserted or updated to `p`, whose normalised addresses are
+    /// `emails`) can be found by.
+    func record(_ p: Person, id: Int64, emails: [String]) {
         if let uid = p.uid {
             if uidOf[id] == nil { uidOf[id] = uid }
             if byUID[uid] == nil { byUID[uid] = id }
@@ -71,9 +72,6 @@ final class MatchIndex {
         for ph in p.phones {
             if let e164 = ph.number.e164, byPhone[e164] == nil { byPhone[e164] = id }
         }
-        for e in p.emails {
-            let key = PersonRows.normalisedEmail(e.address)
-            if byEmail[key] == nil { byEmail[key] = id }
-        }
+        for key in emails where byEmail[key] == nil { byEmail[key] = id }
     }
 }
