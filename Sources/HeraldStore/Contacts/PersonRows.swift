@@ -13,8 +13,11 @@ enum PersonRows {
         var sortLast: String
         var searchKey: String
         var phoneKey: String
-        /// The emails normalised (`normalisedEmail`), in order.
-        var emails: [String]
+        /// What an import matches the person by: UID, E.164 numbers and normalised emails
+        /// (`normalisedEmail`), each in order, hashed where the keys are made.
+        var uid: MatchKey?
+        var numbers: [MatchKey]
+        var emails: [MatchKey]
     }
 
     static func keys(for p: Person, cache: FoldingCache = FoldingCache(limit: 64)) -> Keys {
@@ -49,7 +52,9 @@ enum PersonRows {
             appendPhoneDigits(ph, to: &phoneKey)
         }
         return Keys(sortFirst: sortFirst, sortLast: sortLast, searchKey: searchKey,
-                    phoneKey: String(decoding: phoneKey, as: UTF8.self), emails: p.emails.map { normalisedEmail($0.address) })
+                    phoneKey: String(decoding: phoneKey, as: UTF8.self), uid: p.uid.map(MatchKey.init),
+                    numbers: p.phones.compactMap { $0.number.e164.map(MatchKey.init) },
+                    emails: p.emails.map { MatchKey(normalisedEmail($0.address)) })
     }
 
     /// Whether the formatted name is just "first last" (then it adds nothing to search).
@@ -148,8 +153,9 @@ enum PersonRows {
         return id
     }
 
-    /// Replaces a stored person (matched by `p.id`) with `p`.
-    static func update(_ p: Person, id: Int64, db: Database, now: Date, folding: FoldingCache? = nil) throws {
+    /// Replaces a stored person (matched by `p.id`) with `p`; returns the keys it was stored under.
+    @discardableResult
+    static func update(_ p: Person, id: Int64, db: Database, now: Date, folding: FoldingCache? = nil) throws -> Keys {
         let k = folding.map { keys(for: p, cache: $0) } ?? keys(for: p)
         try db.cachedStatement(sql: """
             UPDATE person SET uid = ?, first_name = ?, last_name = ?, formatted_name = ?, organization = ?,
@@ -161,10 +167,11 @@ enum PersonRows {
         try db.cachedStatement(sql: "DELETE FROM phone WHERE person_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM email WHERE person_id = ?").execute(arguments: [id])
         try insertChildren(p, id: id, emails: k.emails, db: db)
+        return k
     }
 
     /// Inserts the phones and emails of person `id`; `emails` are its addresses normalised.
-    private static func insertChildren(_ p: Person, id: Int64, emails: [String], db: Database) throws {
+    private static func insertChildren(_ p: Person, id: Int64, emails: [MatchKey], db: Database) throws {
         if !p.phones.isEmpty {
             let phone = RowInsert(try db.cachedStatement(sql: """
                 INSERT INTO phone (person_id, position, label, raw, e164, kind, region, invalid_reason)
@@ -192,7 +199,7 @@ enum PersonRows {
                 email.bind(2, i)
                 email.bind(3, e.label)
                 email.bind(4, e.address)
-                email.bind(5, emails[i])
+                email.bind(5, emails[i].text)
                 try email.run()
             }
         }

@@ -106,6 +106,10 @@ public struct ContactImporter: Sendable {
         reader.start()
         var report = ImportReport()
         var batch = Batch(importer: self)
+        // About one person per 150 bytes of a file (a card of a few lines, a CSV row).
+        if resolved != .vdir, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int {
+            batch.matches.reserve(people: min(size / 150, 2_000_000))
+        }
         do {
             try withImportTuning {
                 while let chunk = try channel.receive() {
@@ -252,9 +256,9 @@ enum Merger {
     /// merge left out because the stored person had all the numbers or emails one may have.
     static func store(_ p: Person, keys: PersonRows.Keys, db: Database, now: Date, matches: MatchIndex,
                       folding: FoldingCache) throws -> (Outcome, String?) {
-        guard let id = matches.match(p, emails: keys.emails), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
+        guard let id = matches.match(p, keys: keys), let existing = try PersonRows.fetch(ids: [id], db: db).first else {
             let id = try PersonRows.insert(p, keys: keys, db: db, now: now)
-            matches.record(p, id: id, emails: keys.emails)
+            matches.record(p, id: id, keys: keys)
             return (.inserted, nil)
         }
         var left = (phones: 0, emails: 0)
@@ -269,8 +273,8 @@ enum Merger {
                 + "of this card not added"
         }
         if same(merged, existing) { return (.unchanged, full) }
-        try PersonRows.update(merged, id: id, db: db, now: now, folding: folding)
-        matches.record(merged, id: id, emails: merged.emails.map { PersonRows.normalisedEmail($0.address) })
+        let mergedKeys = try PersonRows.update(merged, id: id, db: db, now: now, folding: folding)
+        matches.record(merged, id: id, keys: mergedKeys)
         return (.updated, full)
     }
 
