@@ -184,6 +184,18 @@ import HeraldCore
         #expect(PhoneParseCache.compactForm("(+385) 1") == nil)
     }
 
+    @Test func decodingTellsValidTextFromRepairedBytes() {
+        func decode(_ bytes: [UInt8]) -> (String, Bool) { let d = TextDecoding.decode(bytes); return (d.text, d.lossy) }
+        #expect(decode(Array("Ana Horvat".utf8)) == ("Ana Horvat", false))
+        #expect(decode(Array("Đurđa Šimić 李".utf8)) == ("Đurđa Šimić 李", false))
+        // A real U+FFFD in the file is text, not a repair.
+        #expect(decode(Array("a\u{FFFD}b".utf8)) == ("a\u{FFFD}b", false))
+        #expect(decode([0x41, 0xFF, 0x42]) == ("A\u{FFFD}B", true))
+        #expect(decode([0x41, 0xE2, 0x82]) == ("A\u{FFFD}", true))
+        #expect(decode([0xEF, 0xBB, 0xBF] + Array("Ana".utf8)) == ("Ana", false))
+        #expect(decode([]) == ("", false))
+    }
+
     @Test func fastTrimmingAgreesWithFoundation() {
         let samples = ["", " ", "  a b  ", "\tAna\t", "\u{00A0}Ana\u{00A0}", "Ana\u{3000}", " Đurđa ", "Šimić", "a\n", "\n a \r\n",
                        " \u{2003}x", "李小龍 ", " \u{1F44D}", "Иван", "Ελένη\u{00A0}", "\u{0085}x", "x\u{2028}", "\u{200B}a",

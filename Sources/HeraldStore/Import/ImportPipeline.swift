@@ -112,7 +112,8 @@ struct ImportProducer {
             case .csv:
                 let stream = try Self.open(url)
                 var reader = CSVContactReader(records: CSVRecordReader(stream), parser: phones)
-                while !stopped, let record = try reader.next() { take(record, file: url.path) }
+                let path = url.path
+                while !stopped, let record = try reader.next() { take(record, file: path) }
                 emit(.bytesRead(reader.bytesRead))
             }
             flush()
@@ -130,7 +131,8 @@ struct ImportProducer {
             return
         }
         var reader = VCardReader(lines: LineReader(stream), parser: phones, dates: dates)
-        while !stopped, let record = try reader.next() { take(record, file: url.path) }
+        let path = url.path
+        while !stopped, let record = try reader.next() { take(record, file: path) }
         emit(.bytesRead(reader.bytesRead))
     }
 

@@ -9,13 +9,32 @@ enum TextDecoding {
             if let s = String(data: Data(bytes), encoding: encoding) { return (s, false) }
         }
         if !bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            if let s = String(validating: bytes, as: UTF8.self) { return (s, false) }
-            return (String(decoding: bytes, as: UTF8.self), true)
+            // Decoding repairs invalid bytes with U+FFFD: an answer without one is the valid text,
+            // found without the (much slower) validating pass.
+            let s = String(decoding: bytes, as: UTF8.self)
+            if !hasReplacementCharacter(s) { return (s, false) }
+            if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
+            return (s, true)
         }
         var array = Array(bytes)
         array.removeFirst(3)
         if let s = String(validating: array, as: UTF8.self) { return (s, false) }
         return (String(decoding: array, as: UTF8.self), true)
+    }
+
+    /// Whether `s` holds U+FFFD (EF BF BD in UTF-8).
+    private static func hasReplacementCharacter(_ s: String) -> Bool {
+        var utf8 = s.utf8.makeIterator()
+        var state = 0
+        while let b = utf8.next() {
+            switch (state, b) {
+            case (_, 0xEF): state = 1
+            case (1, 0xBF): state = 2
+            case (2, 0xBD): return true
+            default: state = 0
+            }
+        }
+        return false
     }
 
     static func encoding(named raw: String) -> String.Encoding? {

@@ -301,7 +301,13 @@ struct VCardProperty {
         return nil
     }
 
-    var types: [String] { param("TYPE").map { $0.lowercased() } }
+    var types: [String] {
+        var out: [String] = []
+        for p in params where p.name == "TYPE" {
+            for v in p.values { out.append(FastText.isASCII(v) ? FastText.asciiLowercased(v) : v.lowercased()) }
+        }
+        return out
+    }
 }
 
 /// Gathers one card's properties into a Person.
