@@ -20,9 +20,9 @@ static void copy_out(char *dst, size_t size, const std::string &src) {
 // What `PhoneNumberUtil::Parse` makes of a number written "+" and digits only, without its regular
 // expressions, when the answer is certain: the calling code is the shortest known prefix of one to three
 // digits (as libphonenumber takes it), and the rest is the national number, provided the region strips no
-// national prefix from it (its prefix for parsing is empty, or plain digits the rest does not start with).
-// Anything else (a leading zero, odd lengths, a prefix that is a pattern or that the rest starts with)
-// returns false, and libphonenumber parses the number itself.
+// national prefix from it (it has no prefix for parsing, or its prefix matches no beginning of the rest).
+// Anything else (a leading zero, odd lengths, a prefix that matches) returns false, and libphonenumber
+// parses the number itself.
 static bool parse_international_digits(const PhoneNumberUtil *util, const std::string &text, PhoneNumber *number) {
     if (text.empty() || text[0] != '+') return false;
     const std::string digits = text.substr(1);
@@ -42,8 +42,8 @@ static bool parse_international_digits(const PhoneNumberUtil *util, const std::s
     const RegionRules *rules = region == "001" ? PhoneRules::shared().non_geographic_region(code)
                                                : PhoneRules::shared().region(region);
     if (!rules) return false;
-    const std::string &prefix = rules->national_prefix_for_parsing;
-    if (!prefix.empty() && (!rules->national_prefix_is_digits || national.compare(0, prefix.size(), prefix) == 0)) {
+    if (!rules->national_prefix_for_parsing.empty()
+        && (!rules->national_prefix || rules->national_prefix->prefix_match(national))) {
         return false;
     }
     number->set_country_code(code);
@@ -65,9 +65,12 @@ static bool parse_national_digits(const std::string &digits, const std::string &
     const std::string code = std::to_string(rules->country_code);
     if (digits.compare(0, code.size(), code) == 0) return false;
     const std::string &prefix = rules->national_prefix_for_parsing;
-    if (rules->has_transform_rule || !rules->national_prefix_is_digits) return false;
     std::string national = digits;
-    if (!prefix.empty() && national.compare(0, prefix.size(), prefix) == 0) {
+    // A prefix that matches no beginning of the digits strips nothing, whatever it is; one that matches is
+    // handled here only when it is plain digits without a transform rule.
+    const bool prefixMatches = !prefix.empty() && (!rules->national_prefix || rules->national_prefix->prefix_match(digits));
+    if (prefixMatches && (rules->has_transform_rule || !rules->national_prefix_is_digits)) return false;
+    if (prefixMatches) {
         const std::string stripped = national.substr(prefix.size());
         const DigitPattern *general = rules->general.pattern.get();
         const bool viable = general && general->full_match(national);

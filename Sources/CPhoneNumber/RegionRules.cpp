@@ -124,6 +124,7 @@ const RegionRules *PhoneRules::compiled(const Entry &entry) {
         // A missing or uncompilable international prefix only keeps national numbers from the shortcut.
         if (m.has_international_prefix()) r.international_prefix = DigitPattern::compile(m.international_prefix());
         r.national_prefix_for_parsing = m.national_prefix_for_parsing();
+        if (!r.national_prefix_for_parsing.empty()) r.national_prefix = DigitPattern::compile(r.national_prefix_for_parsing);
         r.national_prefix_is_digits = std::all_of(r.national_prefix_for_parsing.begin(), r.national_prefix_for_parsing.end(),
                                                   [](char c) { return c >= '0' && c <= '9'; });
         r.has_transform_rule = !m.national_prefix_transform_rule().empty();

@@ -35,6 +35,9 @@ struct RegionRules {
     std::unique_ptr<DigitPattern> leading_digits;   // null when the region has none
     std::unique_ptr<DigitPattern> international_prefix;
     std::string national_prefix_for_parsing;
+    // The prefix for parsing as a pattern (null when there is none or it does not compile): whether it
+    // matches at all decides whether libphonenumber would strip anything.
+    std::unique_ptr<DigitPattern> national_prefix;
     bool national_prefix_is_digits = false;
     bool has_transform_rule = false;
     bool usable = false;

@@ -1,8 +1,8 @@
 import Foundation
 import HeraldCore
 
-/// Parses phone numbers through libphonenumber once per distinct text within one import
-/// (address books repeat numbers: shared office lines, re-imports, merged exports).
+/// Parses phone numbers through libphonenumber, once for a text repeated close by (address books
+/// repeat numbers: shared office lines, a card twice in one export).
 ///
 /// In deferred mode `parse` only notes the text and returns a placeholder; `resolve` then parses
 /// everything noted, spread over the cores, and puts the results into the people read. Used by one
@@ -15,10 +15,14 @@ final class PhoneParseCache {
     private var pendingSet: Set<String> = []
     private let limit: Int
 
-    init(parser: PhoneNumberParser, deferred: Bool = false, limit: Int = 200_000) {
+    /// `limit`: numbers remembered before the table starts over. Parsing costs a microsecond or two, so
+    /// the table only needs to catch numbers repeated close together (shared lines, a card imported twice);
+    /// a small one stays in the cache and never grows on the way.
+    init(parser: PhoneNumberParser, deferred: Bool = false, limit: Int = 16_384) {
         self.parser = parser
         self.deferred = deferred
         self.limit = limit
+        parsed.reserveCapacity(limit)
     }
 
     func parse(_ raw: String) -> PhoneNumber {
