@@ -76,15 +76,9 @@ enum PersonRows {
         return ""
     }
 
-    /// Digits a number can be found by: E.164, national form with a leading 0, and as written.
-    static func phoneDigits(_ phone: LabeledPhone) -> String {
-        var out: [UInt8] = []
-        appendPhoneDigits(phone, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `phoneDigits` appended to `out`, without a string for each form: this runs for every number
-    /// of an import.
+    /// Appends the digits a number can be found by to `out`: E.164, national form with a leading 0, and
+    /// as written, separated by spaces; without a string for each form (this runs for every number of an
+    /// import).
     static func appendPhoneDigits(_ phone: LabeledPhone, to out: inout [UInt8]) {
         let start = out.count
         var forms: (first: Range<Int>, second: Range<Int>?)?

@@ -291,11 +291,7 @@ struct VCardProperty {
         return ("TYPE", [bare])
     }
 
-    func param(_ name: String) -> [String] {
-        params.filter { $0.name == name }.flatMap(\.values)
-    }
-
-    /// The first value of parameter `name`, if any (`param(name).first` without the arrays).
+    /// The first value of parameter `name`, if any.
     func firstParam(_ name: String) -> String? {
         for p in params where p.name == name { if let v = p.values.first { return v } }
         return nil
