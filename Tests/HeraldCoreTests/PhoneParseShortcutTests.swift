@@ -13,26 +13,35 @@ import Testing
         return ["\(r.error)", "\(r.valid)", "\(r.type)", "\(r.countryCode)", e164, place]
     }
 
-    @Test func everyCallingCodeAndLengthAgreesWithLibphonenumber() {
-        var state: UInt64 = 0x2545F4914F6CDD1D
-        func next(_ bound: Int) -> Int {
+    /// Parses `text` under `region` both ways; counts the comparison and notes a difference.
+    private static func compare(_ text: String, region: String, checked: inout Int, mismatches: inout [String]) {
+        let fast = fields(text, region: region, reference: false)
+        let reference = fields(text, region: region, reference: true)
+        checked += 1
+        if fast != reference { mismatches.append("\(text) [\(region)]: \(fast) vs \(reference)") }
+    }
+
+    /// A xorshift generator: the same numbers on every run.
+    private struct Draws {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
             state ^= state << 13; state ^= state >> 7; state ^= state << 17
             return Int(state % UInt64(bound))
         }
+    }
+
+    @Test func everyCallingCodeAndLengthAgreesWithLibphonenumber() {
+        var draws = Draws(state: 0x2545F4914F6CDD1D)
         var checked = 0, mismatches: [String] = []
         for code in 1...999 {
             for _ in 0..<24 {
                 // National parts of 1 to 15 digits, a third of them starting with a digit national
                 // prefixes use (0, 1, 8), so that both the shortcut and the fallback are exercised.
                 var national = ""
-                if next(3) == 0 { national += ["0", "1", "8", "06", "15"][next(5)] }
-                for _ in 0..<(1 + next(15)) { national += String(next(10)) }
-                let text = "+\(code)\(national)"
+                if draws.next(3) == 0 { national += ["0", "1", "8", "06", "15"][draws.next(5)] }
+                for _ in 0..<(1 + draws.next(15)) { national += String(draws.next(10)) }
                 for region in ["HR", "US", ""] {
-                    let fast = Self.fields(text, region: region, reference: false)
-                    let reference = Self.fields(text, region: region, reference: true)
-                    checked += 1
-                    if fast != reference { mismatches.append("\(text) [\(region)]: \(fast) vs \(reference)") }
+                    Self.compare("+\(code)\(national)", region: region, checked: &checked, mismatches: &mismatches)
                 }
             }
         }
@@ -68,12 +77,9 @@ import Testing
                               String(written.dropLast())]
                 }
                 for text in forms {
+                    kinds.insert(Self.fields(text, region: region, reference: true)[2])
                     for parsingRegion in [region, "HR", "US", ""] {
-                        let fast = Self.fields(text, region: parsingRegion, reference: false)
-                        let reference = Self.fields(text, region: parsingRegion, reference: true)
-                        checked += 1
-                        kinds.insert(reference[2])
-                        if fast != reference { mismatches.append("\(text) [\(parsingRegion)]: \(fast) vs \(reference)") }
+                        Self.compare(text, region: parsingRegion, checked: &checked, mismatches: &mismatches)
                     }
                 }
             }
@@ -86,21 +92,14 @@ import Testing
     /// Digits written without "+" under every region: national prefixes, international call prefixes,
     /// the region's own calling code, leading zeros, and lengths from 1 to 19.
     @Test func nationalDigitsAgreeWithLibphonenumberInEveryRegion() {
-        var state: UInt64 = 0x9E3779B97F4A7C15
-        func next(_ bound: Int) -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
+        var draws = Draws(state: 0x9E3779B97F4A7C15)
         var checked = 0, mismatches: [String] = []
         for region in Self.regions() {
             let code = String(hpn_country_code_for_region(region))
             for _ in 0..<60 {
-                var text = ["", "", "0", "0", "00", "8", "1", "011", "000", code, "0" + code][next(11)]
-                for _ in 0..<(1 + next(16)) { text += String(next(10)) }
-                let fast = Self.fields(text, region: region, reference: false)
-                let reference = Self.fields(text, region: region, reference: true)
-                checked += 1
-                if fast != reference { mismatches.append("\(text) [\(region)]: \(fast) vs \(reference)") }
+                var text = ["", "", "0", "0", "00", "8", "1", "011", "000", code, "0" + code][draws.next(11)]
+                for _ in 0..<(1 + draws.next(16)) { text += String(draws.next(10)) }
+                Self.compare(text, region: region, checked: &checked, mismatches: &mismatches)
             }
         }
         #expect(checked > 12_000)
