@@ -140,8 +140,9 @@ public struct ContactImporter: Sendable {
         }
         defer {
             try? database.pool.writeWithoutTransaction { db in
-                if let cache = previous.cache { try db.execute(sql: "PRAGMA cache_size = \(cache)") }
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(previous.checkpoint ?? 1000)")
+                // Each restored on its own: a failed one must not leave the connection without checkpoints.
+                if let cache = previous.cache { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
+                try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(previous.checkpoint ?? 1000)")
                 // Never waits for a screen's open read or another process's write: without a busy
                 // timeout it copies what no reader still needs, and empties the log only when none does.
                 let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0
