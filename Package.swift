@@ -61,6 +61,7 @@ let package = Package(
             "HeraldCore", "HeraldLocks",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HeraldServices", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldLocks", "CQRencode",

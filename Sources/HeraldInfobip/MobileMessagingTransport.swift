@@ -18,11 +18,18 @@ public actor MobileMessagingTransport: PlatformTransport {
     public init(baseURL: URL, applicationCode: String?, memory: URL?) {
         self.applicationCode = applicationCode
         self.memory = memory
-        if let memory, let text = try? String(contentsOf: memory, encoding: .utf8),
-           let kept = Self.baseURL(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-            self.baseURL = kept
-        } else {
-            self.baseURL = baseURL
+        self.baseURL = Self.keptBaseURL(in: memory) ?? baseURL
+    }
+
+    /// The base URL kept in `memory`; nil when there is none. A file there that cannot be read is logged
+    /// (the configured base URL is used, and Infobip's redirect moves it again).
+    private static func keptBaseURL(in memory: URL?) -> URL? {
+        guard let memory, FileManager.default.fileExists(atPath: memory.path) else { return nil }
+        do {
+            return baseURL(try String(contentsOf: memory, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            Logger(label: "herald.infobip").warning("could not read the kept base URL", metadata: ["file": "\(memory.path)", "cause": "\(error)"])
+            return nil
         }
     }
 

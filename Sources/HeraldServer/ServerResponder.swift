@@ -100,7 +100,11 @@ struct ServerResponder: Sendable {
             }
             return Self.response(try APIResponse.json(["status": "ok"]))
         case ServerRoutes.metrics:
-            let queue = try? await engine.carrierQueue()
+            let queue: Int?
+            do { queue = try await engine.carrierQueue() } catch {
+                log.error("metrics: could not read the carrier queue", metadata: ["cause": "\(PlatformEngine.failureText(error))"])
+                queue = nil
+            }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render(carrierQueue: queue))))

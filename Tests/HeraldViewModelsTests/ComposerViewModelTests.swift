@@ -115,6 +115,27 @@ import HeraldEmbedded
         #expect(toasts.entries.last?.level == .warning)
     }
 
+    @Test func whetherEditingIsAllowedUnreadIsToldNotTakenForYes() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = composer(ws, pump)
+        vm.onToast = toasts.sink()
+        vm.load()
+        await pump.settle()
+        #expect(vm.editingAllowed == true)
+        // The messages are known here now; the settings can be read neither from the platform nor from a kept copy.
+        try ws.workspace.settings.set("platform.application_settings", nil)
+        let key = ws.workspace.credentials.applicationKey
+        await ws.workspace.engine.injectFaults(.serverError(status: 500), count: 20, pathPrefix: "/herald/1/application/\(key)/settings")
+        vm.load()
+        await pump.settle()
+        #expect(vm.text == PlatformEngine.defaultMessageText)
+        #expect(vm.editingAllowed == nil)
+        #expect(toasts.entries.contains { $0.level == .warning && $0.text.contains("could not read whether messages may be edited") },
+                "\(toasts.entries)")
+    }
+
     @Test func theConfirmationShowsThePreviewAndSenderCountsOnlyNumbersThatWillBeSentAndListsNamesInOrder() async throws {
         let ws = try await PaneWorkspace()
         let pump = EffectPump()

@@ -96,10 +96,14 @@ public actor TemplateService {
     }
 
     private func keptSettings() -> ApplicationSettings? {
-        guard let text = try? kept?.string(Self.keptSettingsKey),
-              let s = try? HeraldJSON.decode(ApplicationSettings.self, from: Data(text.utf8)),
-              s.applicationKey == applicationKey else { return nil }
-        return s
+        do {
+            guard let text = try kept?.string(Self.keptSettingsKey) else { return nil }
+            let s = try HeraldJSON.decode(ApplicationSettings.self, from: Data(text.utf8))
+            return s.applicationKey == applicationKey ? s : nil
+        } catch {
+            Self.log.warning("could not read the kept application settings", metadata: ["cause": "\(error)"])
+            return nil
+        }
     }
 
     /// Whether the application lets its messages be changed.

@@ -230,6 +230,11 @@ public final class Workspace: @unchecked Sendable {
         lock.withLock { platformTask }?.cancel()
         lease.release()
         bus.close()
-        if removeOnClose { try? FileManager.default.removeItem(at: dataDirectory) }
+        if removeOnClose {
+            do { try FileManager.default.removeItem(at: dataDirectory) } catch {
+                Logger(label: "herald.workspace").warning("could not remove the throwaway data folder",
+                                                          metadata: ["folder": "\(dataDirectory.path)", "cause": "\(logCause(error))"])
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HeraldCore
 import HeraldLocks
+import Logging
 
 /// Imports vCard, CSV and vdir sources into the address book, streaming and in batched
 /// transactions. Re-importing merges: a card matches a stored person by UID, else by a shared
@@ -22,6 +23,7 @@ public struct ContactImporter: Sendable {
     /// running and this one waits for it to finish (e.g. to print "waiting for another import").
     public var onWaitingForOtherImport: (@Sendable () -> Void)?
     private let clock: any HeraldClock
+    private static let log = Logger(label: "herald.import")
 
     public init(database: HeraldDatabase, parser: PhoneNumberParser, batchSize: Int = 5000,
                 clock: any HeraldClock = SystemClock()) {
@@ -106,7 +108,8 @@ public struct ContactImporter: Sendable {
         reader.start()
         var report = ImportReport()
         var batch = Batch(importer: self)
-        // About one person per 150 bytes of a file (a card of a few lines, a CSV row).
+        // About one person per 150 bytes of a file (a card of a few lines, a CSV row). Only a hint: a size
+        // that cannot be read leaves the tables to grow as they go (the read itself reports the file).
         if resolved != .vdir, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int {
             batch.matches.reserve(people: min(size / 150, 2_000_000))
         }
@@ -139,16 +142,29 @@ public struct ContactImporter: Sendable {
             return (size, checkpoint)
         }
         defer {
-            try? database.pool.writeWithoutTransaction { db in
-                // Each restored on its own: a failed one must not leave the connection without checkpoints.
-                if let cache = previous.cache { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
-                try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(previous.checkpoint ?? 1000)")
-                // Never waits for a screen's open read or another process's write: without a busy
-                // timeout it copies what no reader still needs, and empties the log only when none does.
-                let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0
-                try db.execute(sql: "PRAGMA busy_timeout = 0")
-                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(timeout)") }
-                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            do {
+                try database.pool.writeWithoutTransaction { db in
+                    // Each restored on its own: a failed one must not leave the connection without checkpoints.
+                    var restores = ["PRAGMA wal_autocheckpoint = \(previous.checkpoint ?? 1000)"]
+                    if let cache = previous.cache { restores.append("PRAGMA cache_size = \(cache)") }
+                    for sql in restores {
+                        do { try db.execute(sql: sql) } catch {
+                            Self.log.error("after an import: \(sql) failed", metadata: ["cause": "\(error)"])
+                        }
+                    }
+                    // Never waits for a screen's open read or another process's write: without a busy
+                    // timeout it copies what no reader still needs, and empties the log only when none does.
+                    let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0
+                    try db.execute(sql: "PRAGMA busy_timeout = 0")
+                    defer {
+                        do { try db.execute(sql: "PRAGMA busy_timeout = \(timeout)") } catch {
+                            Self.log.error("after an import: the busy timeout was not restored", metadata: ["cause": "\(error)"])
+                        }
+                    }
+                    _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
+            } catch {
+                Self.log.error("after an import: the log was not checkpointed", metadata: ["cause": "\(error)"])
             }
         }
         try body()

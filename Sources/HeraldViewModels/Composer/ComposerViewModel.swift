@@ -145,9 +145,10 @@ public final class ComposerViewModel {
     public func load() {
         isLoading = true
         let templates = self.templates
-        effects.perform({ () async throws -> ([ApplicationMessage], Bool?) in
+        effects.perform({ () async throws -> ([ApplicationMessage], Result<Bool, any Error>) in
             let list = await templates.list()
-            let allowed = try? await templates.isEditingAllowed()
+            let allowed: Result<Bool, any Error>
+            do { allowed = .success(try await templates.isEditingAllowed()) } catch { allowed = .failure(error) }
             if list.isEmpty { _ = try await templates.defaultMessage() }   // surfaces "no default message" and its fix
             return (list, allowed)
         }) { [weak self] result in
@@ -158,7 +159,14 @@ public final class ComposerViewModel {
                 self.loadProblem = nil
                 let selectedKey = self.selectedMessage?.key
                 self.messages = list
-                self.editingAllowed = allowed
+                switch allowed {
+                case .success(let allowed):
+                    self.editingAllowed = allowed
+                case .failure(let error):
+                    // Unknown, not "allowed": the platform decides when a change is saved.
+                    self.editingAllowed = nil
+                    self.onToast(.warning, "could not read whether messages may be edited: " + userMessage(for: error))
+                }
                 if let selectedKey, let i = list.firstIndex(where: { $0.key == selectedKey }) {
                     self.messageIndex = i
                 } else {

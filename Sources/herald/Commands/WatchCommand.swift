@@ -30,7 +30,9 @@ struct WatchCommand: AsyncParsableCommand {
             for await event in events {
                 guard case .ledgerChanged(let change) = event else { continue }
                 for delivery in change.deliveries.sorted(by: { $0.at < $1.at }) {
-                    Self.emit(Self.line(delivery, json: json, names: names))
+                    do { Self.emit(try Self.line(delivery, json: json, names: names)) } catch {
+                        Self.warn("could not write the change of \(delivery.address) in \(delivery.bulkId) as JSON: \(error)")
+                    }
                 }
             }
         }
@@ -40,15 +42,20 @@ struct WatchCommand: AsyncParsableCommand {
         interrupt.cancel()
     }
 
-    private static func line(_ change: DeliveryChange, json: Bool, names: NameCache) -> String {
+    private static func line(_ change: DeliveryChange, json: Bool, names: NameCache) throws -> String {
         let address = change.address.hasPrefix("+") ? change.address : "+" + change.address
         if json {
-            return (try? Output.json(WatchJSON(bulkId: change.bulkId, address: address, messageId: change.messageId,
-                                               personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
-                                               at: Output.iso(change.at)))) ?? ""
+            return try Output.json(WatchJSON(bulkId: change.bulkId, address: address, messageId: change.messageId,
+                                             personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
+                                             at: Output.iso(change.at)))
         }
         let name = names.name(change.personId)
         return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label ?? "new") → \(change.to.label)"
+    }
+
+    /// A problem on stderr (stdout stays the changes only, JSON with --json).
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("herald: \(Output.safe(text))\n".utf8))
     }
 
     /// Writes one line at once, so a reader on a pipe sees it immediately.
@@ -66,7 +73,11 @@ final class NameCache {
     func name(_ id: Int64?) -> String {
         guard let id else { return "" }
         if let n = names[id] { return n }
-        let n = (try? ws.contacts.person(id: id)?.displayName) ?? ""
+        // A name that cannot be read is left blank on the line, and the cause said once on stderr.
+        var n = ""
+        do { n = try ws.contacts.person(id: id)?.displayName ?? "" } catch {
+            WatchCommand.warn("could not read the name of person \(id): \(error)")
+        }
         names[id] = n
         return n
     }
