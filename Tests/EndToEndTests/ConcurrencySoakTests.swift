@@ -278,6 +278,61 @@ import Testing
         #expect(failed == 0)
     }
 
+    // MARK: 5b
+
+    /// `herald contacts import` of a big book into an empty folder (which builds the sort and number indexes
+    /// after its rows) SIGKILLed half-way: what it committed stays and is intact, the next process to open the
+    /// folder builds the indexes, and importing the file again stores every person once.
+    @Test func sigkillOfABigImport() throws {
+        let seed = Soak.seed("sigkill-import")
+        var rng = SeededGenerator(seed: seed)
+        let people = 20_000
+        let runs = Soak.runs(3)
+        let indexes = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' "
+            + "AND name IN ('person_sort_first', 'person_sort_last', 'phone_e164')"
+        var kills = 0, killedWithoutIndexes = 0, stored: [Int] = []
+        for run in 1...runs {
+            let cli = try PlatformCLI()
+            let book = cli.home.appendingPathComponent("book.vcf")
+            let cards = (0..<people).map { i in
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Person\(i);Test;;;\r\nTEL;TYPE=CELL:+385 98 \(1_000_000 + i)\r\nEND:VCARD\r\n"
+            }
+            try Data(cards.joined().utf8).write(to: book)
+            let importer = try cli.launch(["contacts", "import", book.path, "--region", "HR"])
+            // Once its first batch is in, a random moment later.
+            let deadline = Date().addingTimeInterval(120)
+            while importer.isRunning, Date() < deadline, ((try? cli.clientInteger("SELECT COUNT(*) FROM person")) ?? 0) == 0 {
+                usleep(20_000)
+            }
+            Thread.sleep(forTimeInterval: Double.random(in: 0...1, using: &rng))
+            importer.kill()
+            let ended = try importer.wait(timeout: 120)
+            let count = try cli.clientInteger("SELECT COUNT(*) FROM person")
+            stored.append(count)
+            if importer.wasKilled {
+                kills += 1
+                #expect(count > 0 && count <= people, "run \(run): \(count) people after the kill")
+                if try cli.clientInteger(indexes) < 3 { killedWithoutIndexes += 1 }
+            } else {
+                #expect(ended.status == 0, "run \(run): the import (not killed): \(ended.brief)")
+            }
+            #expect(try cli.clientRows("PRAGMA integrity_check") == [["ok"]], "run \(run)")
+
+            // The next process to open the folder builds them.
+            try cli.ok(["contacts", "list", "--search", "person1"])
+            #expect(try cli.clientInteger(indexes) == 3, "run \(run): the indexes after the next open")
+            try cli.ok(["contacts", "import", book.path, "--region", "HR"], timeout: 300)
+            #expect(try cli.clientInteger("SELECT COUNT(*) FROM person") == people, "run \(run)")
+            #expect(try cli.clientInteger("SELECT COUNT(DISTINCT last_name) FROM person") == people, "run \(run)")
+            #expect(try cli.clientInteger(indexes) == 3, "run \(run): the indexes after the second import")
+        }
+        Soak.report("sigkill-import", ["runs": runs, "people-in-book": people, "kills": kills,
+                                       "killed-without-indexes": killedWithoutIndexes,
+                                       "stored-at-kill": stored.map(String.init).joined(separator: ","), "seed": seed])
+        // Otherwise no run tested what a half-way import leaves.
+        #expect(killedWithoutIndexes > 0)
+    }
+
     // MARK: 6
 
     /// Transient platform failures (accepted then 503, 429 with Retry-After, timeouts) are retried or left

@@ -14,9 +14,10 @@ public final class HeraldDatabase: Sendable {
     public let pool: DatabasePool
     public let path: String
 
-    /// Opens (creating when needed) the database at `path` and runs the migrations. Opening an
-    /// up-to-date file writes nothing (read-only commands work while another process writes);
-    /// creating or migrating is one exclusive step that other processes opening the file wait for.
+    /// Opens (creating when needed) the database at `path`, runs the migrations and builds the contact
+    /// indexes an import that was killed left missing (`DeferredIndexes`). Opening an up-to-date file
+    /// writes nothing (read-only commands work while another process writes); creating or migrating is
+    /// one exclusive step that other processes opening the file wait for.
     public init(path: String, busyTimeout: TimeInterval = HeraldDatabase.defaultBusyTimeout) throws {
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
@@ -32,8 +33,12 @@ public final class HeraldDatabase: Sendable {
                 try DatabasePool(path: path, configuration: config)
             } migrate: { pool in
                 try HeraldMigrations.migrator.migrate(pool)
+                try DeferredIndexes.restoreIfMissing(pool, databasePath: path)
             } isCurrent: { pool in
-                try pool.read { db in try HeraldMigrations.migrator.hasCompletedMigrations(db) }
+                try pool.read { db in
+                    try HeraldMigrations.migrator.hasCompletedMigrations(db)
+                        && !DeferredIndexes.needRestoring(db, databasePath: path)
+                }
             }
         } catch let error as DatabaseError {
             throw StorageError(folder: folder, underlying: error)

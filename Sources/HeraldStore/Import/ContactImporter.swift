@@ -23,7 +23,7 @@ public struct ContactImporter: Sendable {
     /// running and this one waits for it to finish (e.g. to print "waiting for another import").
     public var onWaitingForOtherImport: (@Sendable () -> Void)?
     private let clock: any HeraldClock
-    private static let log = Logger(label: "herald.import")
+    fileprivate static let log = Logger(label: "herald.import")
 
     public init(database: HeraldDatabase, parser: PhoneNumberParser, batchSize: Int = 5000,
                 clock: any HeraldClock = SystemClock()) {
@@ -64,7 +64,9 @@ public struct ContactImporter: Sendable {
     }
 
     /// The lock file one import at a time holds: `<database>.import-lock`.
-    public var lockPath: String { database.path + ".import-lock" }
+    public var lockPath: String { Self.lockPath(forDatabase: database.path) }
+
+    static func lockPath(forDatabase path: String) -> String { path + ".import-lock" }
 
     /// Takes the import lock of this database, waiting up to `lockTimeout` for another import.
     private func lockImports() throws -> FileLock {
@@ -111,14 +113,21 @@ public struct ContactImporter: Sendable {
         // About one person per 150 bytes of a file (a card of a few lines, a CSV row). Only a hint: a size
         // that cannot be read leaves the tables to grow as they go (the read itself reports the file).
         if resolved != .vdir, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int {
-            batch.matches.reserve(people: min(size / 150, 2_000_000))
+            batch.expectedPeople = min(size / 150, 2_000_000)
+            batch.matches.reserve(people: batch.expectedPeople)
         }
         do {
             try withImportTuning {
-                while let chunk = try channel.receive() {
-                    for item in chunk { try batch.take(item, report: &report) }
+                do {
+                    while let chunk = try channel.receive() {
+                        for item in chunk { try batch.take(item, report: &report) }
+                    }
+                    try batch.flush(report: &report)
+                } catch {
+                    batch.buildDeferredIndexesAfterFailure()
+                    throw error
                 }
-                try batch.flush(report: &report)
+                try batch.buildDeferredIndexes()
             }
         } catch {
             channel.cancel()
@@ -186,12 +195,19 @@ public struct ContactImporter: Sendable {
         defer { lock.unlock() }
         var report = ImportReport()
         var batch = Batch(importer: self)
+        batch.expectedPeople = people.count
         let folding = FoldingCache()
-        for (i, p) in people.enumerated() {
-            try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, line: i + 1, issues: []),
-                           report: &report)
+        do {
+            for (i, p) in people.enumerated() {
+                try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, line: i + 1, issues: []),
+                               report: &report)
+            }
+            try batch.flush(report: &report)
+        } catch {
+            batch.buildDeferredIndexesAfterFailure()
+            throw error
         }
-        try batch.flush(report: &report)
+        try batch.buildDeferredIndexes()
         report.finish()
         return report
     }
@@ -205,6 +221,12 @@ public struct ContactImporter: Sendable {
         let matches = MatchIndex()
         /// Folded names for people merged into stored ones (new people arrive with their keys).
         let folding = FoldingCache()
+        /// About how many people the source holds (from its size; 0 when unknown).
+        var expectedPeople = 0
+        /// Whether the first batch decided yet if the sort and number indexes are built after the rows.
+        private var decided = false
+        /// Whether they were dropped, to be built when the import ends (`DeferredIndexes`).
+        private(set) var indexesDeferred = false
 
         struct Incoming {
             var person: Person
@@ -231,13 +253,39 @@ public struct ContactImporter: Sendable {
             }
         }
 
+        /// Builds the indexes the import dropped (one sort each).
+        mutating func buildDeferredIndexes() throws {
+            guard indexesDeferred else { return }
+            try importer.database.write(DeferredIndexes.create)
+            indexesDeferred = false
+        }
+
+        /// `buildDeferredIndexes` when the import failed: the failure is what the user is told, and when
+        /// the building fails too (the same full disk), the next process to open the database builds them.
+        mutating func buildDeferredIndexesAfterFailure() {
+            do { try buildDeferredIndexes() } catch {
+                ContactImporter.log.error("an import that failed could not build the contact indexes again; they are built when the database is next opened",
+                                          metadata: ["cause": "\(error)"])
+            }
+        }
+
         mutating func flush(report: inout ImportReport) throws {
             guard !people.isEmpty else { return }
             let now = importer.clock.now()
             let incoming = people
             people.removeAll(keepingCapacity: true)
             let matches = self.matches, folding = self.folding
-            let counts = try importer.database.write { db -> (Int, Int, Int, [ImportIssue]) in
+            let decide = !decided, expected = expectedPeople
+            let counts = try importer.database.write { db -> (Int, Int, Int, [ImportIssue], Bool) in
+                var deferring = false
+                if decide, expected > 0 {
+                    let stored = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
+                    if DeferredIndexes.worthDeferring(incoming: expected, stored: stored) {
+                        // In the batch's own transaction: the indexes go only with rows that are stored.
+                        try DeferredIndexes.drop(db)
+                        deferring = true
+                    }
+                }
                 try matches.refresh(db)
                 var imported = 0, updated = 0, skipped = 0
                 var issues: [ImportIssue] = []
@@ -255,8 +303,10 @@ public struct ContactImporter: Sendable {
                 // sees every committed batch, also of an import killed before its end.
                 if imported + updated > 0 { try PersonRows.bumpGeneration(db) }
                 try matches.wrote(db)
-                return (imported, updated, skipped, issues)
+                return (imported, updated, skipped, issues, deferring)
             }
+            decided = true
+            if counts.4 { indexesDeferred = true }
             report.imported += counts.0
             report.updated += counts.1
             report.skipped += counts.2
