@@ -99,15 +99,24 @@ public struct ContactImporter: Sendable {
         // Held to the end: the match index is built under it, so it sees all an earlier import stored.
         let lock = try lockImports()
         defer { lock.unlock() }
-        // Room for two batches: the reader goes on while a batch is written.
-        let channel = ImportChannel(capacity: max(8, 2 * batchSize / ImportProducer.defaultChunkSize))
+        // Three stages on their own threads: reading, keying (numbers parsed, names folded) and writing.
+        // Room for two batches before the writer: reading and keying go on while a batch is written.
+        let read = ImportChannel<[ReadItem]>(capacity: 4)
+        let channel = ImportChannel<[ImportItem]>(capacity: max(8, 2 * batchSize / ImportProducer.defaultChunkSize))
         let parser = self.parser
         let reader = Thread {
-            var producer = ImportProducer(parser: parser, channel: channel)
+            yieldToImportWriter()
+            var producer = ImportProducer(parser: parser, channel: read)
             producer.run(url, format: resolved)
         }
         reader.name = "herald-import-reader"
+        let keyer = Thread {
+            yieldToImportWriter()
+            ImportKeyer(parser: parser, input: read, output: channel).run()
+        }
+        keyer.name = "herald-import-keyer"
         reader.start()
+        keyer.start()
         var report = ImportReport()
         var batch = Batch(importer: self)
         // About one person per 150 bytes of a file (a card of a few lines, a CSV row). Only a hint: a size
@@ -131,6 +140,7 @@ public struct ContactImporter: Sendable {
             }
         } catch {
             channel.cancel()
+            read.cancel()
             throw error
         }
         report.finish()

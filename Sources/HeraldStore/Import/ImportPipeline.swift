@@ -14,11 +14,11 @@ enum ImportItem: Sendable {
     case bytesRead(Int)
 }
 
-/// A bounded hand-over between the thread that reads, parses numbers and folds names and the one
-/// that writes to SQLite, so the two halves of an import run on two cores.
-final class ImportChannel: @unchecked Sendable {
+/// A bounded hand-over of chunks between two stages of an import running on their own threads: the one
+/// that reads, the one that parses numbers and folds names, and the one that writes to SQLite.
+final class ImportChannel<Chunk>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var chunks: [[ImportItem]] = []
+    private var chunks: [Chunk] = []
     private var finished = false
     private var failure: (any Error)?
     private var cancelled = false
@@ -27,7 +27,7 @@ final class ImportChannel: @unchecked Sendable {
     init(capacity: Int = 8) { self.capacity = capacity }
 
     /// Queues a chunk, waiting while the queue is full; false when the receiver gave up.
-    func send(_ chunk: [ImportItem]) -> Bool {
+    func send(_ chunk: Chunk) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while chunks.count >= capacity && !cancelled { condition.wait() }
@@ -47,7 +47,7 @@ final class ImportChannel: @unchecked Sendable {
     }
 
     /// The next chunk; nil at the end. Rethrows the reader's error once the chunks before it are taken.
-    func receive() throws -> [ImportItem]? {
+    func receive() throws -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while chunks.isEmpty && !finished { condition.wait() }
@@ -60,7 +60,7 @@ final class ImportChannel: @unchecked Sendable {
         return nil
     }
 
-    /// Tells the reader to stop (the writer failed).
+    /// Tells the sender to stop (the receiver failed or stopped).
     func cancel() {
         condition.lock()
         cancelled = true
@@ -70,28 +70,37 @@ final class ImportChannel: @unchecked Sendable {
     }
 }
 
-/// The reading half of an import: sources → records → people with parsed numbers and keys.
+/// Lowers the calling thread's priority a little (nice 5; on Linux a thread's own), for the stages before an
+/// import's writer: they wait for it anyway, so on a busy machine it is the one that should get a core, and
+/// they leave the rest of the process (a screen) its share. Best effort: a refusal changes only the timing.
+func yieldToImportWriter() {
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+}
+
+/// What the reading stage hands to the keying one: people as read (their numbers not parsed yet), and
+/// the rest in file order.
+enum ReadItem: @unchecked Sendable {
+    case ready(ImportItem)
+    case person(Person, file: String, line: Int, issues: [ImportIssue])
+}
+
+/// The reading stage of an import: sources → records, a chunk at a time to the keying stage.
 struct ImportProducer {
     let parser: PhoneNumberParser
-    let channel: ImportChannel
+    let channel: ImportChannel<[ReadItem]>
     let chunkSize: Int
+    /// Notes numbers only: the keying stage parses them.
     private let phones: PhoneParseCache
-    private let folding = FoldingCache()
     /// Parsers for vCard REV dates, made once per import.
     private let dates = RevisionDates()
-    /// Read but not yet sent: people wait for their numbers to be parsed (a chunk at a time).
-    private var pending: [Pending] = []
+    /// Read but not yet handed on.
+    private var pending: [ReadItem] = []
     private var stopped = false
 
-    private enum Pending {
-        case ready(ImportItem)
-        case person(Person, file: String, line: Int, issues: [ImportIssue])
-    }
-
-    /// People per chunk handed to the writer (their numbers are parsed together).
+    /// People per chunk (their numbers are parsed together).
     static let defaultChunkSize = 512
 
-    init(parser: PhoneNumberParser, channel: ImportChannel, chunkSize: Int = defaultChunkSize) {
+    init(parser: PhoneNumberParser, channel: ImportChannel<[ReadItem]>, chunkSize: Int = defaultChunkSize) {
         self.parser = parser
         self.channel = channel
         self.chunkSize = chunkSize
@@ -159,16 +168,52 @@ struct ImportProducer {
         if pending.count >= chunkSize { flush() }
     }
 
-    /// Parses the chunk's numbers (all cores), folds its names and hands it over.
     private mutating func flush() {
         guard !pending.isEmpty, !stopped else { return }
+        if !channel.send(pending) { stopped = true }
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The keying stage of an import: parses each chunk's numbers (on all cores), works out the keys people are
+/// stored, sorted, searched and matched by, and hands the chunk to the writer. On a thread of its own, so
+/// that reading the next chunk and writing the last one go on meanwhile.
+struct ImportKeyer {
+    let input: ImportChannel<[ReadItem]>
+    let output: ImportChannel<[ImportItem]>
+    private let phones: PhoneParseCache
+    private let folding = FoldingCache()
+
+    init(parser: PhoneNumberParser, input: ImportChannel<[ReadItem]>, output: ImportChannel<[ImportItem]>) {
+        self.input = input
+        self.output = output
+        phones = PhoneParseCache(parser: parser)
+    }
+
+    /// Keys every chunk the reader sends, then closes the output with the reader's error if any.
+    func run() {
+        do {
+            while let read = try input.receive() {
+                if !output.send(key(read)) {
+                    input.cancel()   // the writer stopped: so does the reader
+                    return
+                }
+            }
+            output.finish(error: nil)
+        } catch {
+            output.finish(error: error)
+        }
+    }
+
+    private func key(_ read: [ReadItem]) -> [ImportItem] {
         var people: [Person] = []
-        for case .person(let p, _, _, _) in pending { people.append(p) }
+        people.reserveCapacity(read.count)
+        for case .person(let p, _, _, _) in read { people.append(p) }
         phones.resolve(&people)
         var next = 0
         var chunk: [ImportItem] = []
-        chunk.reserveCapacity(pending.count)
-        for item in pending {
+        chunk.reserveCapacity(read.count)
+        for item in read {
             switch item {
             case .ready(let ready):
                 chunk.append(ready)
@@ -178,7 +223,6 @@ struct ImportProducer {
                 chunk.append(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: file, line: line, issues: issues))
             }
         }
-        pending.removeAll(keepingCapacity: true)
-        if !channel.send(chunk) { stopped = true }
+        return chunk
     }
 }

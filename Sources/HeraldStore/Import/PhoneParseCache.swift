@@ -4,15 +4,13 @@ import HeraldCore
 /// Parses phone numbers through libphonenumber, once for a text repeated close by (address books
 /// repeat numbers: shared office lines, a card twice in one export).
 ///
-/// In deferred mode `parse` only notes the text and returns a placeholder; `resolve` then parses
-/// everything noted, spread over the cores, and puts the results into the people read. Used by one
-/// import at a time; not shared between threads.
-final class PhoneParseCache {
+/// In deferred mode `parse` only returns a placeholder holding the text, and touches nothing else (the
+/// reading thread of an import calls it); `resolve`, on another thread, then parses the numbers of the
+/// people read, spread over the cores. Otherwise used by one thread at a time.
+final class PhoneParseCache: @unchecked Sendable {
     let parser: PhoneNumberParser
     private let deferred: Bool
     private var parsed: [String: PhoneNumber] = [:]
-    private var pending: [String] = []
-    private var pendingSet: Set<String> = []
     private let limit: Int
 
     /// `limit`: numbers remembered before the table starts over. Parsing costs a microsecond or two, so
@@ -26,24 +24,26 @@ final class PhoneParseCache {
     }
 
     func parse(_ raw: String) -> PhoneNumber {
+        if deferred { return PhoneNumber(raw: raw, e164: nil, kind: .unknown, region: nil, invalidReason: nil) }
         if let hit = parsed[raw] { return hit }
-        if deferred {
-            if pendingSet.insert(raw).inserted { pending.append(raw) }
-            return PhoneNumber(raw: raw, e164: nil, kind: .unknown, region: nil, invalidReason: nil)
-        }
         let number = Self.parse(raw, with: parser)
         if parsed.count >= limit { parsed.removeAll(keepingCapacity: true) }
         parsed[raw] = number
         return number
     }
 
-    /// Parses the numbers noted since the last call and replaces the placeholders in `people`.
+    /// Parses the numbers of `people` (each text once, those not met lately on all cores) into them.
     func resolve(_ people: inout [Person]) {
+        var pending: [String] = []
+        var pendingSet: Set<String> = []
+        for p in people where !p.phones.isEmpty {
+            for phone in p.phones where parsed[phone.number.raw] == nil && pendingSet.insert(phone.number.raw).inserted {
+                pending.append(phone.number.raw)
+            }
+        }
         if !pending.isEmpty {
             if parsed.count + pending.count > limit { parsed.removeAll(keepingCapacity: true) }
             for (raw, number) in zip(pending, Self.parseAll(pending, parser: parser)) { parsed[raw] = number }
-            pending.removeAll(keepingCapacity: true)
-            pendingSet.removeAll(keepingCapacity: true)
         }
         for i in people.indices where !people[i].phones.isEmpty {
             for j in people[i].phones.indices {
