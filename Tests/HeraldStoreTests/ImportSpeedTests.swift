@@ -224,3 +224,20 @@ import HeraldCore
         }
     }
 }
+
+@Suite struct MatchTableTests {
+    @Test func everyKeyFindsTheFirstIdRecordedForItAcrossGrowth() {
+        var table = MatchTable()
+        let keys = (0..<50_000).map { MatchKey("+38598\($0)") }
+        for (i, key) in keys.enumerated() { table.insertIfAbsent(key, Int64(i)) }
+        for (i, key) in keys.enumerated() where i % 3 == 0 { table.insertIfAbsent(key, -1) }   // already there: kept
+        #expect(table.count == keys.count)
+        #expect(keys.indices.allSatisfy { table.id(for: keys[$0]) == Int64($0) })
+        #expect((0..<1000).allSatisfy { table.id(for: MatchKey("+38591\($0)")) == nil })
+        table.removeAll()
+        #expect(table.count == 0 && table.id(for: keys[7]) == nil)
+        table.reserve(100_000)
+        table.insertIfAbsent(keys[7], 70)
+        #expect(table.id(for: keys[7]) == 70)
+    }
+}
