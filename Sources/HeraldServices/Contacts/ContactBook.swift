@@ -56,6 +56,8 @@ public struct PersonDetail: Sendable, Hashable {
 public struct ContactBook: Sendable {
     public let contacts: ContactStore
     public let ledger: LedgerStore
+    /// The rows shown lately: the next keystroke reads only the people it did not show yet.
+    private let shown = ShownPeople()
 
     public init(contacts: ContactStore, ledger: LedgerStore) {
         self.contacts = contacts
@@ -77,13 +79,13 @@ public struct ContactBook: Sendable {
     public func entries(_ listing: ContactListing, range: Range<Int>) throws -> [ContactEntry] {
         let lower = max(0, range.lowerBound), upper = min(listing.total, range.upperBound)
         guard lower < upper else { return [] }
-        let people: [Person]
+        let rows: [ShownPeople.Row]
         if let ids = listing.ids {
-            people = try contacts.people(ids: Array(ids[lower..<min(upper, ids.count)]))
+            rows = try shown.rows(ids: Array(ids[lower..<min(upper, ids.count)]), database: contacts.database)
         } else {
-            people = try contacts.people(sortedBy: listing.sort, limit: upper - lower, offset: lower)
+            rows = try shown.rows(sortedBy: listing.sort, limit: upper - lower, offset: lower, database: contacts.database)
         }
-        return zip(people, try ledger.summaries(for: people)).map { ContactEntry(person: $0, summary: $1) }
+        return rows.map { ContactEntry(person: $0.person, summary: $0.summary) }
     }
 
     /// Every id of a listing, in order (for select all / invert).

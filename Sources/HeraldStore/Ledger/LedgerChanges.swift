@@ -142,26 +142,29 @@ extension LedgerStore {
 
     /// The invitation summary of each person, from one query over the page's ids and numbers.
     public func summaries(for people: [Person]) throws -> [PersonInvitationSummary] {
+        try database.read { db in try Self.summaries(for: people, db: db) }
+    }
+
+    /// `summaries(for:)` inside a read of the caller's (a query per 400 people).
+    static func summaries(for people: [Person], db: Database) throws -> [PersonInvitationSummary] {
         if people.count > 400 {
             return try stride(from: 0, to: people.count, by: 400).flatMap {
-                try summaries(for: Array(people[$0..<min(people.count, $0 + 400)]))
+                try summaries(for: Array(people[$0..<min(people.count, $0 + 400)]), db: db)
             }
         }
         let ids = people.compactMap(\.id)
         let numbers = Array(Set(people.flatMap(\.distinctNumbers)))
         guard !ids.isEmpty || !numbers.isEmpty else { return people.map { PersonInvitationSummary(person: $0, invitations: []) } }
-        let rows: [InvitationInfo] = try database.read { db in
-            // Lists padded with NULLs (which match nothing) to a few sizes, so the statements are prepared once.
-            let idMarks = PersonRows.paddedCount(ids.count), numberMarks = PersonRows.paddedCount(numbers.count)
-            var args: [DatabaseValue] = ids.map(\.databaseValue)
-            args += repeatElement(.null, count: idMarks - ids.count)
-            args += numbers.map(\.databaseValue)
-            args += repeatElement(.null, count: numberMarks - numbers.count)
-            let sql = "SELECT \(Self.columns) FROM invitation WHERE person_id IN (\(PersonRows.marks(idMarks))) "
-                + "OR msisdn IN (\(PersonRows.marks(numberMarks)))"
-            let statement = idMarks <= 512 && numberMarks <= 512 ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-            return try Row.fetchAll(statement, arguments: StatementArguments(args)).map(Self.invitation)
-        }
+        // Lists padded with NULLs (which match nothing) to a few sizes, so the statements are prepared once.
+        let idMarks = PersonRows.paddedCount(ids.count), numberMarks = PersonRows.paddedCount(numbers.count)
+        var args: [DatabaseValue] = ids.map(\.databaseValue)
+        args += repeatElement(.null, count: idMarks - ids.count)
+        args += numbers.map(\.databaseValue)
+        args += repeatElement(.null, count: numberMarks - numbers.count)
+        let sql = "SELECT \(Self.columns) FROM invitation WHERE person_id IN (\(PersonRows.marks(idMarks))) "
+            + "OR msisdn IN (\(PersonRows.marks(numberMarks)))"
+        let statement = idMarks <= 512 && numberMarks <= 512 ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchAll(statement, arguments: StatementArguments(args)).map(Self.invitation)
         var byPerson: [Int64: [InvitationInfo]] = [:], byNumber: [String: [InvitationInfo]] = [:]
         for inv in rows {
             if let p = inv.personId { byPerson[p, default: []].append(inv) }
