@@ -49,17 +49,80 @@ import Testing
         #expect(terminal.lastWrittenCells < 60 * 12 / 3)
     }
 
-    @Test func framesAreLimitedToSixtyASecond() throws {
+    @Test func whatOtherThreadsPostIsDrawnAtMostSixtyTimesASecond() throws {
         let clock = ManualClock()
-        let (loop, terminal, _) = try makeLoop(clock: clock)
+        let (loop, _, _) = try makeLoop(clock: clock)
         loop.renderIfDue()
-        terminal.queue(.char("j"))
+        loop.mailbox.post(.progress(0.5))
         loop.processPending()
         #expect(loop.renderIfDue() == false)          // same instant: too soon
         #expect((1...17).contains(loop.pollTimeout()))
         clock.advance(by: 0.017)
         #expect(loop.renderIfDue())
     }
+
+    @Test func aKeysFrameIsDrawnAtOnce() throws {
+        let clock = ManualClock()
+        let (loop, terminal, _) = try makeLoop(clock: clock)
+        loop.renderIfDue()
+        terminal.queue(.char("j"))
+        loop.processPending()
+        #expect(loop.pollTimeout() == 0)
+        #expect(loop.renderIfDue())                   // the same instant as the last frame
+        #expect(terminal.frames.last?.cell(x: 1, y: 3)?.style.role == .selection)
+    }
+
+    /// A key that starts a read is drawn once, with the read's answer, the moment it is in; a read that takes
+    /// longer than the hold shows the key first.
+    @Test func aKeysFrameWaitsBrieflyForTheReadItStarted() throws {
+        let clock = ManualClock()
+        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
+        let screen = ReadingScreen()
+        let loop = AppLoop(terminal: terminal, screen: screen, mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
+        loop.renderIfDue()
+
+        terminal.queue(.char("a"))
+        loop.processPending()
+        #expect(loop.renderIfDue() == false)          // holding for the answer
+        #expect((1...8).contains(loop.pollTimeout()))
+        clock.advance(by: 0.003)
+        loop.mailbox.post(.answered)
+        loop.processPending()
+        #expect(loop.renderIfDue())                   // 3 ms after the last frame, under the frame cap: at once
+        #expect(terminal.screenText.contains("a → 1 found"))
+        #expect(terminal.frames.count == 2)            // the first frame and the answered one: nothing in between
+
+        terminal.queue(.char("b"))
+        loop.processPending()
+        clock.advance(by: AppLoop<ReadingScreen>.keyHold)
+        #expect(loop.renderIfDue())                   // too slow: the key shows meanwhile
+        #expect(terminal.screenText.contains("ab → searching"))
+        clock.advance(by: 0.002)
+        loop.mailbox.post(.answered)
+        loop.processPending()
+        #expect(loop.renderIfDue())                   // and the answer the moment it is in
+        #expect(terminal.screenText.contains("ab → 2 found"))
+    }
+
+    /// A key whose frame asks for rows it lacks: the rows are drawn the moment they are read, not a frame later.
+    @Test func rowsAKeysFrameAskedForAreDrawnAtOnce() throws {
+        let clock = ManualClock()
+        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
+        let screen = ReadingScreen()
+        let loop = AppLoop(terminal: terminal, screen: screen, mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
+        loop.renderIfDue()
+        terminal.queue(.char("j"))
+        loop.processPending()
+        #expect(loop.renderIfDue())
+        #expect(terminal.screenText.contains("row 1: reading"))
+        clock.advance(by: 0.001)
+        loop.mailbox.post(.answered)
+        loop.processPending()
+        #expect(loop.pollTimeout() == 0)
+        #expect(loop.renderIfDue())                   // 1 ms after the last frame
+        #expect(terminal.screenText.contains("row 1: read"))
+    }
+
 
     @Test func expiredToastDisappearsOnTheDeadline() throws {
         let clock = ManualClock()
@@ -95,4 +158,42 @@ import Testing
         loop.processPending()
         #expect(screen.wantsToQuit)
     }
+}
+
+/// A screen whose keys start a read (as a search does), or whose frames do (rows scrolled into view: `readsWhenDrawn`),
+/// and whose answers arrive through the mailbox.
+final class ReadingScreen: Screen {
+    enum Event: Sendable { case answered }
+    private var query = ""
+    private var answer: String?
+    private var started = 0
+    private var done = 0
+    private var cursor = 0
+    var wantsToQuit: Bool { false }
+
+    func render(into canvas: inout Canvas, size: Size) {
+        canvas.put("\(query) → \(answer ?? "searching")", x: 0, y: 0, style: Style(.text))
+        if cursor > done { started = cursor }     // the row under the cursor is read when first drawn
+        canvas.put("row \(cursor): \(done == started ? "read" : "reading")", x: 0, y: 1, style: Style(.text))
+    }
+
+    func handle(key: Key) -> Bool {
+        if key == .char("j") { cursor += 1; return true }
+        guard case .char(let c) = key else { return false }
+        query.append(c)
+        answer = nil
+        started += 1
+        return true
+    }
+
+    func handle(event: Event) -> Bool {
+        done = started
+        if !query.isEmpty { answer = "\(query.count) found" }
+        return true
+    }
+
+    func tick(now: Date) -> Bool { false }
+    func nextDeadline() -> Date? { nil }
+    var workMark: Int { started }
+    func awaitsWork(startedSince mark: Int) -> Bool { done < started && started > mark }
 }

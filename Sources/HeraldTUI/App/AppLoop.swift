@@ -3,7 +3,10 @@ import HeraldCore
 
 /// The one loop that owns the terminal: it waits in poll() on the input, the mailbox's wake pipe
 /// and the next deadline; hands keys and events to the screen; and renders only when something
-/// changed, at most `framesPerSecond` times a second. Idle means blocked in poll() with no timeout.
+/// changed. What a key changes is drawn at once, with the answer of the read it started when that
+/// comes within `keyHold` (one frame, not "searching…" then the answer), else the key first and the
+/// answer the moment it is in; what other threads post is drawn at most `framesPerSecond` times a
+/// second. Idle means blocked in poll() with no timeout.
 public final class AppLoop<S: Screen> {
     public let terminal: Terminal
     public let screen: S
@@ -14,6 +17,15 @@ public final class AppLoop<S: Screen> {
     private var canvas: Canvas
     /// True when the screen must be drawn again.
     public private(set) var dirty = true
+    /// Keys changed the screen since the last frame: their frame is drawn at once, whatever the frame cap
+    /// (which only paces what arrives from other threads: delivery events, a feed).
+    private var keyChanged = false
+    /// Work the last keys started (a search, the rows it shows): its frame waits up to `keyHold` for it, so
+    /// that one frame shows the key and its answer, drawn the moment the answer is in.
+    private var keyWork: (mark: Int, since: Date, shown: Bool)?
+    /// How long the frame of a key waits for the work it started (then it shows the key, and the answer
+    /// follows when it comes).
+    public static var keyHold: TimeInterval { 0.008 }
     /// Frames drawn so far.
     public private(set) var framesRendered = 0
 
@@ -48,10 +60,17 @@ public final class AppLoop<S: Screen> {
     public func processPending() {
         if ResizeSignal.consume(), terminal.refreshSize() { dirty = true }
         for event in mailbox.drain() where screen.handle(event: event) { dirty = true }
+        let mark = keyWork?.mark ?? screen.workMark
+        var keys = false
         for key in terminal.readKeys() {
             if key == .resize { dirty = true; continue }
-            if screen.handle(key: key) { dirty = true }
+            keys = true
+            if screen.handle(key: key) { dirty = true; keyChanged = true }
             if screen.wantsToQuit { return }
+        }
+        if keys, keyWork == nil, screen.awaitsWork(startedSince: mark) {
+            keyWork = (mark, clock.now(), false)
+            keyChanged = true
         }
         let now = clock.now()
         if let deadline = screen.nextDeadline(), deadline <= now, screen.tick(now: now) { dirty = true }
@@ -62,13 +81,26 @@ public final class AppLoop<S: Screen> {
     public func renderIfDue() -> Bool {
         guard dirty else { return false }
         let now = clock.now()
-        if let lastFrame, now.timeIntervalSince(lastFrame) < frameInterval { return false }
+        if let work = keyWork {
+            if !screen.awaitsWork(startedSince: work.mark) {
+                keyWork = nil
+                keyChanged = true             // the keys' answer: drawn the moment it is in
+            } else if !work.shown {
+                if now.timeIntervalSince(work.since) < Self.keyHold { return false }
+                keyWork?.shown = true         // the answer takes longer: show the keys meanwhile
+            }
+        }
+        if !keyChanged, let lastFrame, now.timeIntervalSince(lastFrame) < frameInterval { return false }
         let size = terminal.size
         if canvas.size != size { canvas = Canvas(size: size) } else { canvas.clear() }
+        let mark = screen.workMark
         screen.render(into: &canvas, size: size)
         terminal.present(canvas)
+        // A key's frame that asked for what it lacks (rows scrolled into view): their answer is the key's too.
+        if keyChanged, keyWork == nil, screen.awaitsWork(startedSince: mark) { keyWork = (mark, now, true) }
         lastFrame = now
         dirty = false
+        keyChanged = false
         framesRendered += 1
         return true
     }
@@ -83,7 +115,13 @@ public final class AppLoop<S: Screen> {
         var wait: TimeInterval?
         if dirty {
             let sinceFrame = lastFrame.map { now.timeIntervalSince($0) } ?? frameInterval
-            wait = max(0, frameInterval - sinceFrame)
+            let awaiting = keyWork.map { screen.awaitsWork(startedSince: $0.mark) }
+            if let work = keyWork, awaiting == true, !work.shown {
+                wait = max(0, Self.keyHold - now.timeIntervalSince(work.since))
+            } else {
+                // The keys' frame, or their answer now in, is due at once; else the frame cap paces it.
+                wait = keyChanged || awaiting == false ? 0 : max(0, frameInterval - sinceFrame)
+            }
         }
         if let deadline = screen.nextDeadline() {
             let untilDeadline = max(0, deadline.timeIntervalSince(now))

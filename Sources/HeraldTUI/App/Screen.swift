@@ -16,4 +16,13 @@ public protocol Screen: AnyObject {
     func nextDeadline() -> Date?
     /// True once the user asked to quit.
     var wantsToQuit: Bool { get }
+    /// A mark of the work (reads off the UI thread) started so far, for `awaitsWork(startedSince:)`.
+    var workMark: Int { get }
+    /// Whether work started after `mark` (by the keys handled since) is still running.
+    func awaitsWork(startedSince mark: Int) -> Bool
+}
+
+public extension Screen {
+    var workMark: Int { 0 }
+    func awaitsWork(startedSince mark: Int) -> Bool { false }
 }

@@ -55,6 +55,8 @@ public final class AppScreen: Screen {
     }
 
     public var wantsToQuit: Bool { app.wantsToQuit }
+    public var workMark: Int { effects.mark }
+    public func awaitsWork(startedSince mark: Int) -> Bool { effects.inFlight(startedSince: mark) }
     public var focusedPane: any Pane { panes[min(app.selectedPane, panes.count - 1)] }
     var paletteModel: CommandPalette { CommandPalette(themeNames: themeLoader.availableNames()) }
 

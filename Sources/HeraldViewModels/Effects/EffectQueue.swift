@@ -28,6 +28,12 @@ public final class EffectQueue {
     /// Number of effects started and not yet completed on the owning thread.
     public var inFlight: Int { continuations.count }
 
+    /// A mark of the effects started so far (for `inFlight(startedSince:)`).
+    public var mark: Int { nextId }
+
+    /// Whether an effect started after `mark` has not completed yet.
+    public func inFlight(startedSince mark: Int) -> Bool { continuations.keys.contains { $0 >= mark } }
+
     /// Starts `work`; `then` runs later on the owning thread with its result.
     public func perform<T: Sendable>(_ work: @escaping @Sendable () async throws -> T,
                                      then: @escaping (Result<T, any Error>) -> Void) {
