@@ -98,11 +98,11 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     /// The name shown to people: FN, else "First Last", else the organisation, else the first
     /// email or number.
     public var displayName: String {
-        let fn = formattedName.trimmingCharacters(in: .whitespaces)
+        let fn = formattedName.trimmedSpaces
         if !fn.isEmpty { return fn }
-        let parts = [firstName, lastName].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let parts = [firstName, lastName].map(\.trimmedSpaces).filter { !$0.isEmpty }
         if !parts.isEmpty { return parts.joined(separator: " ") }
-        if let org = organization?.trimmingCharacters(in: .whitespaces), !org.isEmpty { return org }
+        if let org = organization?.trimmedSpaces, !org.isEmpty { return org }
         if let email = emails.first?.address { return email }
         if let phone = phones.first?.number.raw { return phone }
         return ""

@@ -52,7 +52,12 @@ import Testing
     private static func regions() -> [String] {
         var buffer = [CChar](repeating: 0, count: 4096)
         #expect(hpn_supported_regions(&buffer, Int32(buffer.count)) == 1)
-        return String(cString: buffer).split(separator: " ").map(String.init)
+        return Self.text(buffer).split(separator: " ").map(String.init)
+    }
+
+    /// The C string a buffer holds.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Numbers of every kind libphonenumber knows, in every region, written in E.164 and nationally, and
@@ -68,10 +73,10 @@ import Testing
                 var forms: [String] = []
                 // E.164, the national format's digits, and the bare national number (which may itself
                 // start with the region's national prefix: Russia's 800 numbers and its prefix 8).
-                let international = String(cString: e164)
+                let international = Self.text(e164)
                 let code = String(hpn_country_code_for_region(region))
                 let bare = String(international.dropFirst(1 + code.count))
-                for written in [international, String(String(cString: national).filter(\.isNumber)), bare] {
+                for written in [international, String(Self.text(national).filter(\.isNumber)), bare] {
                     let last = written.last.flatMap(\.wholeNumberValue) ?? 0
                     forms += [written, String(written.dropLast()) + String((last + 1) % 10), written + "5",
                               String(written.dropLast())]

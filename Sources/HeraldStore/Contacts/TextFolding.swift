@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// Folds text for searching and sorting: lowercase, no diacritics, a few letters that folding
 /// leaves alone mapped by hand (đ, ł, ø, æ, ß…), and a Latin transliteration appended for

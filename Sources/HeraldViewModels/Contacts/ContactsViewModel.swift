@@ -171,10 +171,20 @@ public final class ContactsViewModel {
 
     /// The A–Z section of a person in `sort` order: a capital letter, or "#" for anything else.
     public static func section(of person: Person, sort: ContactSort) -> String {
-        let first = person.firstName.trimmingCharacters(in: .whitespaces)
-        let last = person.lastName.trimmingCharacters(in: .whitespaces)
+        let first = person.firstName.trimmedSpaces
+        let last = person.lastName.trimmedSpaces
         var key = sort == .firstName ? (first.isEmpty ? last : first) : (last.isEmpty ? first : last)
         if key.isEmpty { key = person.displayName }
+        // A plain ASCII letter, not followed by a combining mark, is its own section (nearly every name):
+        // without Foundation's folding.
+        let bytes = key.utf8
+        if let b = bytes.first, b < 0x80, bytes.dropFirst().first.map({ $0 < 0x80 }) ?? true {
+            switch b {
+            case 0x41...0x5A: return String(UnicodeScalar(b))
+            case 0x61...0x7A: return String(UnicodeScalar(b - 0x20))
+            default: return "#"
+            }
+        }
         guard let c = key.first else { return "#" }
         let folded = String(c).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).uppercased()
         guard let letter = folded.first, letter.isASCII, letter.isLetter else { return "#" }

@@ -1,28 +1,29 @@
 import Foundation
 
-/// String helpers for the import and search hot paths: they work on UTF-8 bytes, and on Unicode
-/// scalars where the text is not plain ASCII at the place that matters, without Foundation.
-enum FastText {
+/// String helpers for the hot paths (an import, a search, the rows of a list): they work on UTF-8
+/// bytes, and on Unicode scalars where the text is not plain ASCII at the place that matters, without
+/// Foundation; each answers as its Foundation counterpart does.
+public enum FastText {
     @inline(__always)
-    static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    public static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     @inline(__always)
-    static func isASCIIWhitespaceOrNewline(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+    public static func isASCIIWhitespaceOrNewline(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     /// `s` without leading and trailing whitespace (as `trimmingCharacters(in: .whitespaces)`).
-    static func trimSpaces(_ s: String) -> String {
+    public static func trimSpaces(_ s: String) -> String {
         trim(s, newlines: false)
     }
 
     /// `s` without leading and trailing whitespace and line breaks.
-    static func trimSpacesAndNewlines(_ s: String) -> String {
+    public static func trimSpacesAndNewlines(_ s: String) -> String {
         trim(s, newlines: true)
     }
 
     /// What Foundation's `.whitespaces` holds (Unicode's space separators, tab, and U+200B), and with
     /// `newlines`, what `.whitespacesAndNewlines` adds (LF to CR, NEL, line and paragraph separators).
     @inline(__always)
-    static func isSpace(_ v: UInt32, newlines: Bool) -> Bool {
+    public static func isSpace(_ v: UInt32, newlines: Bool) -> Bool {
         switch v {
         case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: return true
         case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return newlines
@@ -58,7 +59,7 @@ enum FastText {
     }
 
     /// Whether `s` is empty or only whitespace (line breaks are not whitespace here).
-    static func isBlank(_ s: String) -> Bool {
+    public static func isBlank(_ s: String) -> Bool {
         for b in s.utf8 {
             if isASCIISpace(b) { continue }
             if b < 0x80 { return false }
@@ -69,13 +70,13 @@ enum FastText {
 
     /// True when every byte of `s` is ASCII.
     @inline(__always)
-    static func isASCII(_ s: String) -> Bool {
+    public static func isASCII(_ s: String) -> Bool {
         for b in s.utf8 where b >= 0x80 { return false }
         return true
     }
 
     /// ASCII `s` lower-cased byte by byte.
-    static func asciiLowercased(_ s: String) -> String {
+    public static func asciiLowercased(_ s: String) -> String {
         var needs = false
         for b in s.utf8 where b >= 0x41 && b <= 0x5A { needs = true; break }
         guard needs else { return s }
@@ -85,7 +86,7 @@ enum FastText {
 
 extension String {
     /// Without leading and trailing whitespace (`.whitespaces`), fast for ASCII ends.
-    var trimmedSpaces: String { FastText.trimSpaces(self) }
+    public var trimmedSpaces: String { FastText.trimSpaces(self) }
     /// Without leading and trailing whitespace and line breaks, fast for ASCII ends.
-    var trimmedSpacesAndNewlines: String { FastText.trimSpacesAndNewlines(self) }
+    public var trimmedSpacesAndNewlines: String { FastText.trimSpacesAndNewlines(self) }
 }
