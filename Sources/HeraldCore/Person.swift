@@ -13,9 +13,11 @@ public struct LabeledPhone: Sendable, Hashable, Codable {
     /// Why this number cannot take an SMS whatever its kind: labelled fax or pager (an imported
     /// `TEL;TYPE=FAX,WORK`, Apple's `HomeFAX`, Google's "Work Fax"); nil otherwise.
     public var labelRefusesSMS: String? {
-        guard let label = label?.lowercased() else { return nil }
-        if label.contains("fax") { return "labelled \(label): a fax cannot receive SMS" }
-        if label.contains("pager") { return "labelled \(label): a pager cannot receive SMS" }
+        guard let written = label else { return nil }
+        // Asked for every number of every row a list shows: plain ASCII labels without Foundation.
+        let label = FastText.isASCII(written) ? FastText.asciiLowercased(written) : written.lowercased()
+        if label.utf8.firstRange(of: "fax".utf8) != nil { return "labelled \(label): a fax cannot receive SMS" }
+        if label.utf8.firstRange(of: "pager".utf8) != nil { return "labelled \(label): a pager cannot receive SMS" }
         return nil
     }
 }

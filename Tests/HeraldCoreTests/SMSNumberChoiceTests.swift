@@ -20,6 +20,14 @@ import Testing
         #expect(reasons[1] == "labelled pager: a pager cannot receive SMS")
     }
 
+    @Test func labelsAreReadWhateverTheirCaseOrScript() {
+        let labels = ["HomeFAX", "Work Fax", "PAGER", "Téléfax", "ПЕЙДЖЕР pager", "Mobile", "Faks", "Радни"]
+        let refused = labels.map { LabeledPhone(label: $0, number: hr.parse("+385 91 234 5678")).labelRefusesSMS }
+        #expect(refused == ["labelled homefax: a fax cannot receive SMS", "labelled work fax: a fax cannot receive SMS",
+                            "labelled pager: a pager cannot receive SMS", "labelled téléfax: a fax cannot receive SMS",
+                            "labelled пейджер pager: a pager cannot receive SMS", nil, nil, nil])
+    }
+
     @Test func aChosenNumberIsTheOnlyOneInvitedWhileItCanTakeAnSMS() {
         let maybe = us.parse("(201) 555-0123")
         var p = person([("home", maybe), ("cell", hr.parse("+385 91 234 5678")), ("fax", hr.parse("+385 92 111 2222"))])
