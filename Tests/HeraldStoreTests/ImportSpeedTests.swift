@@ -111,6 +111,28 @@ import HeraldCore
         #expect(people.contains { $0.uid == "u-2" })
     }
 
+    /// Numbers and emails are written at the end of a batch: a card that matches one earlier in its own
+    /// batch merges with all that one has, and nothing is written twice.
+    @Test func cardsMergeWithOnesOfTheirOwnBatch() throws {
+        let s = try TempStore()
+        var cards = (0..<200).map { "BEGIN:VCARD\r\nFN:Filler \($0)\r\nTEL:+385 91 \(2_000_000 + $0)\r\nEND:VCARD\r\n" }
+        cards.insert("BEGIN:VCARD\r\nFN:Ana Horvat\r\nTEL;TYPE=CELL:+385 98 111 1111\r\nTEL;TYPE=WORK:+385 1 222 3333\r\n"
+                     + "EMAIL:ana@example.com\r\nEND:VCARD\r\n", at: 10)
+        cards.insert("BEGIN:VCARD\r\nFN:Ana H.\r\nTEL:098 111 1111\r\nEMAIL:ana@work.example\r\nEND:VCARD\r\n", at: 150)
+        let importer = ContactImporter(database: s.database, parser: parserHR, batchSize: 500, clock: s.clock)
+        let report = try importer.importContacts(from: s.write("one-batch.vcf", cards.joined()))
+        #expect(report.imported == 201 && report.updated == 1)
+        let ana = try #require(try s.contacts.search("ana").people.first)
+        #expect(ana.formattedName == "Ana H.")
+        #expect(ana.phones.map(\.number.e164) == ["+385981111111", "+38512223333"])
+        #expect(ana.emails.map(\.address) == ["ana@example.com", "ana@work.example"])
+        let rows = try s.database.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM phone") ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM email") ?? 0)
+        }
+        #expect(rows.0 == 202 && rows.1 == 2)
+        #expect(try s.contacts.personIDs(withNumber: "+385912000150").count == 1)   // the filler after Ana's twin
+    }
+
     @Test func aSearchIndexBuiltBeforeAnImportSeesTheImportedPeople() throws {
         let s = try TempStore()
         let store = s.contacts
