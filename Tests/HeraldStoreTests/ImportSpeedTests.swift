@@ -59,6 +59,29 @@ import HeraldCore
         #expect(try s.contacts.count() == 6000)
     }
 
+    /// The log is copied into the database while the import goes on: it never holds the whole import.
+    @Test func theLogStaysSmallDuringABigImport() throws {
+        let s = try TempStore()
+        let wal = s.database.path + "-wal"
+        @Sendable func bytes(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+        let url = try s.write("book.vcf", ImportConcurrencyTests.book(20_000))
+        let largest = Largest()
+        let watching = DispatchSemaphore(value: 0)
+        let watcher = Thread {
+            while watching.wait(timeout: .now() + .milliseconds(5)) == .timedOut { largest.note(bytes(wal)) }
+        }
+        watcher.start()
+        let importer = ContactImporter(database: s.database, parser: parserHR, batchSize: 250, clock: s.clock)
+        let started = Date()
+        #expect(try importer.importContacts(from: url).imported == 20_000)
+        let took = Date().timeIntervalSince(started)
+        watching.signal()
+        let database = bytes(s.database.path)
+        // Without the copying, the log holds every page the import wrote: more than the database itself.
+        #expect(largest.value < database / 2, "log up to \(largest.value) bytes, database \(database) bytes, import \(took) s")
+        #expect(bytes(wal) == 0)
+    }
+
     @Test func cardsOfOneFileMergeWithEachOtherAcrossBatches() throws {
         let s = try TempStore()
         let text = """
@@ -262,4 +285,12 @@ import HeraldCore
         table.insertIfAbsent(keys[7], 70)
         #expect(table.id(for: keys[7]) == 70)
     }
+}
+
+/// The largest value noted, from any thread.
+final class Largest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var largest = 0
+    func note(_ v: Int) { lock.withLock { largest = max(largest, v) } }
+    var value: Int { lock.withLock { largest } }
 }

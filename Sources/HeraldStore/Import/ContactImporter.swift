@@ -149,9 +149,9 @@ public struct ContactImporter: Sendable {
 
     /// Runs `body` with the writing connection tuned for a big import, restoring it afterwards:
     /// - a larger page cache (index pages of a big book stay in memory between batches);
-    /// - no checkpoints between batches: each one waits for the disk (two fsyncs) and copies index
-    ///   pages the next batch changes again. One checkpoint at the end copies each page once and
-    ///   empties the log (a big import's log is larger than the database).
+    /// - no checkpoints on the writer between batches: each one waits for the disk (two fsyncs).
+    ///   A `BackgroundCheckpointer` copies the log meanwhile on another thread; one checkpoint at the
+    ///   end copies the rest and empties the log.
     private func withImportTuning(_ body: () throws -> Void) throws {
         let previous = try database.pool.writeWithoutTransaction { db -> (cache: Int?, checkpoint: Int?) in
             let size = try Int.fetchOne(db, sql: "PRAGMA cache_size")
@@ -186,6 +186,8 @@ public struct ContactImporter: Sendable {
                 Self.log.error("after an import: the log was not checkpointed", metadata: ["cause": "\(error)"])
             }
         }
+        let checkpointer = BackgroundCheckpointer(path: database.path)
+        defer { checkpointer.stop() }
         try body()
     }
 
