@@ -77,8 +77,9 @@ import HeraldCore
         let took = Date().timeIntervalSince(started)
         watching.signal()
         let database = bytes(s.database.path)
-        // Without the copying, the log holds every page the import wrote: more than the database itself.
-        #expect(largest.value < database / 2, "log up to \(largest.value) bytes, database \(database) bytes, import \(took) s")
+        // Without the copying, the log holds every page the import wrote: more than the database itself
+        // (13 MB for a database of 7.7 MB here; under 4 MB with it, also on a busy machine).
+        #expect(largest.value < database, "log up to \(largest.value) bytes, database \(database) bytes, import \(took) s")
         #expect(bytes(wal) == 0)
     }
 

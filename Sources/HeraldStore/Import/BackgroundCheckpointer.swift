@@ -15,8 +15,9 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     static let interval: TimeInterval = 0.15
 
     init(path: String) {
+        // Not lowered in priority as the reading stages are: a copy is short, and one that falls behind lets
+        // the log grow.
         let thread = Thread { [self] in
-            yieldToImportWriter()
             copyUntilStopped(path)
             condition.lock()
             running = false
