@@ -79,14 +79,13 @@ func yieldToImportWriter() {
 
 /// What the reading stage hands to the keying one: people as read (their numbers not parsed yet), and
 /// the rest in file order.
-enum ReadItem: @unchecked Sendable {
+enum ReadItem: Sendable {
     case ready(ImportItem)
     case person(Person, file: String, line: Int, issues: [ImportIssue])
 }
 
 /// The reading stage of an import: sources → records, a chunk at a time to the keying stage.
 struct ImportProducer {
-    let parser: PhoneNumberParser
     let channel: ImportChannel<[ReadItem]>
     let chunkSize: Int
     /// Notes numbers only: the keying stage parses them.
@@ -101,7 +100,6 @@ struct ImportProducer {
     static let defaultChunkSize = 512
 
     init(parser: PhoneNumberParser, channel: ImportChannel<[ReadItem]>, chunkSize: Int = defaultChunkSize) {
-        self.parser = parser
         self.channel = channel
         self.chunkSize = chunkSize
         phones = PhoneParseCache(parser: parser, deferred: true)

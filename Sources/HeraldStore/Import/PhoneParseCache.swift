@@ -7,7 +7,7 @@ import HeraldCore
 /// In deferred mode `parse` only returns a placeholder holding the text, and touches nothing else (the
 /// reading thread of an import calls it); `resolve`, on another thread, then parses the numbers of the
 /// people read, spread over the cores. Otherwise used by one thread at a time.
-final class PhoneParseCache: @unchecked Sendable {
+final class PhoneParseCache {
     let parser: PhoneNumberParser
     private let deferred: Bool
     private var parsed: [String: PhoneNumber] = [:]
@@ -20,7 +20,7 @@ final class PhoneParseCache: @unchecked Sendable {
         self.parser = parser
         self.deferred = deferred
         self.limit = limit
-        parsed.reserveCapacity(limit)
+        if !deferred { parsed.reserveCapacity(limit) }
     }
 
     func parse(_ raw: String) -> PhoneNumber {
