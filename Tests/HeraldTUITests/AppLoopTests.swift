@@ -86,7 +86,7 @@ import Testing
         #expect(loop.renderIfDue() == false)          // holding for the answer
         #expect((1...8).contains(loop.pollTimeout()))
         clock.advance(by: 0.003)
-        loop.mailbox.post(.answered)
+        loop.mailbox.post(.answered(nil))
         loop.processPending()
         #expect(loop.renderIfDue())                   // 3 ms after the last frame, under the frame cap: at once
         #expect(terminal.screenText.contains("a → 1 found"))
@@ -98,10 +98,33 @@ import Testing
         #expect(loop.renderIfDue())                   // too slow: the key shows meanwhile
         #expect(terminal.screenText.contains("ab → searching"))
         clock.advance(by: 0.002)
-        loop.mailbox.post(.answered)
+        loop.mailbox.post(.answered(nil))
         loop.processPending()
         #expect(loop.renderIfDue())                   // and the answer the moment it is in
         #expect(terminal.screenText.contains("ab → 2 found"))
+    }
+
+    /// An earlier key's read that never ends does not keep a later key from being answered in one frame.
+    @Test func aReadThatNeverEndsHoldsUpNoLaterKey() throws {
+        let clock = ManualClock()
+        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
+        let loop = AppLoop(terminal: terminal, screen: ReadingScreen(), mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
+        loop.renderIfDue()
+        terminal.queue(.char("a"))                    // its read (1) never answers
+        loop.processPending()
+        clock.advance(by: AppLoop<ReadingScreen>.keyHold)
+        #expect(loop.renderIfDue())
+        #expect(terminal.screenText.contains("a → searching"))
+        clock.advance(by: 1)
+        terminal.queue(.char("b"))
+        loop.processPending()
+        #expect(loop.renderIfDue() == false)          // held for its own read (2)
+        clock.advance(by: 0.002)
+        loop.mailbox.post(.answered(2))
+        loop.processPending()
+        #expect(loop.renderIfDue())
+        #expect(terminal.screenText.contains("ab → 2 found"))
+        #expect(terminal.frames.count == 3)
     }
 
     /// A key whose frame asks for rows it lacks: the rows are drawn the moment they are read, not a frame later.
@@ -116,7 +139,7 @@ import Testing
         #expect(loop.renderIfDue())
         #expect(terminal.screenText.contains("row 1: reading"))
         clock.advance(by: 0.001)
-        loop.mailbox.post(.answered)
+        loop.mailbox.post(.answered(nil))
         loop.processPending()
         #expect(loop.pollTimeout() == 0)
         #expect(loop.renderIfDue())                   // 1 ms after the last frame
@@ -160,21 +183,30 @@ import Testing
     }
 }
 
-/// A screen whose keys start a read (as a search does), or whose frames do (rows scrolled into view: `readsWhenDrawn`),
-/// and whose answers arrive through the mailbox.
+/// A screen whose keys start a read (as a search does), or whose frames do (rows scrolled into view), and
+/// whose answers arrive through the mailbox: `answered(id)` ends the work `id`, `answered(nil)` all of it.
 final class ReadingScreen: Screen {
-    enum Event: Sendable { case answered }
+    enum Event: Sendable { case answered(Int?) }
     private var query = ""
     private var answer: String?
-    private var started = 0
-    private var done = 0
+    private var lastWork = 0
+    private var pending: Set<Int> = []
+    private var searchWork: Int?
     private var cursor = 0
+    private var readRow = 0
+    private var rowWork: Int?
     var wantsToQuit: Bool { false }
 
+    private func start() -> Int {
+        lastWork += 1
+        pending.insert(lastWork)
+        return lastWork
+    }
+
     func render(into canvas: inout Canvas, size: Size) {
+        if cursor > readRow, rowWork == nil { rowWork = start() }   // the row under the cursor is read when first drawn
         canvas.put("\(query) → \(answer ?? "searching")", x: 0, y: 0, style: Style(.text))
-        if cursor > done { started = cursor }     // the row under the cursor is read when first drawn
-        canvas.put("row \(cursor): \(done == started ? "read" : "reading")", x: 0, y: 1, style: Style(.text))
+        canvas.put("row \(cursor): \(cursor == readRow ? "read" : "reading")", x: 0, y: 1, style: Style(.text))
     }
 
     func handle(key: Key) -> Bool {
@@ -182,18 +214,22 @@ final class ReadingScreen: Screen {
         guard case .char(let c) = key else { return false }
         query.append(c)
         answer = nil
-        started += 1
+        searchWork = start()
         return true
     }
 
     func handle(event: Event) -> Bool {
-        done = started
-        if !query.isEmpty { answer = "\(query.count) found" }
+        guard case .answered(let id) = event else { return false }
+        for work in id.map({ [$0] }) ?? Array(pending) {
+            pending.remove(work)
+            if work == searchWork { answer = "\(query.count) found"; searchWork = nil }
+            if work == rowWork { readRow = cursor; rowWork = nil }
+        }
         return true
     }
 
     func tick(now: Date) -> Bool { false }
     func nextDeadline() -> Date? { nil }
-    var workMark: Int { started }
-    func awaitsWork(startedSince mark: Int) -> Bool { done < started && started > mark }
+    var workMark: Int { lastWork }
+    func awaitsWork(startedSince mark: Int) -> Bool { pending.contains { $0 > mark } }
 }

@@ -60,7 +60,7 @@ public final class AppLoop<S: Screen> {
     public func processPending() {
         if ResizeSignal.consume(), terminal.refreshSize() { dirty = true }
         for event in mailbox.drain() where screen.handle(event: event) { dirty = true }
-        let mark = keyWork?.mark ?? screen.workMark
+        let mark = screen.workMark
         var keys = false
         for key in terminal.readKeys() {
             if key == .resize { dirty = true; continue }
@@ -68,7 +68,9 @@ public final class AppLoop<S: Screen> {
             if screen.handle(key: key) { dirty = true; keyChanged = true }
             if screen.wantsToQuit { return }
         }
-        if keys, keyWork == nil, screen.awaitsWork(startedSince: mark) {
+        // While a frame is held for earlier keys, their mark covers these keys' work too; else these keys
+        // start a hold of their own (an earlier key's work that is still running was shown already).
+        if keys, keyWork?.shown ?? true, screen.awaitsWork(startedSince: mark) {
             keyWork = (mark, clock.now(), false)
             keyChanged = true
         }
