@@ -84,12 +84,7 @@ import HeraldLocks
 
     @Test func anImportThatFailsHalfWayStillBuildsThem() throws {
         let s = try TempStore()
-        try s.database.pool.write { db in
-            try db.execute(sql: """
-                CREATE TEMP TRIGGER boom BEFORE INSERT ON person WHEN NEW.last_name = 'Person2700'
-                BEGIN SELECT RAISE(ABORT, 'boom'); END
-                """)
-        }
+        try s.failInserting(lastName: "Person2700")
         let importer = ContactImporter(database: s.database, parser: parserHR, batchSize: 500, clock: s.clock)
         #expect(throws: (any Error).self) {
             try importer.importContacts(from: s.write("book.vcf", ImportConcurrencyTests.book(3000)))

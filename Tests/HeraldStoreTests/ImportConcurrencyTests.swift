@@ -105,12 +105,7 @@ import HeraldLocks
     @Test func batchesCommittedBeforeAnImportFailsAreAnnounced() throws {
         let s = try TempStore()
         // The 8th person cannot be written: the import stops in its third batch, as a killed one would.
-        try s.database.pool.write { db in
-            try db.execute(sql: """
-                CREATE TEMP TRIGGER boom BEFORE INSERT ON person WHEN NEW.last_name = 'Person7'
-                BEGIN SELECT RAISE(ABORT, 'boom'); END
-                """)
-        }
+        try s.failInserting(lastName: "Person7")
         let before = try Self.generation(s.database)
         let store = s.contacts
         #expect(try store.search("person").total == 0)     // a search index built before the import

@@ -11,6 +11,15 @@ import Testing
         return (loop, terminal, screen)
     }
 
+    /// A loop over a `ReadingScreen`, its first frame drawn.
+    func readingLoop() throws -> (AppLoop<ReadingScreen>, FakeTerminal, ManualClock) {
+        let clock = ManualClock()
+        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
+        let loop = AppLoop(terminal: terminal, screen: ReadingScreen(), mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
+        loop.renderIfDue()
+        return (loop, terminal, clock)
+    }
+
     @Test func idleLoopSleepsWithoutATimeoutAndDrawsNothing() throws {
         let clock = ManualClock()
         let (loop, terminal, _) = try makeLoop(clock: clock)
@@ -75,11 +84,7 @@ import Testing
     /// A key that starts a read is drawn once, with the read's answer, the moment it is in; a read that takes
     /// longer than the hold shows the key first.
     @Test func aKeysFrameWaitsBrieflyForTheReadItStarted() throws {
-        let clock = ManualClock()
-        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
-        let screen = ReadingScreen()
-        let loop = AppLoop(terminal: terminal, screen: screen, mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
-        loop.renderIfDue()
+        let (loop, terminal, clock) = try readingLoop()
 
         terminal.queue(.char("a"))
         loop.processPending()
@@ -106,10 +111,7 @@ import Testing
 
     /// An earlier key's read that never ends does not keep a later key from being answered in one frame.
     @Test func aReadThatNeverEndsHoldsUpNoLaterKey() throws {
-        let clock = ManualClock()
-        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
-        let loop = AppLoop(terminal: terminal, screen: ReadingScreen(), mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
-        loop.renderIfDue()
+        let (loop, terminal, clock) = try readingLoop()
         terminal.queue(.char("a"))                    // its read (1) never answers
         loop.processPending()
         clock.advance(by: AppLoop<ReadingScreen>.keyHold)
@@ -129,11 +131,7 @@ import Testing
 
     /// A key whose frame asks for rows it lacks: the rows are drawn the moment they are read, not a frame later.
     @Test func rowsAKeysFrameAskedForAreDrawnAtOnce() throws {
-        let clock = ManualClock()
-        let terminal = FakeTerminal(size: Size(width: 40, height: 6))
-        let screen = ReadingScreen()
-        let loop = AppLoop(terminal: terminal, screen: screen, mailbox: try Mailbox<ReadingScreen.Event>(), clock: clock)
-        loop.renderIfDue()
+        let (loop, terminal, clock) = try readingLoop()
         terminal.queue(.char("j"))
         loop.processPending()
         #expect(loop.renderIfDue())

@@ -21,6 +21,16 @@ import HeraldEmbedded
                                                                           signature: signature))
     }
 
+    /// A composer whose toasts are noted, its messages loaded.
+    func loadedComposer(_ ws: PaneWorkspace, _ pump: EffectPump, signature: String? = nil) async -> (ComposerViewModel, ToastLog) {
+        let toasts = ToastLog()
+        let vm = composer(ws, pump, signature: signature)
+        vm.onToast = toasts.sink()
+        vm.load()
+        await pump.settle()
+        return (vm, toasts)
+    }
+
     @Test func loadsTheDefaultMessageAndMarksTheLinkAndFields() async throws {
         let ws = try await PaneWorkspace()
         let pump = EffectPump()
@@ -101,11 +111,7 @@ import HeraldEmbedded
         let ws = try await PaneWorkspace()
         try await ws.workspace.engine.setMessageEditingAllowed(false, applicationKey: ws.workspace.credentials.applicationKey)
         let pump = EffectPump()
-        let toasts = ToastLog()
-        let vm = composer(ws, pump, signature: "— Ana")
-        vm.onToast = toasts.sink()
-        vm.load()
-        await pump.settle()
+        let (vm, toasts) = await loadedComposer(ws, pump, signature: "— Ana")
         #expect(vm.isReadOnly)
         #expect(vm.readOnlyReason?.contains("does not allow message editing") == true)
         #expect(!vm.setText("changed"))
@@ -118,11 +124,7 @@ import HeraldEmbedded
     @Test func whetherEditingIsAllowedUnreadIsToldNotTakenForYes() async throws {
         let ws = try await PaneWorkspace()
         let pump = EffectPump()
-        let toasts = ToastLog()
-        let vm = composer(ws, pump)
-        vm.onToast = toasts.sink()
-        vm.load()
-        await pump.settle()
+        let (vm, toasts) = await loadedComposer(ws, pump)
         #expect(vm.editingAllowed == true)
         // The messages are known here now; the settings can be read neither from the platform nor from a kept copy.
         try ws.workspace.settings.set("platform.application_settings", nil)
@@ -234,11 +236,7 @@ import HeraldEmbedded
     @Test func savingAsCustomAddsAndSelectsTheMessage() async throws {
         let ws = try await PaneWorkspace()
         let pump = EffectPump()
-        let toasts = ToastLog()
-        let vm = composer(ws, pump)
-        vm.onToast = toasts.sink()
-        vm.load()
-        await pump.settle()
+        let (vm, toasts) = await loadedComposer(ws, pump)
         vm.setText("Join me: <>")
         vm.saveAsCustom()
         await pump.settle()
