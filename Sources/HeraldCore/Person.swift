@@ -100,10 +100,11 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     /// The name shown to people: FN, else "First Last", else the organisation, else the first
     /// email or number.
     public var displayName: String {
+        // Asked for every row shown and every person imported: no Foundation, no arrays.
         let fn = formattedName.trimmedSpaces
         if !fn.isEmpty { return fn }
-        let parts = [firstName, lastName].map(\.trimmedSpaces).filter { !$0.isEmpty }
-        if !parts.isEmpty { return parts.joined(separator: " ") }
+        let first = firstName.trimmedSpaces, last = lastName.trimmedSpaces
+        if !first.isEmpty || !last.isEmpty { return first.isEmpty ? last : (last.isEmpty ? first : first + " " + last) }
         if let org = organization?.trimmedSpaces, !org.isEmpty { return org }
         if let email = emails.first?.address { return email }
         if let phone = phones.first?.number.raw { return phone }

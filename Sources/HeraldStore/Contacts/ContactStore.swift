@@ -35,18 +35,14 @@ public struct ContactStore: Sendable {
 
     /// People in name order, `limit` of them from `offset`.
     public func people(sortedBy sort: ContactSort = .firstName, limit: Int? = nil, offset: Int = 0) throws -> [Person] {
-        let column = sort == .firstName ? "sort_first" : "sort_last"
-        return try database.read { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id LIMIT ? OFFSET ?",
-                                         arguments: [limit ?? -1, offset])
-            return try PersonRows.fetch(ids: ids, db: db)
+        try database.read { db in
+            try PersonRows.fetch(ids: PersonRows.ids(sortedBy: sort, limit: limit, offset: offset, db: db), db: db)
         }
     }
 
     /// Ids of every person in name order (cheap: for lists that load rows lazily).
     public func personIDs(sortedBy sort: ContactSort = .firstName) throws -> [Int64] {
-        let column = sort == .firstName ? "sort_first" : "sort_last"
-        return try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id") }
+        try database.read { db in try PersonRows.ids(sortedBy: sort, db: db) }
     }
 
     /// One person with phones and emails, nil when there is none with this id.

@@ -27,7 +27,7 @@ enum PersonRows {
         let last = cache.fold(clean(p.lastName))
         let sortFirst: String, sortLast: String
         if first.isEmpty && last.isEmpty {
-            let display = cache.fold(clean(displayName(p)))
+            let display = cache.fold(clean(p.displayName))
             sortFirst = display
             sortLast = display
         } else {
@@ -62,18 +62,6 @@ enum PersonRows {
         let f = p.formattedName.utf8, a = p.firstName.utf8, b = p.lastName.utf8
         guard f.count == a.count + 1 + b.count else { return false }
         return f.starts(with: a) && f.dropFirst(a.count).first == 0x20 && f.dropFirst(a.count + 1).elementsEqual(b)
-    }
-
-    /// `Person.displayName` without Foundation trimming on the common path.
-    static func displayName(_ p: Person) -> String {
-        let fn = FastText.trimSpaces(p.formattedName)
-        if !fn.isEmpty { return fn }
-        let first = FastText.trimSpaces(p.firstName), last = FastText.trimSpaces(p.lastName)
-        if !first.isEmpty || !last.isEmpty { return first.isEmpty ? last : (last.isEmpty ? first : first + " " + last) }
-        if let org = p.organization.map(FastText.trimSpaces), !org.isEmpty { return org }
-        if let email = p.emails.first?.address { return email }
-        if let phone = p.phones.first?.number.raw { return phone }
-        return ""
     }
 
     /// Appends the digits a number can be found by to `out`: E.164, national form with a leading 0, and
@@ -197,6 +185,13 @@ enum PersonRows {
                 try email.run()
             }
         }
+    }
+
+    /// Ids of people in name order, `limit` of them (all when nil) from `offset`.
+    static func ids(sortedBy sort: ContactSort, limit: Int? = nil, offset: Int = 0, db: Database) throws -> [Int64] {
+        let column = sort == .firstName ? "sort_first" : "sort_last"
+        return try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id LIMIT ? OFFSET ?",
+                                  arguments: [limit ?? -1, offset])
     }
 
     /// Marks the contacts as changed so in-memory search indexes rebuild.

@@ -36,10 +36,7 @@ public final class ShownPeople: @unchecked Sendable {
 
     /// People in name order, `limit` of them from `offset`, and their summaries.
     public func rows(sortedBy sort: ContactSort, limit: Int, offset: Int, database: HeraldDatabase) throws -> [Row] {
-        let column = sort == .firstName ? "sort_first" : "sort_last"
-        return try read(database) { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM person ORDER BY \(column), id LIMIT ? OFFSET ?", arguments: [limit, offset])
-        }
+        try read(database) { db in try PersonRows.ids(sortedBy: sort, limit: limit, offset: offset, db: db) }
     }
 
     /// The rows of the ids `listed` answers, all read in one snapshot.

@@ -120,23 +120,20 @@ public struct ContactImporter: Sendable {
         var report = ImportReport()
         var batch = Batch(importer: self)
         // About one person per 150 bytes of a file (a card of a few lines, a CSV row). Only a hint: a size
-        // that cannot be read leaves the tables to grow as they go (the read itself reports the file).
+        // that cannot be read leaves the tables to grow as they go (the read itself reports the file). Photos
+        // make a card thousands of bytes, so the match tables are sized for 250,000 people at most and grow
+        // past that (a 200 MB export of 2,000 cards with photos would otherwise reserve some 300 MB).
         if resolved != .vdir, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int {
             batch.expectedPeople = min(size / 150, 2_000_000)
-            batch.matches.reserve(people: batch.expectedPeople)
+            batch.matches.reserve(people: min(batch.expectedPeople, 250_000))
         }
         do {
             try withImportTuning {
-                do {
+                try batch.write(report: &report) { batch, report in
                     while let chunk = try channel.receive() {
                         for item in chunk { try batch.take(item, report: &report) }
                     }
-                    try batch.flush(report: &report)
-                } catch {
-                    batch.buildDeferredIndexesAfterFailure()
-                    throw error
                 }
-                try batch.buildDeferredIndexes()
             }
         } catch {
             channel.cancel()
@@ -209,17 +206,12 @@ public struct ContactImporter: Sendable {
         var batch = Batch(importer: self)
         batch.expectedPeople = people.count
         let folding = FoldingCache()
-        do {
+        try batch.write(report: &report) { batch, report in
             for (i, p) in people.enumerated() {
                 try batch.take(.person(p, keys: PersonRows.keys(for: p, cache: folding), file: source, line: i + 1, issues: []),
                                report: &report)
             }
-            try batch.flush(report: &report)
-        } catch {
-            batch.buildDeferredIndexesAfterFailure()
-            throw error
         }
-        try batch.buildDeferredIndexes()
         report.finish()
         return report
     }
@@ -265,20 +257,27 @@ public struct ContactImporter: Sendable {
             }
         }
 
-        /// Builds the indexes the import dropped (one sort each).
-        mutating func buildDeferredIndexes() throws {
+        /// Takes what `feed` gives (`take`), writes the rest, then builds the indexes the import dropped (one
+        /// sort each), also when feeding or writing failed: that failure is what the user is told, and when the
+        /// building fails too (the same full disk), the next process to open the database builds them.
+        mutating func write(report: inout ImportReport, _ feed: (inout Batch, inout ImportReport) throws -> Void) throws {
+            do {
+                try feed(&self, &report)
+                try flush(report: &report)
+            } catch {
+                do { try buildDeferredIndexes() } catch let building {
+                    ContactImporter.log.error("an import that failed could not build the contact indexes again; they are built when the database is next opened",
+                                              metadata: ["cause": "\(building)"])
+                }
+                throw error
+            }
+            try buildDeferredIndexes()
+        }
+
+        private mutating func buildDeferredIndexes() throws {
             guard indexesDeferred else { return }
             try importer.database.write(DeferredIndexes.create)
             indexesDeferred = false
-        }
-
-        /// `buildDeferredIndexes` when the import failed: the failure is what the user is told, and when
-        /// the building fails too (the same full disk), the next process to open the database builds them.
-        mutating func buildDeferredIndexesAfterFailure() {
-            do { try buildDeferredIndexes() } catch {
-                ContactImporter.log.error("an import that failed could not build the contact indexes again; they are built when the database is next opened",
-                                          metadata: ["cause": "\(error)"])
-            }
         }
 
         mutating func flush(report: inout ImportReport) throws {
@@ -347,7 +346,7 @@ enum Merger {
             var cut: [String] = []
             if left.phones > 0 { cut.append("\(left.phones) phone number(s)") }
             if left.emails > 0 { cut.append("\(left.emails) email(s)") }
-            full = "merged into \(VCardReader.preview(PersonRows.displayName(existing))), who has the most numbers and "
+            full = "merged into \(VCardReader.preview(existing.displayName)), who has the most numbers and "
                 + "emails one person may have (\(FieldLimits.phonesPerPerson) each): \(cut.joined(separator: " and ")) "
                 + "of this card not added"
         }
