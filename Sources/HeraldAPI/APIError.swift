@@ -83,7 +83,7 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
     static func retryAfter(_ value: String?) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), let seconds = Double(value),
               seconds.isFinite, seconds >= 0 else { return nil }
-        return seconds
+        return min(seconds, 86_400)     // a day at most: a hostile or broken answer cannot park a client for ever
     }
 
     /// The response the platform answers this error with (status, envelope, `Retry-After`).

@@ -110,7 +110,7 @@ public struct InboxWireMessage: Codable, Sendable, Hashable {
     /// Epoch milliseconds written as a number (integer or not) or a numeric string.
     private static func decodeMilliseconds(_ c: KeyedDecodingContainer<InternalKeys>, _ key: InternalKeys) throws -> Int64? {
         if let ms = try? c.decodeIfPresent(Int64.self, forKey: key) { return ms }
-        if let ms = try? c.decodeIfPresent(Double.self, forKey: key), ms.isFinite { return Int64(ms) }
+        if let ms = try? c.decodeIfPresent(Double.self, forKey: key), let whole = Int64(exactly: ms.rounded(.towardZero)) { return whole }
         if let text = try? c.decodeIfPresent(String.self, forKey: key), let ms = Int64(text) { return ms }
         return nil
     }

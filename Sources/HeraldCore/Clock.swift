@@ -29,8 +29,13 @@ public final class ManualClock: HeraldClock, @unchecked Sendable {
 }
 
 extension Date {
-    /// Milliseconds since the epoch, as the wire protocols write times.
-    public var epochMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// Milliseconds since the epoch, as the wire protocols write times; a date beyond what 64 bits hold (or NaN)
+    /// gives the nearest end of the range instead of trapping.
+    public var epochMilliseconds: Int64 {
+        let ms = (timeIntervalSince1970 * 1000).rounded()
+        guard !ms.isNaN else { return 0 }
+        return Int64(exactly: ms) ?? (ms < 0 ? Int64.min : Int64.max)
+    }
 
     public init(epochMilliseconds ms: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(ms) / 1000)

@@ -29,6 +29,9 @@ public struct EngineConfig: Sendable, Hashable {
     /// Whether reading delivery infos first collects the carrier's reports due by now. On in a terminal's
     /// embedded engine (nothing else runs the carrier); off on a server, whose carrier worker alone does it.
     public var collectReportsOnRead = true
+    /// Whether a send hands its messages to the carrier before it answers. On in a terminal's embedded engine; off on
+    /// a server, where only the replica holding the carrier lease talks to the carrier (woken by the send's commit).
+    public var handOverOnSend = true
     /// Whether that collection covers every bulk with reports due, not only the one read: a carrier that answers
     /// many bulks in one call (Infobip's logs) is asked once per pass instead of once per bulk.
     public var collectAcrossBulksOnRead = false

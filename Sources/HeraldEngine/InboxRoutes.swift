@@ -4,6 +4,8 @@ import HeraldCore
 
 extension PlatformEngine {
     static let maxInboxLimit = 1000
+    static let maxTopicLength = 255
+    static let maxUserIdLength = 255
 
     // MARK: - Admin
 
@@ -13,6 +15,12 @@ extension PlatformEngine {
                           applicationKey: String? = nil, seen: Bool = false) async throws -> InboxMessage {
         guard !user.isEmpty else { throw EngineError.invalidArgument("an inbox user id cannot be empty") }
         guard !body.isEmpty else { throw EngineError.invalidArgument("an inbox message needs a body") }
+        var input = WireInput()
+        input.identifier("user", user, maxLength: Self.maxUserIdLength)
+        input.identifier("topic", topic, maxLength: Self.maxTopicLength)
+        input.text("title", title, maxLength: 500)
+        input.text("body", body, maxLength: 10_000)
+        do { try input.check("invalid inbox message") } catch { throw EngineError.invalidArgument(error.description) }
         let appKey: String
         if let applicationKey { appKey = applicationKey } else { appKey = try await bootstrapSandbox().applicationKey }
         _ = try await requireApplication(appKey)
@@ -95,20 +103,15 @@ extension PlatformEngine {
     }
 
     static func inboxFilter(_ query: [String: String]) throws -> InboxFilter {
-        var errors: [String: [String]] = [:]
-        func millis(_ name: String) -> Date? {
-            guard let raw = query[name], !raw.isEmpty else { return nil }
-            guard let ms = Int64(raw) else { errors[name, default: []].append("must be epoch milliseconds"); return nil }
-            return Date(epochMilliseconds: ms)
-        }
-        var filter = InboxFilter(topic: query["messageTopic"].flatMap { $0.isEmpty ? nil : $0 },
-                                 from: millis("dateTimeFrom"), to: millis("dateTimeTo"))
-        if let raw = query["limit"] {
-            if let limit = Int(raw), (1...maxInboxLimit).contains(limit) { filter.limit = limit } else {
-                errors["limit", default: []].append("must be a whole number from 1 to \(maxInboxLimit)")
-            }
-        }
-        guard errors.isEmpty else { throw APIError.badRequest("invalid inbox query", validationErrors: errors) }
+        var input = WireInput()
+        let topic = query["messageTopic"].flatMap { $0.isEmpty ? nil : $0 }
+        input.identifier("messageTopic", topic, maxLength: maxTopicLength)
+        let from = input.integer("dateTimeFrom", query["dateTimeFrom"], in: .wireMilliseconds)
+        let to = input.integer("dateTimeTo", query["dateTimeTo"], in: .wireMilliseconds)
+        let limit = input.integer("limit", query["limit"], in: 1...Int64(maxInboxLimit))
+        try input.check("invalid inbox query")
+        var filter = InboxFilter(topic: topic, from: from.map(Date.init(epochMilliseconds:)), to: to.map(Date.init(epochMilliseconds:)))
+        if let limit { filter.limit = Int(limit) }
         return filter
     }
 
@@ -121,27 +124,13 @@ extension PlatformEngine {
             if app.inboxAuthMode == .jwt { throw APIError.accessTokenMissing }
             return app
         case .bearer(let token)?:
-            guard let unverified = InboxTokenVerifier.inspect(token) else { throw APIError.unauthorized }
-            let found = try await store.read { db -> (ApplicationRecord, String)? in
-                guard let app = try ApplicationRecord.find(db, code: unverified.applicationCode),
-                      let hex = try db.value(String.self, "SELECT secretHex FROM jwtKey WHERE applicationKey = ? AND keyId = ?",
-                                             [app.key, unverified.keyId]) else { return nil }
-                return (app, hex)
-            }
-            guard let (app, hex) = found, let secret = Identifiers.bytes(fromHex: hex),
-                  let claims = await InboxTokenVerifier.verifySignature(token, keyId: unverified.keyId, secret: secret) else {
-                throw APIError.unauthorized
-            }
+            let (app, jti, exp) = try await verifyInboxToken(token, externalUserId: externalUserId)
             let now = clock.now()
-            guard let jti = InboxTokenVerifier.check(claims, externalUserId: externalUserId, applicationCode: app.code, now: now),
-                  let exp = claims.exp else {
-                throw APIError.unauthorized
-            }
             let fresh = try await store.write { db -> Bool in
                 try db.execute("DELETE FROM usedJti WHERE expiresAt < ?", [now.epochMilliseconds - 86_400_000])
                 return try db.execute("""
                     INSERT INTO usedJti(applicationKey, jti, expiresAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING
-                    """, [app.key, jti, Int64(min(exp, 1e15) * 1000)]) > 0
+                    """, [app.key, jti, Int64(max(0, min(exp, 1e15)) * 1000)]) > 0
             }
             guard fresh else { throw APIError.unauthorized }
             return app
@@ -150,12 +139,41 @@ extension PlatformEngine {
         }
     }
 
+    /// Whether a user's JWT is signed by a key of its application and its claims let `externalUserId` read now;
+    /// its jti is not marked used (a server checks a token before it reads the body, the route then uses it).
+    public nonisolated func inboxTokenHolds(_ token: String, externalUserId: String) async throws -> Bool {
+        do { _ = try await verifyInboxToken(token, externalUserId: externalUserId) } catch APIError.unauthorized { return false }
+        return true
+    }
+
+    private nonisolated func verifyInboxToken(_ token: String, externalUserId: String) async throws
+        -> (app: ApplicationRecord, jti: String, exp: Double) {
+        guard token.utf8.count <= 8192, let unverified = InboxTokenVerifier.inspect(token) else { throw APIError.unauthorized }
+        let found = try await store.read { db -> (ApplicationRecord, String)? in
+            guard let app = try ApplicationRecord.find(db, code: unverified.applicationCode),
+                  let hex = try db.value(String.self, "SELECT secretHex FROM jwtKey WHERE applicationKey = ? AND keyId = ?",
+                                         [app.key, unverified.keyId]) else { return nil }
+            return (app, hex)
+        }
+        guard let (app, hex) = found, let secret = Identifiers.bytes(fromHex: hex),
+              let claims = await InboxTokenVerifier.verifySignature(token, keyId: unverified.keyId, secret: secret),
+              let jti = InboxTokenVerifier.check(claims, externalUserId: externalUserId, applicationCode: app.code, now: clock.now()),
+              let exp = claims.exp else {
+            throw APIError.unauthorized
+        }
+        return (app, jti, exp)
+    }
+
     func markSeen(_ request: APIRequest) async throws -> APIResponse {
         let app = try await authenticateCode(request)
         let body = try decodeBody(request, as: SeenBody.self)
-        guard !body.externalUserId.isEmpty else {
-            throw APIError.badRequest("externalUserId is required", validationErrors: ["externalUserId": ["must not be empty"]])
+        var input = WireInput()
+        input.identifier("externalUserId", body.externalUserId, maxLength: Self.maxUserIdLength)
+        if body.messages.count > Self.maxInboxLimit { input.refuse("messages", "at most \(Self.maxInboxLimit) marks a request") }
+        for (i, mark) in body.messages.enumerated() {
+            input.identifier("messages[\(i)].messageId", mark.messageId, maxLength: Self.maxUserIdLength)
         }
+        try input.check("invalid seen marks")
         let now = nowMs
         try await store.write { db in
             for mark in body.messages {

@@ -45,12 +45,11 @@ extension PlatformEngine {
     func createMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
         let body = try decodeBody(request, as: ApplicationMessageBody.self)
-        var errors: [String: [String]] = [:]
         let key = body.key ?? Identifiers.hex(bytes: 16).uppercased()
-        if key.isEmpty || key.count > Self.maxKeyLength { errors["key", default: []].append("must have 1 to \(Self.maxKeyLength) characters") }
         let text = body.text ?? ""
-        errors.merge(Self.validate(text: text, placeholder: body.placeholder)) { $0 + $1 }
-        guard errors.isEmpty else { throw APIError.badRequest("the message is not valid", validationErrors: errors) }
+        var input = Self.validate(text: text, placeholder: body.placeholder)
+        input.identifier("key", key, maxLength: Self.maxKeyLength)
+        try input.check("the message is not valid")
         let now = nowMs
         let placeholder = body.placeholder ?? MessageTemplate.defaultLinkPlaceholder
         let message = try await store.write { db -> MessageRecord in
@@ -82,8 +81,7 @@ extension PlatformEngine {
             }
             if let text = body.text { m.text = text }
             if let placeholder = body.placeholder { m.placeholder = placeholder }
-            let errors = Self.validate(text: m.text, placeholder: m.placeholder)
-            guard errors.isEmpty else { throw APIError.badRequest("the message is not valid", validationErrors: errors) }
+            try Self.validate(text: m.text, placeholder: m.placeholder).check("the message is not valid")
             try db.execute("UPDATE message SET text = ?, placeholder = ?, updatedAt = ? WHERE key = ?",
                            [m.text, m.placeholder, now, key])
             return m
@@ -91,14 +89,12 @@ extension PlatformEngine {
         return try Self.json(message.wire)
     }
 
-    static func validate(text: String, placeholder: String?) -> [String: [String]] {
-        var errors: [String: [String]] = [:]
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { errors["text", default: []].append("must not be empty") }
-        if text.count > maxMessageLength { errors["text", default: []].append("must have at most \(maxMessageLength) characters") }
-        if let placeholder, placeholder.count > maxPlaceholderLength {
-            errors["placeholder", default: []].append("must have at most \(maxPlaceholderLength) characters")
-        }
-        return errors
+    static func validate(text: String, placeholder: String?) -> WireInput {
+        var input = WireInput()
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { input.refuse("text", "must not be empty") }
+        input.text("text", text, maxLength: maxMessageLength)
+        input.identifier("placeholder", placeholder, maxLength: maxPlaceholderLength)
+        return input
     }
 
     // MARK: - Settings

@@ -12,7 +12,7 @@ import Logging
 public actor PlatformEngine {
     public nonisolated let store: any EngineStore
     let clock: any HeraldClock
-    public let config: EngineConfig
+    public nonisolated let config: EngineConfig
     let carrier: any Carrier
     var faults = FaultQueue()
     /// The catch-up across bulks under way (reads that arrive meanwhile wait for it instead of asking the carrier again).
@@ -80,6 +80,7 @@ public actor PlatformEngine {
 
     func route(_ request: APIRequest) async throws -> APIResponse {
         let path = request.path
+        try Self.checkValues(request)
         switch request.method {
         case .post:
             if SendInvitation.path.match(path) != nil { return try await sendInvitations(request) }
@@ -102,6 +103,27 @@ public actor PlatformEngine {
             throw APIError.badRequest("badly encoded path \(path)", validationErrors: [:])
         }
         throw APIError.notFound("no endpoint \(request.method.rawValue) \(path)")
+    }
+
+    static let maxPathSegment = 1024
+    static let maxQueryValue = 4096
+
+    /// Every path segment and query item of a request: no control characters (NUL, ESC, C0, C1) and a sane length,
+    /// whatever route it goes to. Body fields are checked by each route as it decodes them.
+    public nonisolated static func checkValues(_ request: APIRequest) throws {
+        var input = WireInput()
+        for segment in request.pathSegments ?? [] {
+            if let problem = WireInput.identifierProblem(segment.isEmpty ? "-" : segment, maxLength: maxPathSegment) {
+                input.refuse("path", problem)
+            }
+        }
+        for (name, value) in request.query {
+            if let problem = WireInput.identifierProblem(name, maxLength: 100) { input.refuse("query", problem) }
+            if !value.isEmpty, let problem = WireInput.identifierProblem(value, maxLength: maxQueryValue) {
+                input.refuse(String(name.unicodeScalars.filter { !WireInput.isControl($0) }.prefix(100)), problem)
+            }
+        }
+        try input.check("invalid request")
     }
 
     /// Where a short link lands when served: `GET /r/{code}` counts the click and redirects to the download page.

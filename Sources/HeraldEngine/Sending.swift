@@ -67,8 +67,10 @@ extension PlatformEngine {
         // The carrier gets the messages only now that they are committed (the outbox); one that fails here
         // is handed over by the next pass.
         let bulkId = answer.sendSmsResponse.bulkId
-        do { try await drainOutbox(bulkId: bulkId) } catch {
-            log.warning("carrier hand-over deferred", metadata: ["bulk": "\(bulkId)", "cause": "\(Self.failureText(error))"])
+        if config.handOverOnSend {
+            do { try await drainOutbox(bulkId: bulkId) } catch {
+                log.warning("carrier hand-over deferred", metadata: ["bulk": "\(bulkId)", "cause": "\(Self.failureText(error))"])
+            }
         }
         // A replayed messageId answers where its message is now, as a read of its bulk would; new ones were
         // just accepted and answer so.
@@ -104,12 +106,23 @@ extension PlatformEngine {
             throw APIError.badRequest("too many destinations: \(destinations.count); \(rule)",
                                       validationErrors: ["recipients.destinations": [rule]])
         }
+        var input = WireInput()
+        input.identifier("messageKey", body.messageKey, maxLength: Self.maxKeyLength)
+        input.identifier("sender", body.sender, maxLength: 64)
+        for (i, d) in destinations.enumerated() {
+            if !d.address.isEmpty {     // an empty one is refused per destination, with the others accepted
+                input.identifier("recipients.destinations[\(i)].address", d.address, maxLength: 64)
+            }
+            if let id = d.messageId, !id.isEmpty {
+                input.identifier("recipients.destinations[\(i)].messageId", id, maxLength: Self.maxClientMessageIdLength)
+            }
+            for (j, value) in (d.clientData ?? []).enumerated() {
+                input.text("recipients.destinations[\(i)].clientData[\(j)]", value, maxLength: Self.maxMessageLength)
+            }
+        }
+        try input.check("invalid invitation")
         do { try SenderID.validate(body.sender) } catch {
             throw APIError.badRequest("invalid sender: \(error.description)", validationErrors: ["sender": [error.description]])
-        }
-        if let tooLong = destinations.first(where: { ($0.messageId?.count ?? 0) > Self.maxClientMessageIdLength }) {
-            throw APIError.badRequest("messageId \(tooLong.messageId ?? "") is too long",
-                                      validationErrors: ["messageId": ["at most \(Self.maxClientMessageIdLength) characters"]])
         }
         let messageKey = body.messageKey
         guard let message = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: messageKey) }) else {

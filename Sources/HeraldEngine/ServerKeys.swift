@@ -79,6 +79,11 @@ extension PlatformEngine {
         }
     }
 
+    /// The ids of every revoked key (a replica's event streams end when theirs is among them).
+    public nonisolated func revokedServerKeyIds() async throws -> Set<String> {
+        try await store.read { db in Set(try db.rows("SELECT id FROM apiKey WHERE revokedAt IS NOT NULL").map { $0["id"] as String }) }
+    }
+
     private nonisolated static func keyInfo(_ row: SQLRow) -> ServerKeyInfo {
         ServerKeyInfo(id: row["id"], name: row["name"], role: KeyRole(rawValue: row["role"]) ?? .viewer,
                       applicationKey: row["applicationKey"], createdAt: Date(epochMilliseconds: row["createdAt"]),

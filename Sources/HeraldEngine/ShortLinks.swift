@@ -15,6 +15,36 @@ extension PlatformEngine {
         return clicks
     }
 
+    /// Counts the openings of many short links in one unit of work (a server gathers clicks for a moment instead of
+    /// writing once per request); unknown codes are ignored.
+    public func recordClicks(_ counts: [String: Int]) async throws {
+        guard !counts.isEmpty else { return }
+        let changed = try await store.write { [self] db -> Bool in
+            var any = false
+            for (code, n) in counts.sorted(by: { $0.key < $1.key }) where n > 0 {
+                guard try db.execute("UPDATE shortLink SET clicks = clicks + ? WHERE code = ?", [n, code]) > 0,
+                      let row = try db.row("SELECT * FROM shortLink WHERE code = ?", [code]) else { continue }
+                try appendEvent(db, applicationKey: row["applicationKey"], .linkClicked(link(row)))
+                any = true
+            }
+            return any
+        }
+        if changed { bell.ring() }
+    }
+
+    /// Whether a short link with this code exists (a read, no write).
+    public nonisolated func shortLinkExists(code: String) async throws -> Bool {
+        guard WireInput.identifierProblem(code, maxLength: 64) == nil else { return false }
+        return try await store.read { db in try db.row("SELECT 1 FROM shortLink WHERE code = ?", [code]) != nil }
+    }
+
+    /// A person's referral link when one was made already (a viewer may read it, not create it).
+    public nonisolated func existingReferralLink(applicationKey: String, referrer: String) async throws -> ReferralLink? {
+        try await store.read { [self] db in
+            try db.row("SELECT * FROM shortLink WHERE applicationKey = ? AND referrer = ?", [applicationKey, referrer]).map(link)
+        }
+    }
+
     /// The short link put in a sent message, with its clicks.
     public func shortLink(applicationKey: String, messageId: String) async throws -> ReferralLink? {
         try await store.read { [self] db in

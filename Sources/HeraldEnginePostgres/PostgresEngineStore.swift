@@ -37,7 +37,7 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
     /// `connections` bounds the units of work that run at once.
     public static func open(url: String, connections: Int = 8) async throws -> PostgresEngineStore {
         let location = try PostgresLocation(parsing: url)
-        let store = PostgresEngineStore(location: location, connections: connections)
+        let store = PostgresEngineStore(location: location, tls: try PostgresTLS.configuration(for: location), connections: connections)
         do {
             try await store.migrate()
         } catch {
@@ -47,9 +47,9 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
         return store
     }
 
-    private init(location: PostgresLocation, connections: Int) {
+    private init(location: PostgresLocation, tls: PostgresConnection.Configuration.TLS, connections: Int) {
         configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
-                                                         password: location.password, database: location.database, tls: .disable)
+                                                         password: location.password, database: location.database, tls: tls)
         threads = NIOThreadPool(numberOfThreads: max(1, connections))
         threads.start()
         var logger = Logger(label: "herald.postgres")

@@ -1,13 +1,31 @@
 import Foundation
 import HeraldEngine
 
-/// Where a PostgreSQL database is: `postgres://user[:password]@host[:port]/database` (or `postgresql://`).
+/// Where a PostgreSQL database is: `postgres://user[:password]@host[:port]/database` (or `postgresql://`), with TLS
+/// as libpq spells it: `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=PATH` (default `prefer`).
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
+    /// libpq's `sslmode`.
+    public enum SSLMode: String, Sendable, Hashable, CaseIterable {
+        /// Plain connections only.
+        case disable
+        /// TLS when the server offers it, no certificate check (libpq's default).
+        case prefer
+        /// TLS or no connection; the certificate is checked against `sslrootcert` when one is given (as libpq does).
+        case require
+        /// TLS, the certificate signed by a trusted CA (`sslrootcert`, else the system's roots).
+        case verifyCA = "verify-ca"
+        /// As `verify-ca`, and the certificate names the host.
+        case verifyFull = "verify-full"
+    }
+
     public var host: String
     public var port: Int
     public var user: String
     public var password: String?
     public var database: String
+    public var sslMode: SSLMode
+    /// A PEM file of the CA certificates to trust for the server's certificate.
+    public var sslRootCert: String?
 
     public init(parsing url: String) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
@@ -32,8 +50,31 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         self.user = user.removingPercentEncoding ?? user
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database.removingPercentEncoding ?? database
+        var mode = SSLMode.prefer
+        var rootCert: String?
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let value = item.value, let parsed = SSLMode(rawValue: value) else {
+                    throw EngineError.invalidArgument("""
+                        sslmode=\(item.value ?? "") is not understood: use \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))
+                        """)
+                }
+                mode = parsed
+            case "sslrootcert":
+                guard let value = item.value, !value.isEmpty else { throw EngineError.invalidArgument("sslrootcert needs a file path") }
+                rootCert = value
+            default:
+                throw EngineError.invalidArgument("the PostgreSQL option \(item.name) is not understood: Herald takes sslmode and sslrootcert")
+            }
+        }
+        if mode == .require, rootCert != nil { mode = .verifyCA }
+        self.sslMode = mode
+        self.sslRootCert = rootCert
     }
 
     /// The address without its password, for logs and messages.
-    public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    public var description: String {
+        "postgres://\(user)@\(host):\(port)/\(database)" + (sslMode == .prefer ? "" : "?sslmode=\(sslMode.rawValue)")
+    }
 }

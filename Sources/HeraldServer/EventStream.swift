@@ -3,6 +3,7 @@ import HeraldAPI
 import HeraldEngine
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// One subscriber of `/1/events`: replays what it missed (after `Last-Event-ID`), then follows new events as
@@ -11,14 +12,19 @@ import ServiceLifecycle
 struct EventStream {
     let engine: PlatformEngine
     let applicationKey: String
+    /// The key the stream was opened with: its revocation ends the stream.
+    let keyId: String
     let options: ServerOptions
     let metrics: ServerMetrics
+    let revocations: KeyRevocations
     let log: Logger
 
     static let batch = 500
 
-    /// The body of the stream; `lastEventId` nil starts with the events to come.
-    func body(after lastEventId: Int64?) async throws -> ResponseBody {
+    /// The body of the stream; `lastEventId` nil starts with the events to come. The stream ends when `closing`
+    /// completes (the subscriber's connection closed: released at once, not at the next failed write), when its key
+    /// is revoked, or when the server stops.
+    func body(after lastEventId: Int64?, closing: EventLoopFuture<Void>) async throws -> ResponseBody {
         let (current, oldest) = try await engine.eventRange(applicationKey: applicationKey)
         var preamble = "retry: 2000\n\n"
         var start = current
@@ -36,13 +42,17 @@ struct EventStream {
         continuation.yield(ByteBuffer(string: preamble))
         let signal = engine.bell.listen()
         let state = StreamState()
-        let producer = Task { [engine, applicationKey, options, metrics, log] in
+        let producer = Task { [engine, applicationKey, keyId, options, metrics, revocations, log] in
             metrics.subscriberJoined()
             defer { metrics.subscriberLeft() }
             await withGracefulShutdownHandler {
                 var last = start
                 var idleSince = Date()
                 while !Task.isCancelled, !state.isClosed {
+                    if revocations.isRevoked(keyId) {
+                        log.notice("event stream ended: its key was revoked", metadata: ["key": "\(keyId)"])
+                        break
+                    }
                     let events: [StoredEvent]
                     do { events = try await engine.events(applicationKey: applicationKey, after: last, limit: Self.batch) } catch {
                         if error is CancellationError { break }
@@ -84,6 +94,7 @@ struct EventStream {
             producer.cancel()
             signal.signal()
         }
+        closing.whenComplete { _ in continuation.finish() }
         return ResponseBody(asyncSequence: stream)
     }
 

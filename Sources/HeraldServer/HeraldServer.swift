@@ -1,6 +1,7 @@
 import Foundation
 import HeraldEngine
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
@@ -14,23 +15,49 @@ public struct HeraldServer: Sendable {
         self.options = options
     }
 
-    /// Serves until SIGTERM or SIGINT (with `handleSignals`) or until the task is cancelled, then lets requests
-    /// in flight finish (event streams end) and returns. `onListening` gets the address once connections are accepted.
+    /// Serves until SIGTERM or SIGINT (with `handleSignals`, which also makes SIGHUP read the TLS files again) or until
+    /// the task is cancelled, then lets requests in flight finish (event streams end) and returns. `onListening` gets
+    /// the address once connections are accepted. Throws `ServerTLSError` when the TLS files cannot be used.
     public func run(handleSignals: Bool = true, onListening: @escaping @Sendable (String) -> Void) async throws {
         let metrics = ServerMetrics()
-        let responder = ServerResponder(engine: engine, options: options, metrics: metrics)
-        let host = options.host
+        let revocations = KeyRevocations(engine: engine)
+        let clicks = ClickCounter(engine: engine)
+        let responder = ServerResponder(engine: engine, options: options, metrics: metrics, revocations: revocations, clicks: clicks)
+        let tls = try options.tls.map(ServerTLS.init(files:))
+        let connections = ConnectionCount(limit: options.maxConnections)
+        let host = options.host, options = options, scheme = tls == nil ? "http" : "https"
+        let log = Logger(label: "herald.server")
         var app = Application(
-            responder: CallbackResponder<BasicRequestContext> { request, _ in await responder.respond(request) },
+            responder: CallbackResponder<ServerContext> { request, context in await responder.respond(request, context: context) },
+            server: HTTPServerBuilder { respond in
+                GuardedHTTP1Channel(responder: respond, options: options, connections: connections, tls: tls)
+            },
             configuration: ApplicationConfiguration(address: .hostname(host, port: options.port), serverName: "herald"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
-                onListening("http://\(shown):\(port)")
+                onListening("\(scheme)://\(shown):\(port)")
             },
             logger: Logger(label: "herald.server")
         )
-        app.addServices(CarrierWorker(engine: engine, options: options, metrics: metrics), ReplicaEvents(engine: engine))
+        app.addServices(CarrierWorker(engine: engine, options: options, metrics: metrics), ReplicaEvents(engine: engine),
+                        revocations, clicks)
+        var reloads: (any DispatchSourceSignal)?
+        if handleSignals, let tls {
+            signal(SIGHUP, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP)
+            source.setEventHandler {
+                do {
+                    try tls.reload()
+                    log.notice("TLS certificate read again", metadata: ["certificate": "\(tls.files.certificatePath)"])
+                } catch {
+                    log.error("TLS certificate not reloaded; the previous one still serves", metadata: ["cause": "\(error)"])
+                }
+            }
+            source.resume()
+            reloads = source
+        }
+        defer { reloads?.cancel() }
         if handleSignals { try await app.runService() } else { try await app.run() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAPI
 
 /// How a Herald server runs.
 public struct ServerOptions: Sendable {
@@ -22,6 +23,27 @@ public struct ServerOptions: Sendable {
     /// Seconds between asks for the carrier lease by a replica that does not hold it.
     public var leaseRetry: TimeInterval
 
+    /// How an inbox may be opened besides a user's JWT and a server key.
+    public var inboxAuth: InboxAuthPolicy = .tokenOrKey
+    /// Connections open at once; one more is answered 503 and closed.
+    public var maxConnections = 4096
+    /// Seconds a client has to send a whole request head once it started one.
+    public var headerTimeout: TimeInterval = 10
+    /// Seconds a kept-alive connection may wait for its next request.
+    public var idleTimeout: TimeInterval = 60
+    /// Seconds a client has to send a whole body once its key was accepted.
+    public var bodyTimeout: TimeInterval = 30
+    /// Failed authentications one client address may make a minute before it is answered 429.
+    public var authFailuresPerMinute = 30
+    /// Short-link openings counted per client address a minute (more are answered 429).
+    public var clicksPerMinute = 120
+    /// The role a key must have to read `/metrics`; nil: no key needed.
+    public var metricsRole: KeyRole?
+    /// The certificate and key files to serve HTTPS with; nil: plain HTTP.
+    public var tls: ServerTLSFiles?
+    /// Names this replica on every log line.
+    public var replicaId = ProcessInfo.processInfo.hostName
+
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, heartbeat: TimeInterval = 15,
                 eventPoll: TimeInterval = 1, subscriberBuffer: Int = 1000, messagingVersion: Int = 2,
                 carrierInterval: TimeInterval = 0.25, eventRetention: TimeInterval = 7 * 24 * 3600, leaseRetry: TimeInterval = 1) {
@@ -35,5 +57,24 @@ public struct ServerOptions: Sendable {
         self.carrierInterval = carrierInterval
         self.eventRetention = eventRetention
         self.leaseRetry = leaseRetry
+    }
+}
+
+/// Who may open an inbox on a server besides a server key.
+public enum InboxAuthPolicy: String, Sendable, CaseIterable {
+    /// A user's JWT (signed with one of the application's keys) or a server key: the default.
+    case tokenOrKey = "token"
+    /// Also the bare application code, which reads any user's inbox and cannot be revoked: only when the operator
+    /// chose it (`--inbox-auth app-code`).
+    case appCode = "app-code"
+}
+
+/// A PEM certificate chain and its private key, read at start and again on SIGHUP.
+public struct ServerTLSFiles: Sendable, Hashable {
+    public var certificatePath: String
+    public var keyPath: String
+    public init(certificatePath: String, keyPath: String) {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
     }
 }

@@ -11,23 +11,33 @@ enum RouteAccess: Sendable, Hashable {
     case send
     /// An admin key (application settings).
     case admin
-    /// An inbox route: a server key is exchanged for the application code; an application code or a user's
-    /// JWT (a phone's own request) goes to the engine as it came.
+    /// An inbox route: a server key is exchanged for the application code; a user's JWT (a phone's own request)
+    /// goes to the engine as it came, and so does the bare application code when the operator allowed it.
     case inbox
+    /// An inbox route that changes something (marking seen): as `inbox`, but a viewer key is refused.
+    case inboxWrite
+    /// A referral link: any key reads one made already; making one needs a sender key.
+    case referral
     /// Answered by the server itself, with any server key.
     case server
+    /// `/metrics`: open, or a key of the role the operator named (`--metrics-role`).
+    case metrics
 }
 
 /// Every route a Herald server answers; anything else is 404 before any key is looked at.
 enum ServerRoutes {
     static let health: PathTemplate = "/health"
+    static let live: PathTemplate = "/health/live"
+    static let ready: PathTemplate = "/health/ready"
     static let metrics: PathTemplate = "/metrics"
     static let events: PathTemplate = "/1/events"
     static let eventQueue: PathTemplate = "/1/messaging/messages"
 
     static let table: [(method: HTTPMethod, path: PathTemplate, access: RouteAccess)] = [
         (.get, health, .open),
-        (.get, metrics, .open),
+        (.get, live, .open),
+        (.get, ready, .open),
+        (.get, metrics, .metrics),
         (.get, GetServerFeatures.path, .open),
         (.get, PlatformEngine.clickPath, .open),
         (.get, GetServerSession.path, .server),
@@ -40,9 +50,9 @@ enum ServerRoutes {
         (.put, UpdateApplicationMessage.path, .send),
         (.get, GetApplicationSettings.path, .read),
         (.put, UpdateApplicationSettings.path, .admin),
-        (.get, GetReferralLink.path, .read),
+        (.get, GetReferralLink.path, .referral),
         (.get, FetchInbox.path, .inbox),
-        (.post, MarkInboxSeen.path, .inbox),
+        (.post, MarkInboxSeen.path, .inboxWrite),
     ]
 
     /// The access rule and template of a request; nil when no route has this method and path.

@@ -23,6 +23,7 @@ struct Herald: AsyncParsableCommand {
 
     /// Parses with the `--to` values of `send` taken out first (see `RecipientArguments`).
     static func main() async {
+        PrivateFiles.restrictCreation()
         let arguments = RecipientArguments.extract(from: Array(CommandLine.arguments.dropFirst()))
         // Logs go to $XDG_STATE_HOME/herald/herald.log (the data folder does not move them).
         FileLogging.bootstrap(file: HeraldPaths.resolve(dataDirOption: nil).logFile)

@@ -5,10 +5,11 @@ import HeraldLocks
 /// The engine's SQLite file and its migrations. Times are stored as epoch milliseconds.
 enum SQLiteEngineSchema {
     static func open(at url: URL) throws -> DatabasePool {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFolder.create(url.deletingLastPathComponent())
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(15)
+        defer { PrivateFolder.tightenDatabase(at: url.path) }
         return try MigrationGate.open(path: url.path) {
             try DatabasePool(path: url.path, configuration: config)
         } migrate: { pool in

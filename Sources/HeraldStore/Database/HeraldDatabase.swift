@@ -47,8 +47,10 @@ public final class HeraldDatabase: Sendable {
 
     /// Opens `herald.sqlite` inside `directory`, creating the directory when it is missing.
     public static func open(inDirectory directory: URL) throws -> HeraldDatabase {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try HeraldDatabase(path: directory.appendingPathComponent(fileName).path)
+        try PrivateFolder.create(directory)
+        let database = try HeraldDatabase(path: directory.appendingPathComponent(fileName).path)
+        PrivateFolder.tightenDatabase(at: database.path)
+        return database
     }
 
     /// The data folder this database lives in.

@@ -36,6 +36,7 @@ struct ServerDatabaseOption: ParsableArguments {
             throw Output.failure("\(error)")
         }
         config.collectReportsOnRead = collectReportsOnRead
+        config.handOverOnSend = false       // only the carrier lease's holder talks to the carrier
         config.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         if let database, Self.isPostgres(database) {
             let shown = (try? PostgresLocation(parsing: database).description) ?? "the PostgreSQL database"
@@ -74,23 +75,92 @@ struct ServeRun: AsyncParsableCommand {
         "Messaging feature version announced (2: event stream; 1: terminals short-poll).", valueName: "n"))
     var messagingVersion = 2
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("PEM certificate chain to serve HTTPS with (read again on SIGHUP).", valueName: "path"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "path"))
+    var tlsKey: String?
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once; more are answered 503.", valueName: "n"))
+    var maxConnections = 4096
+
+    @Option(name: .customLong("inbox-auth"), help: ArgumentHelp(
+        "token: an inbox opens with a user's JWT or a server key; app-code: also with the bare application code.", valueName: "mode"))
+    var inboxAuth = InboxAuthPolicy.tokenOrKey.rawValue
+
+    @Option(name: .customLong("metrics-role"), help: ArgumentHelp("Key role /metrics needs (viewer, sender, admin); default: none.", valueName: "role"))
+    var metricsRole: String?
+
+    @Option(name: .customLong("log-format"), help: ArgumentHelp(
+        "text: log to the log file; json: one JSON line per request and event to stderr.", valueName: "format"))
+    var logFormat = "text"
+
+    @Option(name: .customLong("replica-id"), help: ArgumentHelp("Names this replica on every log line (default: the host name).", valueName: "name"))
+    var replicaId: String?
+
     @OptionGroup var storage: ServerDatabaseOption
 
     func run() async throws {
-        let (host, port) = try Self.parseListen(listen)
-        guard (1...2).contains(messagingVersion) else { throw Output.failure("--messaging-version is 1 or 2") }
+        let options = try serverOptions()
+        if let format = LogSink.Format(rawValue: logFormat), format == .json {
+            FileLogging.sink?.redirectToStandardError(format: format, fields: [
+                ("replica", options.replicaId), ("pid", String(ProcessInfo.processInfo.processIdentifier)),
+            ])
+        }
+        if storage.database.map(ServerDatabaseOption.isPostgres) != true { PrivateFiles.warnIfLoose(storage.global.paths.dataDirectory) }
         let engine = try await storage.openEngine(collectReportsOnRead: false)
         do { _ = try await engine.bootstrapSandbox() } catch {
             throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")
         }
-        let server = HeraldServer(engine: engine, options: ServerOptions(host: host, port: port, messagingVersion: messagingVersion))
+        if options.tls == nil, !Self.isLoopback(options.host) {
+            Output.warn("serving plain HTTP on \(options.host): keys travel in cleartext; give --tls-cert and --tls-key")
+        }
+        let server = HeraldServer(engine: engine, options: options)
         do {
             try await server.run { address in
                 FileHandle.standardError.write(Data("listening on \(address)\n".utf8))
             }
+        } catch let error as ServerTLSError {
+            throw Output.failure("cannot serve HTTPS: \(error.description)")
         } catch {
             throw Output.failure("the server stopped: \(error)")
         }
+    }
+
+    /// The options as given, each checked.
+    func serverOptions() throws -> ServerOptions {
+        let (host, port) = try Self.parseListen(listen)
+        guard (1...2).contains(messagingVersion) else { throw Output.failure("--messaging-version is 1 or 2") }
+        var options = ServerOptions(host: host, port: port, messagingVersion: messagingVersion)
+        guard (1...1_000_000).contains(maxConnections) else { throw Output.failure("--max-connections is a number from 1 to 1000000") }
+        options.maxConnections = maxConnections
+        guard let policy = InboxAuthPolicy(rawValue: inboxAuth) else {
+            throw Output.failure("--inbox-auth \(Output.safe(inboxAuth)) is not understood: use token or app-code")
+        }
+        options.inboxAuth = policy
+        if let metricsRole {
+            guard let role = KeyRole(rawValue: metricsRole) else {
+                throw Output.failure("--metrics-role \(Output.safe(metricsRole)) is not a role: use viewer, sender or admin")
+            }
+            options.metricsRole = role
+        }
+        guard LogSink.Format(rawValue: logFormat) != nil else { throw Output.failure("--log-format is text or json") }
+        switch (tlsCertificate, tlsKey) {
+        case (let cert?, let key?): options.tls = ServerTLSFiles(certificatePath: cert, keyPath: key)
+        case (nil, nil): break
+        default: throw Output.failure("--tls-cert and --tls-key go together")
+        }
+        if let replicaId {
+            guard WireInput.identifierProblem(replicaId, maxLength: 100) == nil else {
+                throw Output.failure("--replica-id has 1 to 100 characters and no control characters")
+            }
+            options.replicaId = replicaId
+        }
+        return options
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     static func parseListen(_ text: String) throws -> (String, Int) {

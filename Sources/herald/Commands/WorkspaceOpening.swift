@@ -84,6 +84,7 @@ extension GlobalOptions {
     /// Opens the workspace of the data folder; errors become a message on stderr and exit 1.
     func openWorkspace() async throws -> Workspace {
         let setup = try workspaceSetup()
+        PrivateFiles.warnIfLoose(paths.dataDirectory)
         do {
             let ws = try await Workspace.open(dataDirectory: paths.dataDirectory, platform: setup.platform, config: setup.config)
             if !ws.reconciledOnOpen.isEmpty { Output.note(ws.reconciledOnOpen.summary) }
