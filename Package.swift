@@ -89,6 +89,7 @@ let package = Package(
         .target(name: "HeraldHTTP", dependencies: [
             "HeraldAPI",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

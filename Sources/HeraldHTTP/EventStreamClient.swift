@@ -27,6 +27,11 @@ public struct EventStreamClient: PlatformEventSource {
         self.client = client
     }
 
+    /// A stream reader that trusts the CA certificates of `caFile` besides the system's.
+    public init(baseURL: URL, key: String, caFile: String?) throws(APIError) {
+        self.init(baseURL: baseURL, key: key, client: try ServerTrust.client(caFile: caFile))
+    }
+
     public func follow(after start: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
         var lastEventId: Int64? = start ?? 0
         var failures = 0

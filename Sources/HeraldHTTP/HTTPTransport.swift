@@ -20,6 +20,11 @@ public struct HTTPTransport: PlatformTransport {
         self.client = client
     }
 
+    /// A transport that trusts the CA certificates of `caFile` besides the system's (a server with its own CA).
+    public init(baseURL: URL, caFile: String?, timeout: TimeInterval = 15) throws(APIError) {
+        self.init(baseURL: baseURL, timeout: timeout, client: try ServerTrust.client(caFile: caFile))
+    }
+
     public func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
         try await send(request, queryItems: request.query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
@@ -65,6 +70,7 @@ public struct HTTPTransport: PlatformTransport {
             if client == .deadlineExceeded || client == .readTimeout || client == .connectTimeout { return .timeout }
             if client == .cancelled { return .transport("the request to \(url) was cancelled") }
         }
+        if let tls = ServerTrust.describe(error, url: url) { return .transport(tls) }
         if error is NIOTooManyBytesError { return .invalidResponse("the answer of \(url) is too large") }
         if let io = error as? IOError { return .transport("cannot connect to \(url): \(io.description)") }
         let text = "\(error)"

@@ -44,7 +44,8 @@ final class RequestPhase: @unchecked Sendable {
 }
 
 /// First on every connection (after TLS), on raw bytes: refuses a connection beyond the server's cap with a 503,
-/// and gives a client `headerTimeout` seconds from the first byte of a request to the end of its head.
+/// gives a client `headerTimeout` seconds from the first byte of a request to the end of its head, and closes the
+/// connection when the client closed its side.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -84,6 +85,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         if counted { count.release(); counted = false }
         phase.disarm()
+    }
+
+    /// The client closed its side: nothing more can be asked on this connection, and an event stream it was
+    /// reading has nobody left to read it. Closing now releases the stream at once instead of at its next write.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

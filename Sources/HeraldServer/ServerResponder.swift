@@ -264,6 +264,7 @@ struct ServerResponder: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-cache"
+            headers[.connection] = "close"      // a stream that ends (revoked key, server stopping) ends its connection
             return Response(status: .ok, headers: headers, body: try await stream.body(after: lastId, closing: context.channel.closeFuture))
         default:
             return Self.response(try await queue(request, applicationKey: app))

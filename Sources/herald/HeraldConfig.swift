@@ -45,6 +45,8 @@ struct HeraldConfig: Sendable, Equatable {
     /// The server key, or the file holding it.
     var platformKey: String?
     var platformKeyFile: String?
+    /// `[platform] ca_file`: CA certificates (PEM) trusted for the server's certificate besides the system's.
+    var platformCAFile: String?
     /// `[platform] kind`: "embedded" or "infobip" (a Herald server is chosen by `url`).
     var platformKind: String?
     /// `[infobip]`: the account's API base URL and key (or key file), Mobile Messaging's base URL and
@@ -66,7 +68,7 @@ struct HeraldConfig: Sendable, Equatable {
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link"]
     static let knownShare: Set<String> = ["email_from", "email_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
-    static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind"]
+    static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
 
     /// Loads `url`; a missing file is the empty configuration.
     static func load(from url: URL) throws -> HeraldConfig {
@@ -141,6 +143,7 @@ struct HeraldConfig: Sendable, Equatable {
             c.platformURL = try string(platform, "url", "platform.url")
             c.platformKey = try string(platform, "api_key", "platform.api_key")
             c.platformKeyFile = try string(platform, "api_key_file", "platform.api_key_file")
+            c.platformCAFile = try string(platform, "ca_file", "platform.ca_file")
             if let kind = try string(platform, "kind", "platform.kind") {
                 guard ["embedded", "infobip"].contains(kind.lowercased()) else {
                     throw ConfigError(file: file, message: "platform.kind \"\(kind)\" is not one of embedded, infobip (a Herald server is set by platform.url)")

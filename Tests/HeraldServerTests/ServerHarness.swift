@@ -42,12 +42,14 @@ final class ServerHarness: @unchecked Sendable {
 
     /// A raw request; the answer as it came.
     func raw(_ method: HTTPMethod, _ path: String, key: String? = nil, body: Data? = nil,
-             headers: [String: String] = [:]) async throws -> APIResponse {
+             headers: [String: String] = [:], query: [String: String] = [:]) async throws -> APIResponse {
         var all = headers
         if let key { all["Authorization"] = "App \(key)" }
         if body != nil { all["Content-Type"] = "application/json" }
-        return try await transport.send(APIRequest(method: method, path: path, headers: all, body: body))
+        return try await transport.send(APIRequest(method: method, path: path, query: query, headers: all, body: body))
     }
+
+    var port: Int { url.port ?? 0 }
 
     func call<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
         try endpoint.decode(try await transport.send(try endpoint.request()))

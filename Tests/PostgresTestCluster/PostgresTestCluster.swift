@@ -64,7 +64,8 @@ public final class PostgresTestCluster: @unchecked Sendable {
     ///
     /// If the chosen port is taken by the time the server starts, it tries again with another one. On failure
     /// nothing is left behind: any server is stopped and the directory is removed.
-    public static func start() throws -> PostgresTestCluster {
+    /// `tls`: a certificate and key (PEM) the server offers TLS with (`ssl=on`); plain connections are taken too.
+    public static func start(tls: (certificate: String, key: String)? = nil) throws -> PostgresTestCluster {
         guard let bin = findBinDirectory() else {
             throw PostgresTestClusterError(
                 "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/pg_ctl, and pg_config --bindir has none)")
@@ -74,10 +75,19 @@ public final class PostgresTestCluster: @unchecked Sendable {
             let data = directory.appendingPathComponent("data").path
             try runAsServerUser(bin, "initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
                                                "--locale=C", "--no-sync", "--no-instructions"], in: directory)
+            var settings: [String] = []
+            if let tls {
+                let certificate = directory.appendingPathComponent("server.crt"), key = directory.appendingPathComponent("server.key")
+                try FileManager.default.copyItem(atPath: tls.certificate, toPath: certificate.path)
+                try FileManager.default.copyItem(atPath: tls.key, toPath: key.path)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+                if getuid() == 0 { try run("/bin/chown", ["postgres:postgres", certificate.path, key.path], in: directory) }
+                settings = ["-c", "ssl=on", "-c", "ssl_cert_file=\(certificate.path)", "-c", "ssl_key_file=\(key.path)"]
+            }
             var lastError: Error = PostgresTestClusterError("the server never started")
             for _ in 1...5 {
                 let port = try freePort()
-                let server = try launchServer(bin, directory: directory, port: port)
+                let server = try launchServer(bin, directory: directory, port: port, settings: settings)
                 do {
                     try waitUntilReady(bin, server: server, directory: directory, port: port)
                     try createDatabase(bin, "herald", port: port, in: directory)
@@ -121,7 +131,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// a socket it hands the child has closed it, and the server `pg_ctl` leaves behind keeps that socket, so
     /// waiting for `pg_ctl` would hang until the server stops (swift-corelibs-foundation issue 4795). Keeping
     /// the server as the child makes that harmless: it is meant to end only when we stop it.
-    private static func launchServer(_ bin: URL, directory: URL, port: Int) throws -> Process {
+    private static func launchServer(_ bin: URL, directory: URL, port: Int, settings: [String]) throws -> Process {
         let log = directory.appendingPathComponent("server.log")
         if !FileManager.default.fileExists(atPath: log.path) {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -131,7 +141,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
         try logHandle.seekToEnd()
         let arguments = ["-D", directory.appendingPathComponent("data").path, "-p", String(port),
                          "-k", directory.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
-                         "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
+                         "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"] + settings
         let (executable, fullArguments) = asServerUser(bin.appendingPathComponent("postgres").path, arguments)
         let process = makeProcess(executable, fullArguments, in: directory)
         process.standardOutput = logHandle

@@ -3,6 +3,7 @@ import Foundation
 import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
+import HeraldHTTP
 import HeraldInfobip
 import HeraldServices
 
@@ -72,7 +73,13 @@ extension GlobalOptions {
         guard let key else {
             throw Output.failure("a platform URL is set but no key: set HERALD_PLATFORM_KEY or [platform] api_key (make one with `herald serve keys create`)")
         }
-        return ServerPlatform(url: url, key: key)
+        if ServerTrust.sendsKeysInCleartext(url) {
+            Output.warn("the platform key goes to \(Output.safe(text)) over plain http: anyone on the way can read it; use https")
+        }
+        let caFile = (nonEmpty(environment["HERALD_PLATFORM_CA_FILE"]) ?? nonEmpty(config.platformCAFile)).map {
+            ($0 as NSString).expandingTildeInPath
+        }
+        return ServerPlatform(url: url, key: key, caFile: caFile)
     }
 
     /// `{SENDER_NAME}` when config sets none: the login name, capitalised ("ana" → "Ana").

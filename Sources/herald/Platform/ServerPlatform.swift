@@ -10,9 +10,18 @@ import HeraldServices
 struct ServerPlatform: PlatformConnector {
     let url: URL
     let key: String
+    /// A PEM file of CA certificates trusted besides the system's (`[platform] ca_file`, `HERALD_PLATFORM_CA_FILE`).
+    var caFile: String?
 
     func connect(dataDirectory: URL, saved: SavedCredentials, clock: any HeraldClock) async throws -> PlatformConnection {
-        let transport = HTTPTransport(baseURL: url)
+        let transport: HTTPTransport
+        let events: EventStreamClient
+        do {
+            transport = try HTTPTransport(baseURL: url, caFile: caFile)
+            events = try EventStreamClient(baseURL: url, key: key, caFile: caFile)
+        } catch {
+            throw WorkspaceError.platform(error.description)
+        }
         let credentials: PlatformCredentials
         switch await session(over: transport) {
         case .success(let session):
@@ -35,7 +44,7 @@ struct ServerPlatform: PlatformConnector {
             throw WorkspaceError.platform("the Herald server at \(url.absoluteString) answered oddly: \(error.description)")
         }
         return PlatformConnection(kind: .server(url), transport: transport, credentials: credentials,
-                                  events: EventStreamClient(baseURL: url, key: key))
+                                  events: events)
     }
 
     private func session(over transport: HTTPTransport) async -> Result<ServerSession, APIError> {
