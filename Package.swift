@@ -139,7 +139,7 @@ let package = Package(
         ], swiftSettings: uiIsolation),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"],
                     swiftSettings: uiIsolation),
-        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI"]),
+        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster"]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
         .target(name: "InfobipStandIn", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),

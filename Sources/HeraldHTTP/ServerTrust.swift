@@ -12,7 +12,8 @@ public enum ServerTrust {
     private static let lock = NSLock()
 
     /// The client that trusts `caFile` too (the shared client when nil); throws `.invalidRequest` naming the file when
-    /// it holds no readable certificate.
+    /// it holds no readable certificate. With a CA file, a refused certificate fails the request at once (the pool's
+    /// default would try the handshake again until the request's deadline).
     public static func client(caFile: String?) throws(APIError) -> HTTPClient {
         guard let caFile else { return .shared }
         let certificates: [NIOSSLCertificate]
@@ -26,6 +27,7 @@ public enum ServerTrust {
             tls.additionalTrustRoots = [.certificates(certificates)]
             var configuration = HTTPClient.Configuration()
             configuration.tlsConfiguration = tls
+            configuration.connectionPool.retryConnectionEstablishment = false
             let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[caFile] = made
             return made

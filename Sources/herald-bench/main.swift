@@ -188,6 +188,7 @@ do {
     defer { try? FileManager.default.removeItem(at: dir) }
     if o.command == "server" {
         try await serverBench(o, dir: dir)
+        try await floodBench(dir: dir)
         try? FileManager.default.removeItem(at: dir)   // exit does not run the defer above
         exit(0)
     }
@@ -199,7 +200,10 @@ do {
     }
     if ["ui", "all"].contains(o.command) { try runScreens(o, data: dir.appendingPathComponent("data")) }
     if ["cli", "all"].contains(o.command) { try cliBench(o, dir: dir) }
-    if o.command == "all" { try await serverBench(o, dir: dir) }
+    if o.command == "all" {
+        try await serverBench(o, dir: dir)
+        try await floodBench(dir: dir)
+    }
 } catch {
     FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
     exit(2)

@@ -27,9 +27,16 @@ final class ServerHarness: @unchecked Sendable {
         admin = try await engine.createServerKey(role: .admin, name: "boss").key
         let listening = AsyncStream<String>.makeStream()
         let server = HeraldServer(engine: engine, options: options)
-        task = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
+        task = Task {
+            defer { listening.continuation.finish() }
+            try await server.run(handleSignals: false) { listening.continuation.yield($0) }
+        }
         var iterator = listening.stream.makeAsyncIterator()
-        guard let address = await iterator.next(), let url = URL(string: address) else { throw CancellationError() }
+        guard let address = await iterator.next(), let url = URL(string: address) else {
+            try? FileManager.default.removeItem(at: folder)
+            try await task.value        // the reason it never listened
+            throw CancellationError()
+        }
         self.url = url
     }
 

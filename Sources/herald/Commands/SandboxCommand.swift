@@ -32,7 +32,7 @@ struct SandboxPushInbox: AsyncParsableCommand {
         do {
             let m = try await sandbox.pushInbox(user: user, topic: topic, title: title, body: body)
             if json { try Output.printJSON(Pushed(messageId: m.messageId, sendDateTime: m.sendDateTime.epochMilliseconds)) } else {
-                print(m.messageId)
+                print(Output.safe(m.messageId))
             }
         } catch {
             throw Output.failure("\(error)")

@@ -112,7 +112,7 @@ struct SendCommand: AsyncParsableCommand {
     private func printHuman(_ result: InviteResult, ws: Workspace) {
         if let bulk = result.bulkId {
             let more = result.bulkIds.count > 1 ? " (+\(result.bulkIds.count - 1) more: \(result.bulkIds.dropFirst().joined(separator: ", ")))" : ""
-            print("Bulk \(bulk)\(more): \(result.recipients.count) recipient(s)")
+            print("Bulk \(Output.safe(bulk))\(more): \(result.recipients.count) recipient(s)")
         }
         if !result.recipients.isEmpty {
             var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
@@ -128,7 +128,7 @@ struct SendCommand: AsyncParsableCommand {
             for s in result.skipped { table.add([s.address, s.reason]) }
             print(table.render(), terminator: "")
         }
-        if let bulk = result.bulkId { print("Follow it with: herald status \(bulk) --wait") }
+        if let bulk = result.bulkId { print("Follow it with: herald status \(Output.safe(bulk)) --wait") }
     }
 }
 

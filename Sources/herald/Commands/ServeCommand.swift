@@ -45,6 +45,7 @@ struct ServerDatabaseOption: ParsableArguments {
             }
         }
         let url = try Self.sqlitePath(database, dataDirectory: global.paths.dataDirectory)
+        PrivateFiles.warnIfLoose(url.deletingLastPathComponent())
         do { return try PlatformEngine.open(at: url, config: config) } catch {
             throw Output.failure("cannot open the server's database \(url.path): \(PlatformEngine.failureText(error))")
         }
@@ -107,7 +108,6 @@ struct ServeRun: AsyncParsableCommand {
                 ("replica", options.replicaId), ("pid", String(ProcessInfo.processInfo.processIdentifier)),
             ])
         }
-        if storage.database.map(ServerDatabaseOption.isPostgres) != true { PrivateFiles.warnIfLoose(storage.global.paths.dataDirectory) }
         let engine = try await storage.openEngine(collectReportsOnRead: false)
         do { _ = try await engine.bootstrapSandbox() } catch {
             throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")

@@ -24,7 +24,7 @@ struct ShareLink: AsyncParsableCommand {
         do {
             let link = try await ws.share.referralLink(referrer: referrer)
             if json { try Output.printJSON(LinkJSON(url: link.url, clicks: link.clicks, referrer: referrer)) } else {
-                print("\(link.url)  (\(link.clicks) click\(link.clicks == 1 ? "" : "s"))")
+                print("\(Output.safe(link.url))  (\(link.clicks) click\(link.clicks == 1 ? "" : "s"))")
             }
         } catch {
             throw Output.failure(for: error)
@@ -44,7 +44,7 @@ struct ShareQR: AsyncParsableCommand {
             let link = try await ws.share.referralLink(referrer: referrer)
             let code = try ws.share.qrCode(for: link.url)
             print(code.textLines().joined(separator: "\n"))
-            print(link.url)
+            print(Output.safe(link.url))
         } catch {
             throw Output.failure(for: error)
         }

@@ -27,9 +27,9 @@ struct TemplateJSON: Encodable {
 
 private func printTemplate(_ m: ApplicationMessage, defaultKey: String?) {
     let meter = SMSMeter.measure(m.text)
-    print("\(m.key)\(m.key == defaultKey ? " (default)" : "")")
+    print("\(Output.safe(m.key))\(m.key == defaultKey ? " (default)" : "")")
     print("  \(Output.safe(m.text))")
-    print("  link placeholder \(m.placeholder); \(meter.characters) characters, \(meter.segments) SMS segment(s) before the link")
+    print("  link placeholder \(Output.safe(m.placeholder)); \(meter.characters) characters, \(meter.segments) SMS segment(s) before the link")
 }
 
 struct TemplatesList: AsyncParsableCommand {

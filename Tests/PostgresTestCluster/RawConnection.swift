@@ -5,10 +5,10 @@ import Glibc
 
 /// A TCP connection to a server on 127.0.0.1 that sends exactly the bytes it is given (half a head, a body that never
 /// ends, invalid UTF-8 in a request target) and reads what comes back with a deadline: what a hostile client does.
-final class RawConnection: @unchecked Sendable {
+public final class RawConnection: @unchecked Sendable {
     private var fd: Int32
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError("socket: errno \(errno)") }
         var address = sockaddr_in()
@@ -29,7 +29,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Sends every byte; false when the server closed the connection.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -40,11 +40,24 @@ final class RawConnection: @unchecked Sendable {
     }
 
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Sends `bytes` unless the server stops taking them for `timeout` seconds (or closed); false then.
+    public func send(_ bytes: [UInt8], timeout: TimeInterval) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&poller, 1, Int32(timeout * 1000)) == 1, poller.revents & Int16(POLLOUT) != 0 else { return false }
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return false }
+            offset += n
+        }
+        return true
+    }
 
     /// What arrives within `timeout` seconds, and whether the server closed the connection (then sooner). The wait
     /// blocks a thread of its own, never one of the few threads Swift's tasks (and the server under test) run on.
-    func read(timeout: TimeInterval, until stop: @escaping @Sendable (Data) -> Bool = { _ in false }) async -> (data: Data, closed: Bool) {
+    public func read(timeout: TimeInterval, until stop: @escaping @Sendable (Data) -> Bool = { _ in false }) async -> (data: Data, closed: Bool) {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.blockingRead(timeout: timeout, until: stop)) }.start()
         }
@@ -69,13 +82,13 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// The status of the first response that arrives within `timeout`, nil when none does.
-    func status(timeout: TimeInterval) async -> Int? {
+    public func status(timeout: TimeInterval) async -> Int? {
         let (data, _) = await read(timeout: timeout) { $0.range(of: Data("\r\n".utf8)) != nil }
         return Self.status(of: data)
     }
 
     /// Reads one whole response (head and a `Content-Length` body) within `timeout`.
-    func response(timeout: TimeInterval) async -> (status: Int?, head: String, body: String) {
+    public func response(timeout: TimeInterval) async -> (status: Int?, head: String, body: String) {
         let (data, _) = await read(timeout: timeout) { data in
             guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return false }
             let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).lowercased()
@@ -88,18 +101,18 @@ final class RawConnection: @unchecked Sendable {
                 String(decoding: data[end.upperBound...], as: UTF8.self))
     }
 
-    static func status(of data: Data) -> Int? {
+    public static func status(of data: Data) -> Int? {
         let text = String(decoding: data.prefix(32), as: UTF8.self)
         guard text.hasPrefix("HTTP/1.1 ") else { return nil }
         return Int(text.dropFirst(9).prefix(3))
     }
 
-    func close() {
+    public func close() {
         if fd >= 0 { Glibc.close(fd); fd = -1 }
     }
 }
 
-struct RawError: Error, CustomStringConvertible {
-    let description: String
+public struct RawError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }
