@@ -33,8 +33,13 @@ public final class EventBell: @unchecked Sendable {
         return signal
     }
 
+    private var rings: UInt64 = 0
+
+    /// How many times the bell has rung: a reader that started after generation N has seen every commit rung before.
+    public var generation: UInt64 { lock.withLock { rings } }
+
     public func ring() {
-        for listener in lock.withLock({ Array(listeners.values) }) { listener.signal?.signal() }
+        for listener in lock.withLock({ rings += 1; return Array(listeners.values) }) { listener.signal?.signal() }
     }
 }
 

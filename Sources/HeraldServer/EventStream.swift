@@ -17,6 +17,8 @@ struct EventStream {
     let options: ServerOptions
     let metrics: ServerMetrics
     let revocations: KeyRevocations
+    /// Recent events, read once for every subscriber.
+    let cache: EventCache
     let log: Logger
 
     static let batch = 500
@@ -42,7 +44,7 @@ struct EventStream {
         continuation.yield(ByteBuffer(string: preamble))
         let signal = engine.bell.listen()
         let state = StreamState()
-        let producer = Task { [engine, applicationKey, keyId, options, metrics, revocations, log] in
+        let producer = Task { [engine, cache, applicationKey, keyId, options, metrics, revocations, log] in
             metrics.subscriberJoined()
             defer { metrics.subscriberLeft() }
             await withGracefulShutdownHandler {
@@ -53,15 +55,17 @@ struct EventStream {
                         log.notice("event stream ended: its key was revoked", metadata: ["key": "\(keyId)"])
                         break
                     }
-                    let events: [StoredEvent]
-                    do { events = try await engine.events(applicationKey: applicationKey, after: last, limit: Self.batch) } catch {
-                        if error is CancellationError { break }
+                    let events: [EventCache.Frame]
+                    do {
+                        events = try await cache.frames(applicationKey: applicationKey, after: last, limit: Self.batch,
+                                                        generation: engine.bell.generation)
+                    } catch {
+                        if error is CancellationError || Task.isCancelled || state.isClosed { break }
                         log.error("event stream read failed", metadata: ["cause": "\(PlatformEngine.failureText(error))"])
                         break
                     }
                     for event in events {
-                        let frame = Self.frame(id: event.id, event: event.type, data: String(decoding: event.payload, as: UTF8.self))
-                        guard case .enqueued = continuation.yield(ByteBuffer(string: frame)) else {
+                        guard case .enqueued = continuation.yield(event.frame) else {
                             metrics.subscriberDropped()
                             log.notice("event subscriber dropped: it stopped reading", metadata: ["after": "\(last)"])
                             continuation.finish()

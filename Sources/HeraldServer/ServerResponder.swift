@@ -18,6 +18,7 @@ struct ServerResponder: Sendable {
     let metrics: ServerMetrics
     let revocations: KeyRevocations
     let clicks: ClickCounter
+    let events: EventCache
     let authFailures: AddressThrottle
     let clickThrottle: AddressThrottle
     let log = Logger(label: "herald.server")
@@ -30,6 +31,7 @@ struct ServerResponder: Sendable {
         self.metrics = metrics
         self.revocations = revocations
         self.clicks = clicks
+        events = EventCache(engine: engine, maxAge: options.eventPoll)
         authFailures = AddressThrottle(limit: options.authFailuresPerMinute, window: 60)
         clickThrottle = AddressThrottle(limit: options.clicksPerMinute, window: 60)
     }
@@ -260,7 +262,7 @@ struct ServerResponder: Sendable {
         case ServerRoutes.events:
             let lastId = try Self.eventId(request.header("Last-Event-ID") ?? request.query["lastEventId"])
             let stream = EventStream(engine: engine, applicationKey: app, keyId: holder.key.id, options: options, metrics: metrics,
-                                     revocations: revocations, log: log)
+                                     revocations: revocations, cache: events, log: log)
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-cache"

@@ -9,7 +9,7 @@ import PostgresTestCluster
 
 /// `herald serve` on a loopback port, on SQLite and then on PostgreSQL (a throwaway cluster, when PostgreSQL is
 /// installed): recipients accepted per second at 1,000 per request, deliveryInfos requests per second, and how long
-/// a status takes from the send to 50 event-stream subscribers.
+/// a status takes from the send to 1,000 event-stream subscribers.
 func serverBench(_ o: BenchOptions, dir: URL) async throws {
     var config = EngineConfig(timeScale: 1)
     config.collectReportsOnRead = false
@@ -37,7 +37,7 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     guard let address = await iterator.next(), let url = URL(string: address) else { throw BenchError("the server did not start") }
     // Many streams at once: a client whose pool is not capped at 8 connections per host.
     var configuration = HTTPClient.Configuration()
-    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)
+    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1200)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     defer { _ = client.shutdown() }
     let transport = HTTPTransport(baseURL: url, timeout: 60, client: client)
@@ -76,13 +76,13 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
     say("server:   \(fmt(Double(reads) / readSeconds, 0)) deliveryInfos requests/s (\(store), 1,000 recipients each, 4 clients)")
 
-    // From the send to 50 subscribers: each send's bulk event, timed at every subscriber. First on a quiet server
+    // From the send to 1,000 subscribers: each send's bulk event, timed at every subscriber. First on a quiet server
     // (the carrier done with the 20,000 messages above), then while the carrier is busy.
     let quietFrom = DispatchTime.now().uptimeNanoseconds
     while try await engine.carrierQueue() > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
     say("server:   carrier done with \(requests * 1000) messages \(fmt(Double(DispatchTime.now().uptimeNanoseconds - quietFrom) / 1e9)) s "
         + "after the last send (the simulated carrier's last statuses come up to 14 s after sending)")
-    let subscribers = 50
+    let subscribers = 1000
     let arrivals = Arrivals()
     // Subscribers follow what comes next (after the newest event now), as a terminal does that has read the rest.
     let newest = try await engine.eventRange(applicationKey: app.applicationKey).newest
