@@ -1,8 +1,9 @@
 # Herald — the two commands a newcomer needs: `make run` and `make test`.
 SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config sqlite3
-# Editors the end-to-end tests hand the terminal to, and the PostgreSQL the engine and replica tests start
-# throwaway clusters of (make test installs them).
-TEST_PACKAGES := vim nano postgresql curl
+# Editors the end-to-end tests hand the terminal to, the PostgreSQL the engine and replica tests start throwaway
+# clusters of (with TLS from certificates openssl makes), curl, and python3 for a hostile server fixture
+# (make test installs them).
+TEST_PACKAGES := vim nano postgresql curl openssl python3
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -121,6 +121,7 @@ let package = Package(
             "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "PostgresTestCluster",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "CPhoneNumber"]),

@@ -55,10 +55,13 @@ final class EventCache: @unchecked Sendable {
 
     private func refresh(_ app: String, generation: UInt64) async throws {
         while true {
-            let now = DispatchTime.now().uptimeNanoseconds
             let (task, fresh) = lock.withLock { () -> (Task<Void, any Error>?, Bool) in
+                let now = DispatchTime.now().uptimeNanoseconds
                 let newest = loads[app]
-                let recent = newest.map { $0.generation >= generation && now - $0.started < UInt64(maxAge * 1e9) } ?? false
+                // Read under the lock, so no load started after `now` (the clock is monotonic); never a trap regardless.
+                let recent = newest.map {
+                    $0.generation >= generation && now.subtractingReportingOverflow($0.started).partialValue < UInt64(maxAge * 1e9)
+                } ?? false
                 if let running = newest?.task { return (running, recent) }
                 if recent { return (nil, true) }
                 let task = Task { try await self.load(app) }

@@ -52,8 +52,12 @@ func floodBench(dir: URL, connections: Int = 1500) async throws {
         peak = max(peak, currentRSSMegabytes())
     }
     latencies.sort()
-    say("flood:    \(open.count) keyless connections, \(fmt(Double(bodyBytes) / 1_048_576, 0)) MiB of body sent in \(fmt(floodSeconds)) s: "
-        + "resident \(fmt(before, 0)) MB before, \(fmt(peak, 0)) MB at most during (bench and server in one process)")
+    var answers: [Int: Int] = [:]
+    for c in open { answers[await c.status(timeout: 1) ?? 0, default: 0] += 1 }
+    let refused = answers.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key == 0 ? "no answer" : String($0.key))" }
+    say("flood:    \(open.count) keyless connections, \(fmt(Double(bodyBytes) / 1_048_576, 0)) MiB of body written to their sockets in "
+        + "\(fmt(floodSeconds)) s, answered from the head alone: \(refused.joined(separator: ", ")): resident \(fmt(before, 0)) MB before, \(fmt(peak, 0)) MB "
+        + "at most during (bench and server in one process)")
     say("flood:    /health during the flood: p50 \(fmt(percentile(latencies, 0.5))) ms, p99 \(fmt(percentile(latencies, 0.99))) ms, "
         + "max \(fmt(latencies.last ?? 0)) ms")
     open.forEach { $0.close() }

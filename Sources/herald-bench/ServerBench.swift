@@ -35,9 +35,9 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     defer { serving.cancel() }
     var iterator = listening.stream.makeAsyncIterator()
     guard let address = await iterator.next(), let url = URL(string: address) else { throw BenchError("the server did not start") }
-    // Many streams at once: a client whose pool is not capped at 8 connections per host.
+    // Several requests at once: a client whose pool is not capped at 8 connections per host.
     var configuration = HTTPClient.Configuration()
-    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1200)
+    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     defer { _ = client.shutdown() }
     let transport = HTTPTransport(baseURL: url, timeout: 60, client: client)
@@ -82,24 +82,18 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     while try await engine.carrierQueue() > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
     say("server:   carrier done with \(requests * 1000) messages \(fmt(Double(DispatchTime.now().uptimeNanoseconds - quietFrom) / 1e9)) s "
         + "after the last send (the simulated carrier's last statuses come up to 14 s after sending)")
-    let subscribers = 1000
-    let arrivals = Arrivals()
-    // Subscribers follow what comes next (after the newest event now), as a terminal does that has read the rest.
-    let newest = try await engine.eventRange(applicationKey: app.applicationKey).newest
-    let follows = (0..<subscribers).map { _ in
-        let stream = EventStreamClient(baseURL: url, key: key, client: client)
-        return Task { await stream.follow(after: newest) { update in
-            if case .event(.deliveryChanged(let bulkId, _, _), _) = update { arrivals.arrived(bulkId) }
-            if case .link(.connected) = update { arrivals.connected() }
-        } }
-    }
-    defer { follows.forEach { $0.cancel() } }
-    while arrivals.connections < subscribers { try await Task.sleep(nanoseconds: 10_000_000) }
+    let subscribers = ProcessInfo.processInfo.environment["HERALD_BENCH_SUBSCRIBERS"].flatMap(Int.init) ?? 1000
+    let arrivals = try RawSubscribers(port: url.port ?? 0, key: key, count: subscribers)
+    defer { arrivals.stop() }
+    let connectDeadline = Date().addingTimeInterval(60)
+    while arrivals.connected < subscribers, Date() < connectDeadline { try await Task.sleep(nanoseconds: 10_000_000) }
     func measure(_ sends: Int, from first: Int, _ what: String) async throws {
         var latencies: [Double] = []
+        var roundTrips: [Double] = []
         for r in 0..<sends {
             let start = DispatchTime.now().uptimeNanoseconds
             let bulk = try await send(1, from: first + r).bulkId
+            roundTrips.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             arrivals.expect(bulk, at: start)
             let deadline = Date().addingTimeInterval(5)
             while arrivals.count(bulk) < subscribers, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -108,7 +102,7 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
         latencies.sort()
         say("server:   send → \(subscribers) SSE subscribers (\(store), \(what)): p50 \(fmt(percentile(latencies, 0.5))) ms, "
             + "p99 \(fmt(percentile(latencies, 0.99))) ms (\(latencies.count) of \(sends * subscribers) deliveries within 5 s; "
-            + "includes the send's own round trip)")
+            + "includes the send's own round trip, p50 \(fmt(percentile(roundTrips.sorted(), 0.5))) ms)")
     }
     try await measure(50, from: 100_000, "carrier idle")
     // Again while the carrier stores the statuses of 5,000 new messages (whose events go to every subscriber too).
@@ -120,27 +114,4 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
 func say(_ line: String) {
     print(line)
     fflush(nil)
-}
-
-/// When each subscriber saw each bulk.
-final class Arrivals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var starts: [String: UInt64] = [:]
-    private var seen: [String: [UInt64]] = [:]
-    private var connects = 0
-
-    func connected() { lock.withLock { connects += 1 } }
-    var connections: Int { lock.withLock { connects } }
-    func arrived(_ bulkId: String) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        lock.withLock { seen[bulkId, default: []].append(now) }
-    }
-    func expect(_ bulkId: String, at start: UInt64) { lock.withLock { starts[bulkId] = start } }
-    func count(_ bulkId: String) -> Int { lock.withLock { seen[bulkId]?.count ?? 0 } }
-    func latencies(_ bulkId: String) -> [Double] {
-        lock.withLock {
-            guard let start = starts[bulkId] else { return [] }
-            return (seen[bulkId] ?? []).map { Double($0 - start) / 1e6 }
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestCluster
 import Testing
 
 // Helpers of the concurrency soak tests (ConcurrencySoakTests.swift): herald processes started without
@@ -6,22 +7,6 @@ import Testing
 // the real SQLite files through the `sqlite3` command-line shell, seeded randomness and summary lines.
 
 // MARK: - Reproducible randomness and scale
-
-/// SplitMix64: a small seeded generator, so that a soak run can be repeated exactly (same numbers, same
-/// subsets, same kill delays; only the operating system's scheduling differs).
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Soak {
     /// `HERALD_SOAK_SCALE` (default 1): multiplies every repetition count, for a longer soak run by hand.

@@ -27,17 +27,6 @@ import Testing
     static let queryNames = ["dateTimeFrom", "dateTimeTo", "limit", "messageTopic", "messageId", "referrer", "after", "lastEventId",
                              "x%00y", String(repeating: "q", count: 300)]
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func theRequestThatEndedTheServerIsA400NamingTheField() async throws {
         let s = try await ServerHarness()
         defer { s.stop() }
@@ -61,7 +50,7 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["HERALD_FUZZ_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         let rounds = environment["HERALD_FUZZ_ROUNDS"].flatMap(Int.init) ?? 4
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let keys = [s.sender, s.sender, s.viewer, s.admin, "hk_junk", "not-a-key\u{7F}"]
         var sent = 0
         for round in 0..<rounds {
@@ -86,7 +75,7 @@ import Testing
 
     /// One request for a route: its path parameters, query, headers and body filled with values drawn from the lists.
     static func request(_ method: HTTPMethod, _ template: PathTemplate, keys: [String], applicationKey: String, round: Int,
-                        random: inout Generator) -> [UInt8] {
+                        random: inout SeededGenerator) -> [UInt8] {
         var path = template.description
         while let open = path.firstIndex(of: "{"), let close = path[open...].firstIndex(of: "}") {
             let name = path[path.index(after: open)..<close]

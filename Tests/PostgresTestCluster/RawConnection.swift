@@ -27,6 +27,9 @@ public final class RawConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// The socket, for a caller that polls many connections itself.
+    public var descriptor: Int32 { fd }
+
     /// Sends every byte; false when the server closed the connection.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
