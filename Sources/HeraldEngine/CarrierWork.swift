@@ -148,7 +148,7 @@ extension PlatformEngine {
                     changes[bulkId, default: []].append(DeliveryInfo(
                         address: row["address"], messageId: report.messageId, clientCorrelator: bulkId,
                         deliveryStatus: report.status, price: price, currency: currency,
-                        reason: report.status.isImpossible ? reason : nil, permanent: report.permanent ? true : nil))
+                        reason: report.status.isImpossible || report.status == .deliveryUncertain ? reason : nil, permanent: report.permanent ? true : nil))
                 }
             }
             // One statement per chunk; the casts give PostgreSQL the types of a VALUES list's NULLs.

@@ -54,7 +54,7 @@ public struct SentMessage: Sendable, Hashable {
 
     var deliveryInfo: DeliveryInfo {
         DeliveryInfo(address: address, messageId: messageId, clientCorrelator: bulkId, deliveryStatus: status, price: price,
-                     currency: currency, reason: status.isImpossible ? reason : nil, permanent: permanentFailure ? true : nil)
+                     currency: currency, reason: status.isImpossible || status == .deliveryUncertain ? reason : nil, permanent: permanentFailure ? true : nil)
     }
 }
 

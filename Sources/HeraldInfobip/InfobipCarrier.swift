@@ -11,6 +11,7 @@ import Logging
 public struct InfobipCarrier: Carrier {
     let settings: InfobipSettings
     let http: InfobipHTTP
+    let notPosted = MessageIds()
     let log = Logger(label: "herald.infobip")
     /// Infobip keeps logs for 48 hours; a message it still does not know after that will not be reported.
     static let logsKeptFor: TimeInterval = 48 * 3600
@@ -30,19 +31,29 @@ public struct InfobipCarrier: Carrier {
 
     public func submit(_ messages: [OutboundSMS], at now: Date) async throws -> [CarrierReport] {
         var reports: [CarrierReport] = []
-        var toSend = messages.filter { !$0.mayHaveBeenSent }
-        let unsure = messages.filter(\.mayHaveBeenSent)
+        // Claimed before by this process but provably never posted (a pass stopped before their request): sent now.
+        let neverPosted = notPosted.take(messages.filter(\.mayHaveBeenSent).map(\.messageId))
+        let toSend = messages.filter { !$0.mayHaveBeenSent || neverPosted.contains($0.messageId) }
+        let unsure = messages.filter { $0.mayHaveBeenSent && !neverPosted.contains($0.messageId) }
         if !unsure.isEmpty {
+            // A message whose hand-over answer was lost may have been accepted: Infobip cannot tell a repeated POST
+            // from a new SMS, so it is looked up, never sent again. Logs promise no delay, so one not found yet is
+            // looked up again at its next lease; after the grace period it is uncertain, and only a resend sends it.
             let known = try await logs(where: "messageId", in: unsure.map(\.messageId))
+            var waiting = 0
             for message in unsure {
                 if let found = known[message.messageId] {
                     reports.append(report(found, messageId: message.messageId, at: now))
+                } else if now.timeIntervalSince(message.acceptedAt) < settings.lookupGrace {
+                    waiting += 1
                 } else {
-                    toSend.append(message)
+                    reports.append(CarrierReport(messageId: message.messageId, status: .deliveryUncertain, nextCheckAt: nil,
+                                                 reason: Self.notFoundReason(after: settings.lookupGrace)))
                 }
             }
-            log.info("reconciled messages handed over before", metadata: [
-                "known to Infobip": "\(reports.count)", "never arrived": "\(unsure.count - reports.count)",
+            log.info("looked up messages whose hand-over answer was lost", metadata: [
+                "known to Infobip": "\(known.count)", "looked up again later": "\(waiting)",
+                "uncertain": "\(unsure.count - known.count - waiting)",
             ])
         }
         let chunks = Dictionary(grouping: toSend, by: \.bulkId).sorted { $0.key < $1.key }.flatMap { bulkId, group in
@@ -63,13 +74,22 @@ public struct InfobipCarrier: Carrier {
                 log.warning("Infobip refused messages", metadata: ["count": "\(refused.count)", "cause": "\(error.description)"])
                 break
             } catch let error as InfobipError {
-                // What went out is kept; the rest stays claimed and is looked up before it is sent again.
+                // What went out is kept. The chunks after this one were never posted; this one was not either when
+                // Infobip said to wait (429). A chunk whose answer was lost may have been accepted: it is looked up.
+                let untried = chunks[(index + 1)...].flatMap(\.1) + (error.isRateLimit ? chunk : [])
+                notPosted.add(untried.map(\.messageId))
                 if reports.isEmpty { throw error }
                 log.warning("send stopped part way", metadata: ["cause": "\(error.description)"])
                 break
             }
         }
         return reports
+    }
+
+    /// Why a message is uncertain: its hand-over answer was lost and Infobip's logs never showed it.
+    static func notFoundReason(after grace: Double) -> String {
+        "uncertain — not found at Infobip \(Int(grace / 60)) min after its hand-over answer was lost; "
+            + "it is not sent again unless resent"
     }
 
     /// One send request; a report per message Infobip answered for.
@@ -79,7 +99,7 @@ public struct InfobipCarrier: Carrier {
         })
         let body: Data
         do { body = try JSONEncoder().encode(request) } catch { throw InfobipError.unreadable("cannot encode the request") }
-        let answer = try await http.call(InfobipSendResponse.self, .post, "/sms/3/messages", body: body)
+        let answer = try await http.call(InfobipSendResponse.self, .post, "/sms/3/messages", body: body, repeatable: false)
         let asked = Set(chunk.map(\.messageId))
         return answer.messages.compactMap { message -> CarrierReport? in
             guard let id = message.messageId, asked.contains(id) else { return nil }
@@ -138,5 +158,23 @@ public struct InfobipCarrier: Carrier {
 
     private func next(after status: DeliveryStatus, at now: Date) -> Date? {
         InfobipStatusMapping.isFinal(status) ? nil : now.addingTimeInterval(settings.reportInterval)
+    }
+}
+
+/// Message ids this process claimed but never posted, so that they are sent, not looked up, when they come back.
+/// Kept in memory: after a restart every message that comes back is looked up (never twice, at worst uncertain).
+final class MessageIds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: Set<String> = []
+
+    func add(_ more: [String]) { lock.withLock { ids.formUnion(more) } }
+
+    /// Those of `candidates` that were added, removed from the set.
+    func take(_ candidates: [String]) -> Set<String> {
+        lock.withLock {
+            let found = ids.intersection(candidates)
+            ids.subtract(found)
+            return found
+        }
     }
 }

@@ -81,6 +81,12 @@ public enum InfobipError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether Infobip said to wait (429): the request was not processed.
+    public var isRateLimit: Bool {
+        if case .rateLimited = self { return true }
+        return false
+    }
+
     /// Whether trying the same request again later cannot help (a refused key, an invalid request).
     public var isPermanent: Bool {
         switch self {

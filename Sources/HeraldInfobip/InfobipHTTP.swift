@@ -31,8 +31,10 @@ struct InfobipHTTP: Sendable {
     }
 
     /// The body of a successful answer to `method path?query`.
+    /// `repeatable` false (sending SMS, which Infobip cannot deduplicate): a lost answer (no answer, a 5xx) is thrown at
+    /// once instead of repeating the request, as the first one may have been accepted; only a 429 is waited out.
     func call(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: Data? = nil,
-              headers: [String: String] = [:]) async throws(InfobipError) -> Data {
+              headers: [String: String] = [:], repeatable: Bool = true) async throws(InfobipError) -> Data {
         var request = APIRequest(method: method, path: path, headers: headers, body: body)
         request.headers["Authorization"] = authorization
         request.headers["Accept"] = "application/json"
@@ -44,7 +46,7 @@ struct InfobipHTTP: Sendable {
             do {
                 response = try await transport.send(request, queryItems: query)
             } catch {
-                if attempt < attempts { try await pause(backoff(attempt)); continue }
+                if repeatable, attempt < attempts { try await pause(backoff(attempt)); continue }
                 throw .unreachable(error.description)
             }
             noteDeprecation(response, path: path)
@@ -57,7 +59,7 @@ struct InfobipHTTP: Sendable {
                 log.info("Infobip asks to wait", metadata: ["path": "\(path)", "seconds": "\(wait)"])
                 try await pause(wait)
             case 500...:
-                guard attempt < attempts else { throw .unavailable(status: response.status, detail: detail) }
+                guard repeatable, attempt < attempts else { throw .unavailable(status: response.status, detail: detail) }
                 try await pause(backoff(attempt))
             case 401, 403:
                 throw .refusedKey(status: response.status, detail: detail, source: keySource)
@@ -69,8 +71,8 @@ struct InfobipHTTP: Sendable {
 
     /// A decoded successful answer.
     func call<T: Decodable>(_ type: T.Type, _ method: HTTPMethod, _ path: String, query: [(String, String)] = [],
-                            body: Data? = nil) async throws(InfobipError) -> T {
-        let data = try await call(method, path, query: query, body: body)
+                            body: Data? = nil, repeatable: Bool = true) async throws(InfobipError) -> T {
+        let data = try await call(method, path, query: query, body: body, repeatable: repeatable)
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
             throw .unreadable("\(path): \(Self.decodingText(error))")
         }

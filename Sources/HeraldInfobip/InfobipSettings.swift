@@ -23,6 +23,9 @@ public struct InfobipSettings: Sendable, Hashable {
     public var attempts: Int
     /// The longest `Retry-After` waited for inside one call; a longer one defers the work to a later pass.
     public var maxRetryWait: Double
+    /// Seconds a message whose hand-over answer was lost is looked up in Infobip's logs (which promise no delay)
+    /// before it is called uncertain; it is never sent again meanwhile.
+    public var lookupGrace: Double = 600
 
     public static let defaultMobileBaseURL = URL(string: "https://mobile.infobip.com")!
 

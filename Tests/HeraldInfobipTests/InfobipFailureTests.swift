@@ -19,7 +19,7 @@ import Testing
         let state: StandInState
         let server: Task<Void, any Error>
 
-        init(state: StandInState = StandInState(), apiKey: String? = nil) async throws {
+        init(state: StandInState = StandInState(), apiKey: String? = nil, clock: any HeraldClock = SystemClock()) async throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             self.state = state
@@ -28,7 +28,7 @@ import Testing
             let settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "[infobip] api_key in config.toml",
                                            reportInterval: 0, attempts: 3, maxRetryWait: 2)
             let platform = InfobipPlatform(settings: settings)
-            engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"), config: platform.engine,
+            engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"), clock: clock, config: platform.engine,
                                              carrier: InfobipCarrier(settings: settings, sleep: { _ in }))
             client = try await EmbeddedPlatform.sandboxClient(engine: engine)
         }
@@ -64,16 +64,41 @@ import Testing
         #expect(lookups.first.map { Set($0.values("messageId")) } == ["m-1", "m-2"])
     }
 
-    @Test func aMessageThatNeverReachedInfobipIsSentWhenTheLookupDoesNotFindIt() async throws {
-        let e = try await EngineOnStandIn()
+    @Test func aLostAnswerIsNeverRepeatedAndAMessageInfobipNeverShowsIsUncertainAfterTheGracePeriod() async throws {
+        let clock = ManualClock(Date())
+        let e = try await EngineOnStandIn(clock: clock)
         defer { e.cleanUp() }
-        // The request died before Infobip answered and Infobip has nothing: a 503 three times.
-        await e.state.fail("/sms/3/messages", status: 503, times: 3)
+        // Infobip never got the request, but Herald cannot know: a 503 is a lost answer, not a refusal.
+        await e.state.fail("/sms/3/messages", status: 503)
         let answer = try await e.send(["n-1"])
-        #expect(await e.state.sentInOrder.isEmpty)
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 1)
+        // Its lease runs out: it is looked up, not found, and not sent again within the grace period.
         try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
         _ = try await e.engine.runCarrierPass()
-        #expect(await e.state.sentInOrder.map(\.messageId) == ["n-1"])
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 1)
+        #expect(await e.state.sentInOrder.isEmpty)
+        #expect(try await e.client.deliveryInfos(bulkId: answer.bulkId).first?.deliveryStatus.isFinal == false)
+        // After the grace period it is uncertain, with the reason, and still never posted twice.
+        clock.advance(by: 11 * 60)
+        try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+        _ = try await e.engine.runCarrierPass()
+        let info = try #require(try await e.client.deliveryInfos(bulkId: answer.bulkId).first)
+        #expect(info.deliveryStatus == .deliveryUncertain)
+        #expect(info.reason?.contains("not found at Infobip") == true)
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 1)
+    }
+
+    @Test func anAnswerLostAfterInfobipAcceptedIsFoundInTheLogsAndNeverPostedAgain() async throws {
+        let e = try await EngineOnStandIn()
+        defer { e.cleanUp() }
+        await e.state.fail("/sms/3/messages", status: 502, afterProcessing: true)
+        let answer = try await e.send(["a-1", "a-2"])
+        #expect(await e.state.sentInOrder.map(\.messageId) == ["a-1", "a-2"])
+        try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+        let pass = try await e.engine.runCarrierPass()
+        #expect(pass.handed == 2)
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 1)
+        #expect(await e.state.sentInOrder.count == 2)
     }
 
     @Test func aRefusedKeyFailsTheRowsWithAReasonThatSaysWhereTheKeyIsSet() async throws {
@@ -134,24 +159,29 @@ import Testing
         #expect(try await engine.runCarrierPass().handed == 0)
     }
 
-    @Test func a429IsWaitedOutAndA5xxIsTriedAgain() async throws {
+    @Test func a429IsWaitedOutButASendAnswered5xxIsNotRepeated() async throws {
         let e = try await EngineOnStandIn()
         defer { e.cleanUp() }
         await e.state.fail("/sms/3/messages", status: 429, headers: ["Retry-After": "1"])
-        await e.state.fail("/sms/3/messages", status: 502)
+        await e.state.fail("/sms/3/messages", status: 502, afterProcessing: true)
         let answer = try await e.send(["r-1"])
         #expect(answer.responses.first?.status == .messageWaiting)
         #expect(await e.state.sentInOrder.map(\.messageId) == ["r-1"])
-        #expect(await e.state.requests(to: "/sms/3/messages").map(\.status) == [429, 502, 200])
+        #expect(await e.state.requests(to: "/sms/3/messages").map(\.status) == [429, 502])
     }
 
-    @Test func aLongRetryAfterLeavesTheMessagesWaitingInsteadOfFailingThem() async throws {
+    @Test func aLongRetryAfterLeavesTheMessagesWaitingAndTheyAreSentNotLookedUpLater() async throws {
         let e = try await EngineOnStandIn()
         defer { e.cleanUp() }
         await e.state.fail("/sms/3/messages", status: 429, headers: ["Retry-After": "3600"])
         let answer = try await e.send(["w-1"])
         #expect(answer.responses.first?.status == .messageWaiting)
         #expect(await e.state.sentInOrder.isEmpty)
+        // Infobip said to wait, so it was never posted: when it comes back it is sent, without a lookup.
+        try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+        _ = try await e.engine.runCarrierPass()
+        #expect(await e.state.sentInOrder.map(\.messageId) == ["w-1"])
+        #expect(await e.state.requests(to: "/sms/3/logs").allSatisfy { $0.values("messageId").isEmpty })
     }
 
     @Test func retryAfterIsReadAsSecondsOrAsAnHTTPDate() {

@@ -17,6 +17,7 @@ struct StandInRoutes: Sendable {
         let body = (try? await request.collectBody(upTo: 4 << 20)).map { Data($0.readableBytesView) } ?? Data()
         let answer: (Int, [String: String], Data)
         if let fault = await state.takeFault(path: path) {
+            if fault.afterProcessing { _ = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body) }
             answer = (fault.status, fault.headers, Data(fault.body.utf8))
         } else {
             answer = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body)

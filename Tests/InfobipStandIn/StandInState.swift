@@ -53,6 +53,8 @@ public actor StandInState {
         public var status: Int
         public var headers: [String: String]
         public var body: String
+        /// The request is carried out first and only its answer is replaced (a lost or failed answer after the work).
+        public var afterProcessing = false
     }
 
     public struct SeenMark: Sendable, Hashable {
@@ -86,10 +88,12 @@ public actor StandInState {
     public func setMoveInboxTo(_ url: String?) { moveInboxTo = url }
 
     /// The next `times` requests whose path starts with `pathPrefix` (after `skip` answered normally) get this answer.
+    /// With `afterProcessing`, the request is carried out (messages accepted) and only its answer is the fault's.
     public func fail(_ pathPrefix: String, status: Int, headers: [String: String] = [:], body: String = "", times: Int = 1,
-                     skip: Int = 0) {
+                     skip: Int = 0, afterProcessing: Bool = false) {
         for _ in 0..<times {
-            faults.append(Fault(pathPrefix: pathPrefix, skip: skip, status: status, headers: headers, body: body))
+            faults.append(Fault(pathPrefix: pathPrefix, skip: skip, status: status, headers: headers, body: body,
+                                afterProcessing: afterProcessing))
         }
     }
 
