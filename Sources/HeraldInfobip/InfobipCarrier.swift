@@ -15,8 +15,8 @@ public struct InfobipCarrier: Carrier {
     let log = Logger(label: "herald.infobip")
     /// Infobip keeps logs for 48 hours; a message it still does not know after that will not be reported.
     static let logsKeptFor: TimeInterval = 48 * 3600
-    /// Most ids named in one logs request (each is a query item).
-    static let idsPerLogsRequest = 100
+    /// The longest a multi-value filter of `GET /sms/3/logs` may be, its values joined by commas (SMS 3.210.0).
+    static let maxFilterLength = 2048
 
     public init(settings: InfobipSettings) {
         self.init(settings: settings, sleep: { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) })
@@ -122,14 +122,34 @@ public struct InfobipCarrier: Carrier {
         }
     }
 
-    /// Logs whose `name` (`messageId`, `bulkId`) is one of `values`, asked `idsPerLogsRequest` at a time; by messageId.
+    /// Logs whose `name` (`messageId`, `bulkId`) is one of `values`, asked in requests whose joined values stay within
+    /// Infobip's 2,048 characters; by messageId.
     private func logs(where name: String, in values: [String]) async throws -> [String: InfobipLogsResponse.Log] {
         var found: [String: InfobipLogsResponse.Log] = [:]
-        for start in stride(from: 0, to: values.count, by: Self.idsPerLogsRequest) {
-            let some = values[start..<min(values.count, start + Self.idsPerLogsRequest)]
-            found.merge(try await logs(query: some.map { (name, $0) })) { first, _ in first }
+        for batch in Self.filterBatches(values) {
+            found.merge(try await logs(query: batch.map { (name, $0) })) { first, _ in first }
         }
         return found
+    }
+
+    /// `values` cut into batches whose comma-joined length is at most `maxJoined` (Infobip's limit for a multi-value
+    /// filter of `GET /sms/3/logs`), in order.
+    static func filterBatches(_ values: [String], maxJoined: Int = maxFilterLength) -> [[String]] {
+        var batches: [[String]] = []
+        var current: [String] = []
+        var length = 0
+        for value in values {
+            let added = (current.isEmpty ? 0 : 1) + value.count
+            if !current.isEmpty, length + added > maxJoined {
+                batches.append(current)
+                current = []
+                length = 0
+            }
+            length += current.isEmpty ? value.count : added
+            current.append(value)
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
     }
 
     /// Every page of logs matching `query`, by messageId.

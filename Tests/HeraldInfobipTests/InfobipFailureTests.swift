@@ -193,3 +193,31 @@ import Testing
         #expect(InfobipHTTP.retryAfter(nil, now: now) == nil)
     }
 }
+
+/// Infobip's published limit on `GET /sms/3/logs`: a multi-value filter's values, joined, at most 2,048 characters.
+@Suite struct InfobipLogsFilterTests {
+    @Test func filtersAreCutByJoinedLengthNotByCount() {
+        let ids = (0..<300).map { "message-\(String(format: "%04d", $0))-\(String(repeating: "x", count: 20))" }
+        let batches = InfobipCarrier.filterBatches(ids)
+        #expect(batches.flatMap { $0 } == ids)
+        #expect(batches.allSatisfy { $0.joined(separator: ",").count <= 2048 })
+        #expect(batches.dropLast().allSatisfy { $0.joined(separator: ",").count > 2048 - 35 }, "each batch is as full as it can be")
+        #expect(InfobipCarrier.filterBatches([]).isEmpty)
+    }
+
+    @Test func twoHundredLostAnswersAreLookedUpWithinTheLimitAndNeverPostedAgain() async throws {
+        let e = try await InfobipFailureTests.EngineOnStandIn()
+        defer { e.cleanUp() }
+        // 200 ids of 36 characters join to 7,399: one request the stand-in (as Infobip) would refuse.
+        let ids = (0..<200).map { _ in UUID().uuidString.lowercased() }
+        let answer = try await e.send(ids)
+        #expect(await e.state.sentInOrder.count == 200)
+        try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+        let pass = try await e.engine.runCarrierPass()
+        #expect(pass.handed == 200)
+        let lookups = await e.state.requests(to: "/sms/3/logs").filter { !$0.values("messageId").isEmpty }
+        #expect(lookups.count >= 4)
+        #expect(lookups.allSatisfy { $0.status == 200 && $0.values("messageId").joined(separator: ",").count <= 2048 })
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 2)
+    }
+}

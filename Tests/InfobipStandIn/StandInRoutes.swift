@@ -93,6 +93,10 @@ struct StandInRoutes: Sendable {
 
     private func logs(_ query: [String]) async -> (Int, [String: String], Data) {
         func values(_ key: String) -> [String] { queryValues(query, key) }
+        // The published limit: a multi-value filter's values, joined, at most 2,048 characters.
+        for key in ["bulkId", "messageId"] where values(key).joined(separator: ",").count > 2048 {
+            return (400, [:], Self.badRequestV3([(key, "size must be between 0 and 2048")]))
+        }
         let bulks = Set(values("bulkId"))
         let ids = Set(values("messageId"))
         let limit = min(Int(values("limit").first ?? "") ?? 50, 1000, await state.logsPageSize)
