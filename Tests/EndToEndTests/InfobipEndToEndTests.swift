@@ -100,6 +100,14 @@ import Testing
 
         let sent = try cli.run(["send", "--to", mobile(3), "--json"])
         #expect(!sent.crashed)
+        // Nobody was accepted: the exit says so, the reason is given once and whole, and the JSON carries it too.
+        #expect(sent.status == 1)
+        #expect(sent.stderr.contains("no recipient was accepted: ") && sent.stderr.contains("HERALD_INFOBIP_API_KEY"), "\(sent)")
+        let recipient = try #require((try sent.object()["recipients"] as? [[String: Any]])?.first)
+        #expect((recipient["reason"] as? String)?.contains("the Infobip API key was refused") == true)
+        let human = try cli.run(["send", "--to", mobile(5)])
+        #expect(human.status == 1)
+        #expect(human.stdout.contains("* 1 recipient: ") && human.stdout.contains("HERALD_INFOBIP_API_KEY"), "\(human)")
         let bulk = try #require(try sent.object()["bulkId"] as? String)
         let status = try cli.ok(["status", bulk]).stdout
         #expect(status.contains("the Infobip API key was refused"))

@@ -77,6 +77,11 @@ struct SendCommand: AsyncParsableCommand {
         } else {
             printHuman(result, ws: ws)
         }
+        let refused = result.recipients.filter { $0.status == .rejected || $0.status == .sendFailed }
+        if !result.recipients.isEmpty, refused.count == result.recipients.count {
+            let reasons = Set(refused.compactMap(\.reason)).sorted()
+            throw Output.failure("no recipient was accepted: " + (reasons.isEmpty ? "the platform gave no reason" : reasons.joined(separator: "; ")))
+        }
         let waiting = result.recipients.filter { $0.status == .queued }.count
         if waiting > 0 {
             throw Output.failure("\(waiting) recipient(s) stay queued: the platform did not answer; they are completed by the next run of Herald (nothing is sent twice)")
@@ -118,9 +123,14 @@ struct SendCommand: AsyncParsableCommand {
             var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
             var names = ContactNameColumn(contacts: ws.contacts)
             for r in result.recipients {
-                table.add([r.address, names.name(of: r.personId), r.status.label + (r.reason.map { ": \($0)" } ?? ""), r.messageId ?? ""])
+                table.add([r.address, names.name(of: r.personId), r.status.label + (r.reason == nil ? "" : " *"), r.messageId ?? ""])
             }
             print(table.render(), terminator: "")
+            // Each reason once and whole (a column would cut it).
+            let reasons = Dictionary(grouping: result.recipients.compactMap(\.reason), by: { $0 })
+            for (reason, all) in reasons.sorted(by: { $0.key < $1.key }) {
+                print("* \(all.count) recipient\(all.count == 1 ? "" : "s"): \(Output.safe(reason))")
+            }
         }
         if !result.skipped.isEmpty {
             print("Skipped \(result.skipped.count):")
@@ -139,6 +149,8 @@ struct SendJSON: Encodable {
         var messageId: String?
         var personId: Int64?
         var status: String
+        /// Why the platform refused or failed it; null otherwise.
+        var reason: String?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -146,8 +158,9 @@ struct SendJSON: Encodable {
             try c.encode(messageId, forKey: .messageId)
             try c.encode(personId, forKey: .personId)
             try c.encode(status, forKey: .status)
+            try c.encode(reason, forKey: .reason)
         }
-        enum CodingKeys: String, CodingKey { case address, messageId, personId, status }
+        enum CodingKeys: String, CodingKey { case address, messageId, personId, status, reason }
     }
 
     struct Skipped: Encodable {
@@ -175,7 +188,9 @@ struct SendJSON: Encodable {
         bulkId = r.bulkId
         bulkIds = r.bulkIds
         deliveryInfoUrl = r.deliveryInfoUrl
-        recipients = r.recipients.map { Recipient(address: $0.address, messageId: $0.messageId, personId: $0.personId, status: $0.status.rawValue) }
+        recipients = r.recipients.map {
+            Recipient(address: $0.address, messageId: $0.messageId, personId: $0.personId, status: $0.status.rawValue, reason: $0.reason)
+        }
         skipped = r.skipped.map { Skipped(address: $0.address, reason: $0.reason) }
     }
 
