@@ -3,7 +3,8 @@ import HeraldAPI
 import HeraldHTTP
 
 /// `herald platform check` on Infobip: which base URLs answer, whether the API key and the application code
-/// are accepted, and how to fix what is not. Reads only (a logs page and an empty inbox); sends nothing.
+/// are accepted, whether the key may send and read logs (each scope apart), and how to fix what is not. Sends nothing:
+/// sending is probed with a request of no messages, which Infobip refuses as invalid only once the key may send.
 public enum InfobipCheck {
     public struct Finding: Sendable, Hashable, Encodable {
         public init(subject: String, ok: Bool, detail: String, fix: String?) {
@@ -27,12 +28,24 @@ public enum InfobipCheck {
         var findings: [Finding] = []
         let sms = InfobipHTTP(baseURL: settings.baseURL, authorization: "App \(settings.apiKey)", keySource: settings.apiKeySource,
                               attempts: 1, maxRetryWait: 0)
+        // Sending, probed without sending: a request with no messages is refused as invalid (400) only after the key
+        // and its scope were accepted.
+        do {
+            _ = try await sms.call(.post, "/sms/3/messages", body: Data(#"{"messages":[]}"#.utf8), repeatable: false)
+            findings.append(Finding(subject: "SMS sending \(settings.baseURL.absoluteString)", ok: true,
+                                    detail: "answers; the API key may send", fix: nil))
+        } catch InfobipError.rejected(400, _) {
+            findings.append(Finding(subject: "SMS sending \(settings.baseURL.absoluteString)", ok: true,
+                                    detail: "answers; the API key may send", fix: nil))
+        } catch {
+            findings.append(smsFinding(error, settings, what: "SMS sending"))
+        }
         do {
             _ = try await sms.call(.get, "/sms/3/logs", query: [("limit", "1")])
-            findings.append(Finding(subject: "SMS API \(settings.baseURL.absoluteString)", ok: true,
-                                    detail: "answers; the API key is accepted", fix: nil))
+            findings.append(Finding(subject: "SMS logs \(settings.baseURL.absoluteString)", ok: true,
+                                    detail: "answers; the API key may read delivery logs", fix: nil))
         } catch {
-            findings.append(smsFinding(error, settings))
+            findings.append(smsFinding(error, settings, what: "SMS logs"))
         }
         findings.append(await inboxFinding(settings))
         if let link = settings.link {
@@ -41,12 +54,15 @@ public enum InfobipCheck {
         return findings
     }
 
-    private static func smsFinding(_ error: InfobipError, _ settings: InfobipSettings) -> Finding {
-        let subject = "SMS API \(settings.baseURL.absoluteString)"
+    private static func smsFinding(_ error: InfobipError, _ settings: InfobipSettings, what: String) -> Finding {
+        let subject = "\(what) \(settings.baseURL.absoluteString)"
         switch error {
         case .refusedKey:
             return Finding(subject: subject, ok: false, detail: error.description,
-                           fix: "create an API key with the SMS scope on the Infobip portal and set it in \(settings.apiKeySource)")
+                           fix: "create an API key with the SMS scopes on the Infobip portal and set it in \(settings.apiKeySource)")
+        case .missingScope(_, let needs, _):
+            return Finding(subject: subject, ok: false, detail: error.description,
+                           fix: "\(needs): add it to the key on the Infobip portal, or use a key that has it")
         case .unreachable, .unavailable:
             return Finding(subject: subject, ok: false, detail: error.description,
                            fix: "check [infobip] base_url (or HERALD_INFOBIP_BASE_URL): it is the address shown on your account's home page")

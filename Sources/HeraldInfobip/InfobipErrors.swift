@@ -51,8 +51,10 @@ public struct InfobipErrorEnvelope: Sendable, Hashable {
 
 /// A failed call to Infobip, in words a user can act on. Never holds the key.
 public enum InfobipError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// 401/403: the key (or application code) was refused; `source` says where it is configured.
+    /// 401: the key (or application code) was refused; `source` says where it is configured.
     case refusedKey(status: Int, detail: String, source: String)
+    /// 403: the key is valid but lacks the scope this needs; `needs` says which scopes would do.
+    case missingScope(detail: String, needs: String, source: String)
     /// 4xx: Infobip calls the request invalid; `detail` names the fields.
     case rejected(status: Int, detail: String)
     /// 429 with a wait longer than a call may take.
@@ -68,6 +70,8 @@ public enum InfobipError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .refusedKey(let status, let detail, let source):
             return "the Infobip API key was refused (HTTP \(status): \(detail)); check \(source)"
+        case .missingScope(let detail, let needs, let source):
+            return "the Infobip API key lacks a scope (HTTP 403: \(detail)): \(needs); add it to the key on the Infobip portal (\(source))"
         case .rejected(let status, let detail):
             return "Infobip refused the request (HTTP \(status)): \(detail)"
         case .rateLimited(let wait):
@@ -90,7 +94,7 @@ public enum InfobipError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether trying the same request again later cannot help (a refused key, an invalid request).
     public var isPermanent: Bool {
         switch self {
-        case .refusedKey, .rejected: return true
+        case .refusedKey, .missingScope, .rejected: return true
         default: return false
         }
     }

@@ -61,11 +61,22 @@ struct InfobipHTTP: Sendable {
             case 500...:
                 guard repeatable, attempt < attempts else { throw .unavailable(status: response.status, detail: detail) }
                 try await pause(backoff(attempt))
-            case 401, 403:
+            case 401:
                 throw .refusedKey(status: response.status, detail: detail, source: keySource)
+            case 403:
+                throw .missingScope(detail: detail, needs: Self.scopes(for: path), source: keySource)
             default:
                 throw .rejected(status: response.status, detail: detail)
             }
+        }
+    }
+
+    /// The scopes Infobip publishes for an endpoint, in words.
+    static func scopes(for path: String) -> String {
+        switch path {
+        case "/sms/3/messages": return "sending SMS needs sms:message:send (or message:send, or sms:manage)"
+        case "/sms/3/logs": return "reading SMS logs needs sms:logs:read (or sms:manage)"
+        default: return "\(path) needs a scope this key does not have"
         }
     }
 

@@ -31,7 +31,8 @@ import Testing
         cli.environment = standIn.environment()
 
         let check = try cli.ok(["platform", "check"])
-        #expect(check.stdout.contains("ok   SMS API \(standIn.url)"))
+        #expect(check.stdout.contains("ok   SMS sending \(standIn.url)"))
+        #expect(check.stdout.contains("ok   SMS logs \(standIn.url)"))
         #expect(check.stdout.contains("the application code is accepted"))
 
         let watch = try cli.start(["watch", "--json"])

@@ -35,10 +35,10 @@ struct StandInRoutes: Sendable {
         let segments = path.split(separator: "/").map(String.init)
         switch (method, segments) {
         case ("POST", ["sms", "3", "messages"]):
-            guard headers["authorization"] == "App \(state.apiKey)" else { return Self.unauthorizedV3 }
+            if let refusal = await authorize(headers, anyOf: StandInState.sendScopes) { return refusal }
             return await send(body)
         case ("GET", ["sms", "3", "logs"]):
-            guard headers["authorization"] == "App \(state.apiKey)" else { return Self.unauthorizedV3 }
+            if let refusal = await authorize(headers, anyOf: StandInState.logsScopes) { return refusal }
             return await logs(query)
         case ("GET", let s) where s.count == 7 && s[0] == "mobile" && s[1] == "1" && s[2] == "user" && s[4] == "inbox":
             if let denied = await mobileAuth(headers) { return denied }
@@ -50,6 +50,13 @@ struct StandInRoutes: Sendable {
         default:
             return (404, [:], Self.json(["requestError": ["serviceException": ["messageId": "NOT_FOUND", "text": "Not found"]]]))
         }
+    }
+
+    /// E401 for a key Infobip does not know, E403 for one without any of the scopes the endpoint names.
+    private func authorize(_ headers: [String: String], anyOf scopes: Set<String>) async -> (Int, [String: String], Data)? {
+        guard let header = headers["authorization"], header.hasPrefix("App "),
+              let granted = await state.scopes(ofKey: String(header.dropFirst(4))) else { return Self.unauthorizedV3 }
+        return granted.isDisjoint(with: scopes) ? Self.forbiddenV3 : nil
     }
 
     // MARK: - SMS
@@ -228,8 +235,13 @@ struct StandInRoutes: Sendable {
     // MARK: - Envelopes
 
     static let unauthorizedV3: (Int, [String: String], Data) = (401, [:], json([
-        "errorCode": "E401", "description": "Invalid login details", "action": "Check the API key in the Authorization header.",
-        "violations": [Any](), "resources": [Any](),
+        "errorCode": "E401", "description": "The request lacks valid authentication credentials for the requested resource.",
+        "action": "Check the API key in the Authorization header.", "violations": [Any](), "resources": [Any](),
+    ]))
+
+    static let forbiddenV3: (Int, [String: String], Data) = (403, [:], json([
+        "errorCode": "E403", "description": "Insufficient permissions to access the requested resource.",
+        "action": "Check the scopes of the API key.", "violations": [Any](), "resources": [Any](),
     ]))
 
     static func badRequestV3(_ violations: [(String, String)]) -> Data {

@@ -83,6 +83,20 @@ public actor StandInState {
         self.applicationCode = applicationCode
     }
 
+    /// Scopes that let a key send SMS, and read their logs (Infobip's published scopes for each endpoint).
+    public static let sendScopes: Set<String> = ["sms:message:send", "message:send", "sms:manage"]
+    public static let logsScopes: Set<String> = ["sms:logs:read", "sms:manage"]
+    /// Keys besides `apiKey` (which has every scope), with their scopes.
+    var otherKeys: [String: Set<String>] = [:]
+
+    /// Adds a key with only these scopes.
+    public func addKey(_ key: String, scopes: Set<String>) { otherKeys[key] = scopes }
+
+    /// The scopes of a key, nil for a key Infobip would not know.
+    func scopes(ofKey key: String) -> Set<String>? {
+        key == apiKey ? Self.sendScopes.union(Self.logsScopes) : otherKeys[key]
+    }
+
     public func setFate(_ fate: Fate, for destination: String) { fates[destination] = fate }
     public func setLogsPageSize(_ size: Int) { logsPageSize = size }
     public func setMoveInboxTo(_ url: String?) { moveInboxTo = url }
