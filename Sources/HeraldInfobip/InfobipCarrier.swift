@@ -114,6 +114,11 @@ public struct InfobipCarrier: Carrier {
         return messages.compactMap { message -> CarrierReport? in
             if let log = found[message.messageId] { return report(log, messageId: message.messageId, at: now) }
             if now.timeIntervalSince(message.acceptedAt) > Self.logsKeptFor {
+                // Infobip's logs are gone. Its last word stands when it was "delivered to the operator": the message
+                // reached the network, and no later report will come. Otherwise nothing is known.
+                if message.status == .deliveredToNetwork {
+                    return CarrierReport(messageId: message.messageId, status: .deliveredToNetwork, nextCheckAt: nil)
+                }
                 return CarrierReport(messageId: message.messageId, status: .deliveryUncertain, nextCheckAt: nil,
                                      reason: "Infobip kept no log of it after 48 hours")
             }

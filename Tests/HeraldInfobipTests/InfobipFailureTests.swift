@@ -221,3 +221,32 @@ import Testing
         #expect(await e.state.requests(to: "/sms/3/messages").count == 2)
     }
 }
+
+/// After Infobip's 48 hours of logs: a message last reported delivered to the operator stays "reached the network";
+/// one never seen is uncertain, saying why.
+@Suite struct InfobipLogsExpiryTests {
+    @Test func deliveredToTheOperatorStaysReachedTheNetworkWhenTheLogsAreGone() async throws {
+        let clock = ManualClock(Date())
+        let state = StandInState()
+        await state.setFate(.atOperator, for: String(InfobipHarness.mobile(0).dropFirst()))
+        await state.setFate(.neverLogged, for: String(InfobipHarness.mobile(1).dropFirst()))
+        let e = try await InfobipFailureTests.EngineOnStandIn(state: state, clock: clock)
+        defer { e.cleanUp() }
+        let answer = try await e.send(["op-1", "none-1"])
+        clock.advance(by: 60)
+        _ = try await e.engine.runCarrierPass()
+        func status(_ id: String) async throws -> DeliveryInfo? {
+            try await e.client.deliveryInfos(bulkId: answer.bulkId).first { $0.messageId == id }
+        }
+        #expect(try await status("op-1")?.deliveryStatus == .deliveredToNetwork)
+        await state.expireLogs()
+        clock.advance(by: 49 * 3600)
+        _ = try await e.engine.runCarrierPass()
+        let atOperator = try #require(try await status("op-1"))
+        #expect(atOperator.deliveryStatus == .deliveredToNetwork)
+        #expect(atOperator.reason == nil)
+        let never = try #require(try await status("none-1"))
+        #expect(never.deliveryStatus == .deliveryUncertain)
+        #expect(never.reason?.contains("kept no log") == true)
+    }
+}

@@ -108,7 +108,7 @@ struct StandInRoutes: Sendable {
         let ids = Set(values("messageId"))
         let limit = min(Int(values("limit").first ?? "") ?? 50, 1000, await state.logsPageSize)
         let offset = values("cursor").first.flatMap { Int($0.dropFirst("after-".count)) } ?? 0
-        let all = await state.sentInOrder.filter {
+        let all = await state.logsExpired ? [] : await state.sentInOrder.filter {
             (bulks.isEmpty || bulks.contains($0.bulkId)) && (ids.isEmpty || ids.contains($0.messageId))
         }
         var results: [[String: Any]] = []

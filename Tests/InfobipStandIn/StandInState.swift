@@ -98,6 +98,9 @@ public actor StandInState {
     }
 
     public func setFate(_ fate: Fate, for destination: String) { fates[destination] = fate }
+    /// Whether the logs were purged (Infobip keeps them 48 hours).
+    public private(set) var logsExpired = false
+    public func expireLogs() { logsExpired = true }
     public func setLogsPageSize(_ size: Int) { logsPageSize = size }
     public func setMoveInboxTo(_ url: String?) { moveInboxTo = url }
 
