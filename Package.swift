@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "HeraldInfobipTests", dependencies: [
             "HeraldInfobip", "InfobipStandIn", "HeraldEngine", "HeraldAPI", "HeraldServices", "HeraldEmbedded",
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PostgresTestCluster"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PostgresTestCluster"], exclude: ["Fixtures"]),
         // Throwaway PostgreSQL clusters for the engine's store tests, the replica tests and the bench.
         .target(name: "PostgresTestCluster", path: "Tests/PostgresTestCluster"),
     ],
