@@ -18,6 +18,8 @@ public struct InfobipCarrier: Carrier {
     /// The longest a multi-value filter of `GET /sms/3/logs` may be, its values joined by commas (SMS 3.210.0).
     static let maxFilterLength = 2048
 
+    public var handOverLease: TimeInterval { settings.handOverLease }
+
     public init(settings: InfobipSettings) {
         self.init(settings: settings, sleep: { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) })
     }

@@ -24,7 +24,8 @@ public enum InfobipCheck {
     /// The user id the inbox is read for: any id works for checking the application code.
     static let probeUser = "herald-platform-check"
 
-    public static func run(_ settings: InfobipSettings) async -> [Finding] {
+    /// `inbox: false` leaves Mobile Messaging out (a server that uses Infobip as its carrier only).
+    public static func run(_ settings: InfobipSettings, inbox: Bool = true) async -> [Finding] {
         var findings: [Finding] = []
         let sms = InfobipHTTP(baseURL: settings.baseURL, authorization: "App \(settings.apiKey)", keySource: settings.apiKeySource,
                               attempts: 1, maxRetryWait: 0)
@@ -47,7 +48,7 @@ public enum InfobipCheck {
         } catch {
             findings.append(smsFinding(error, settings, what: "SMS logs"))
         }
-        findings.append(await inboxFinding(settings))
+        if inbox { findings.append(await inboxFinding(settings)) }
         if let link = settings.link {
             findings.append(Finding(subject: "invitation link", ok: true, detail: link, fix: nil))
         }

@@ -1,5 +1,11 @@
 import Foundation
 
+/// The ranges `[infobip] lookup_grace` and `hand_over_lease` are taken in, in seconds.
+public enum InfobipLimits {
+    public static let lookupGrace: ClosedRange<Double> = 60...86_400
+    public static let handOverLease: ClosedRange<Double> = 5...3_600
+}
+
 /// How to reach an Infobip account: the SMS API (base URL and API key) and the Mobile Messaging inbox
 /// (its base URL and application code). The key is never printed or logged.
 public struct InfobipSettings: Sendable, Hashable {
@@ -26,6 +32,9 @@ public struct InfobipSettings: Sendable, Hashable {
     /// Seconds a message whose hand-over answer was lost is looked up in Infobip's logs (which promise no delay)
     /// before it is called uncertain; it is never sent again meanwhile.
     public var lookupGrace: Double = 600
+    /// Seconds messages claimed for a send request stay with the process that claimed them; after that (the process
+    /// died, or the answer was lost) they are looked up, never posted again. Longer than a call can take.
+    public var handOverLease: Double = 120
 
     public static let defaultMobileBaseURL = URL(string: "https://mobile.infobip.com")!
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldInfobip
 import TOMLKit
 
 /// The user's `config.toml`. Every key is optional; unknown keys are reported by name and ignored.
@@ -57,6 +58,9 @@ struct HeraldConfig: Sendable, Equatable {
     var infobipMobileBaseURL: String?
     var infobipApplicationCode: String?
     var infobipLink: String?
+    /// `[infobip] lookup_grace` and `hand_over_lease`, in seconds.
+    var infobipLookupGrace: Double?
+    var infobipHandOverLease: Double?
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
@@ -65,7 +69,8 @@ struct HeraldConfig: Sendable, Equatable {
 
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
                                             "keys", "platform", "inbox", "share", "infobip"]
-    static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link"]
+    static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
+                                             "lookup_grace", "hand_over_lease"]
     static let knownShare: Set<String> = ["email_from", "email_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
@@ -162,6 +167,13 @@ struct HeraldConfig: Sendable, Equatable {
             c.infobipMobileBaseURL = try string(infobip, "mobile_base_url", "infobip.mobile_base_url")
             c.infobipApplicationCode = try string(infobip, "application_code", "infobip.application_code")
             c.infobipLink = try string(infobip, "link", "infobip.link")
+            for (key, range) in [("lookup_grace", InfobipLimits.lookupGrace), ("hand_over_lease", InfobipLimits.handOverLease)] {
+                guard let v = infobip[key] else { continue }
+                guard let seconds = v.double ?? v.int.map(Double.init), range.contains(seconds) else {
+                    throw ConfigError(file: file, message: "infobip.\(key) must be seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+                }
+                if key == "lookup_grace" { c.infobipLookupGrace = seconds } else { c.infobipHandOverLease = seconds }
+            }
         }
         if let inboxValue = table["inbox"] {
             guard let inbox = inboxValue.table else { throw ConfigError(file: file, message: "[inbox] must be a table") }

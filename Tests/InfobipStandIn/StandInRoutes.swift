@@ -17,8 +17,19 @@ struct StandInRoutes: Sendable {
         let body = (try? await request.collectBody(upTo: 4 << 20)).map { Data($0.readableBytesView) } ?? Data()
         let answer: (Int, [String: String], Data)
         if let fault = await state.takeFault(path: path) {
-            if fault.afterProcessing { _ = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body) }
-            answer = (fault.status, fault.headers, Data(fault.body.utf8))
+            if fault.afterProcessing {
+                // Only a request carried out can lose its answer: one refused (a probe with no messages) keeps the fault.
+                let carried = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body)
+                if (200..<300).contains(carried.0) {
+                    await state.noteInSentLog("answer-lost \(path)")
+                    answer = (fault.status, fault.headers, Data(fault.body.utf8))
+                } else {
+                    await state.putBack(fault)
+                    answer = carried
+                }
+            } else {
+                answer = (fault.status, fault.headers, Data(fault.body.utf8))
+            }
         } else {
             answer = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body)
         }

@@ -128,11 +128,31 @@ public actor StandInState {
         return faults.remove(at: i)
     }
 
+    /// A fault taken but not spent goes back first in line.
+    func putBack(_ fault: Fault) { faults.insert(fault, at: 0) }
+
     func record(_ request: Recorded) { requests.append(request) }
 
     func record(_ message: Sent) {
         if sent[message.messageId] == nil { order.append(message.messageId) }
         sent[message.messageId] = message
+        noteInSentLog("\(message.destination) \(message.messageId) \(message.text.replacingOccurrences(of: "\n", with: " "))")
+    }
+
+    /// Appends a line to the sent log, when there is one.
+    func noteInSentLog(_ line: String) {
+        guard let sentLog else { return }
+        sentLog.seekToEndOfFile()
+        sentLog.write(Data("\(line)\n".utf8))
+    }
+
+    /// When set, a line per destination of every accepted send request (`destination messageId text`), and
+    /// `answer-lost PATH` for each request carried out whose answer a fault replaced: how tests of other processes
+    /// count what reached the stand-in.
+    var sentLog: FileHandle?
+    public func setSentLog(_ path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        sentLog = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 
     func newId() -> String {

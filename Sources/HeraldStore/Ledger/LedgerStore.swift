@@ -44,7 +44,7 @@ public struct LedgerStore: Sendable {
     }
 
     /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
-    /// here, and each messageId not held yet. Answers how many recipients were added.
+    /// here, and each messageId not held yet, with what the carrier said of it (price, reason). Answers how many recipients were added.
     @discardableResult
     public func recordTeamBulk(bulkId: String, createdAt: Date, _ recipients: [DeliveryUpdate]) throws -> Int {
         let now = clock.now().epochMilliseconds
@@ -62,9 +62,11 @@ public struct LedgerStore: Sendable {
                 guard let messageId = r.messageId else { continue }
                 if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE message_id = ?", arguments: [messageId]) != nil { continue }
                 try db.execute(sql: """
-                    INSERT INTO invitation (msisdn, bulk_id, message_id, correlator, status, created_ms, updated_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [r.e164, bulkId, messageId, "team-" + messageId, r.status.rawValue, now, now])
+                    INSERT INTO invitation (msisdn, bulk_id, message_id, correlator, status, created_ms, updated_ms,
+                                            price, currency, error, permanent)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [r.e164, bulkId, messageId, "team-" + messageId, r.status.rawValue, now, now,
+                                     r.price, r.currency, r.reason, r.permanent ?? false])
                 added += 1
             }
             if added > 0 {

@@ -3,6 +3,7 @@ import Foundation
 import HeraldAPI
 import HeraldEngine
 import HeraldEnginePostgres
+import HeraldInfobip
 import HeraldServer
 
 /// `herald serve`: the platform for a team, over HTTP.
@@ -25,9 +26,13 @@ struct ServerDatabaseOption: ParsableArguments {
 
     @OptionGroup var global: GlobalOptions
 
-    /// Opens the engine the server runs on.
-    func openEngine(collectReportsOnRead: Bool) async throws -> PlatformEngine {
+    /// Opens the engine the server runs on: `carrier` delivers (nil: the simulated one); `shortLinkBase` starts every
+    /// short link (nil: the made-up default); `plainLink` replaces them.
+    func openEngine(collectReportsOnRead: Bool, carrier: (any Carrier)? = nil, shortLinkBase: String? = nil,
+                    plainLink: String? = nil) async throws -> PlatformEngine {
         var config = EngineConfig()
+        if let shortLinkBase { config.shortLinkBase = shortLinkBase }
+        config.plainLink = plainLink
         let environment = ProcessInfo.processInfo.environment
         do {
             if let scale = try EngineConfig.timeScale(fromEnvironment: environment) { config.timeScale = scale }
@@ -40,13 +45,15 @@ struct ServerDatabaseOption: ParsableArguments {
         config.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         if let database, Self.isPostgres(database) {
             let shown = (try? PostgresLocation(parsing: database).description) ?? "the PostgreSQL database"
-            do { return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: database), config: config) } catch {
+            do {
+                return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: database), config: config, carrier: carrier)
+            } catch {
                 throw Output.failure("cannot open the server's database \(shown): \(PlatformEngine.failureText(error))")
             }
         }
         let url = try Self.sqlitePath(database, dataDirectory: global.paths.dataDirectory)
         PrivateFiles.warnIfLoose(url.deletingLastPathComponent())
-        do { return try PlatformEngine.open(at: url, config: config) } catch {
+        do { return try PlatformEngine.open(at: url, config: config, carrier: carrier) } catch {
             throw Output.failure("cannot open the server's database \(url.path): \(PlatformEngine.failureText(error))")
         }
     }
@@ -99,16 +106,30 @@ struct ServeRun: AsyncParsableCommand {
     @Option(name: .customLong("replica-id"), help: ArgumentHelp("Names this replica on every log line (default: the host name).", valueName: "name"))
     var replicaId: String?
 
+    @Option(name: .customLong("carrier"), help: ArgumentHelp(
+        "simulated, or infobip: real SMS through the [infobip] account of config.toml (HERALD_INFOBIP_* win).", valueName: "kind"))
+    var carrier = "simulated"
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "The address people reach this server at (https://invite.example.com): invitations' short links start with it.",
+        valueName: "url"))
+    var publicURL: String?
+
     @OptionGroup var storage: ServerDatabaseOption
 
     func run() async throws {
         let options = try serverOptions()
+        let linkBase = try publicURL.map { try GlobalOptions.httpURL($0, what: "--public-url").absoluteString }
+            .map { ($0.hasSuffix("/") ? $0 : $0 + "/") + "r/" }
         if let format = LogSink.Format(rawValue: logFormat), format == .json {
             FileLogging.sink?.redirectToStandardError(format: format, fields: [
                 ("replica", options.replicaId), ("pid", String(ProcessInfo.processInfo.processIdentifier)),
             ])
         }
-        let engine = try await storage.openEngine(collectReportsOnRead: false)
+        let infobip = try infobipSettings(linkBase: linkBase)
+        let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: infobip.map { InfobipCarrier(settings: $0) },
+                                                  shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil)
+        if let infobip { await Self.checkInfobip(infobip) }
         do { _ = try await engine.bootstrapSandbox() } catch {
             throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")
         }
@@ -124,6 +145,38 @@ struct ServeRun: AsyncParsableCommand {
             throw Output.failure("cannot serve HTTPS: \(error.description)")
         } catch {
             throw Output.failure("the server stopped: \(error)")
+        }
+    }
+
+    /// The Infobip account that carries the messages (`--carrier infobip`), nil for the simulated carrier. Invitations
+    /// need a link people can open: this server's short links (`--public-url`) or `[infobip] link`.
+    func infobipSettings(linkBase: String?) throws -> InfobipSettings? {
+        switch carrier {
+        case "simulated": return nil
+        case "infobip": break
+        default: throw Output.failure("--carrier \(Output.safe(carrier)) is not understood: use simulated or infobip")
+        }
+        let global = storage.global
+        let settings = try GlobalOptions.infobipSettings(config: try global.config(), environment: ProcessInfo.processInfo.environment,
+                                                         configFile: global.paths.configFile, requireLink: false)
+        if linkBase == nil, settings.link == nil {
+            throw Output.failure("""
+                with --carrier infobip, real people open the invitations' links: give --public-url (the address this server \
+                is reached at; its short links start with it) or set [infobip] link (a page of your own)
+                """)
+        }
+        return settings
+    }
+
+    /// Says at start what Infobip thinks of the key (sending and logs apart); the server starts either way, since
+    /// Infobip may only be unreachable for now, and sends once it answers.
+    static func checkInfobip(_ settings: InfobipSettings) async {
+        for finding in await InfobipCheck.run(settings, inbox: false) where finding.subject.hasPrefix("SMS ") {
+            if finding.ok {
+                Output.note("carrier: Infobip \(finding.subject): \(finding.detail)")
+            } else {
+                Output.warn("carrier: Infobip \(finding.subject): \(finding.detail)\(finding.fix.map { "; \($0)" } ?? "")")
+            }
         }
     }
 

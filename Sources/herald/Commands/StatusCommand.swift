@@ -23,8 +23,13 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let ws = try await global.openWorkspace()
         defer { ws.close() }
-        guard try ws.ledger.bulk(id: bulk) != nil else {
-            throw Output.failure("no bulk \(Output.safe(bulk)) in this workspace (\(ws.dataDirectory.path)): check the id, or pass the --data-dir it was sent from")
+        if try ws.ledger.bulk(id: bulk) == nil {
+            // On a Herald server a colleague's bulk is the team's: the platform knows it, and it is recorded as theirs.
+            let known = (try? await ws.platform.deliveryInfos(bulkId: bulk)) ?? []
+            guard !known.isEmpty else {
+                throw Output.failure("no bulk \(Output.safe(bulk)) in this workspace (\(ws.dataDirectory.path)) or on its platform: check the id, or pass the --data-dir it was sent from")
+            }
+            try ws.ledger.recordTeamBulk(bulkId: bulk, createdAt: Date(), known.map(DeliveryUpdate.init))
         }
         if wait {
             let interrupt = SignalTrap(SIGINT)

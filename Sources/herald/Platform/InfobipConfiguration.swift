@@ -14,10 +14,13 @@ extension GlobalOptions {
 
     /// The Infobip account from `[infobip]` and the `HERALD_INFOBIP_*` variables (which win). The key comes from
     /// `HERALD_INFOBIP_API_KEY`, `api_key` (a config file others can read draws a warning) or `api_key_file`.
-    static func infobipSettings(config: HeraldConfig, environment: [String: String], configFile: URL) throws -> InfobipSettings {
+    /// `requireLink`: a terminal on Infobip needs `[infobip] link`; a Herald server has its own short links.
+    static func infobipSettings(config: HeraldConfig, environment: [String: String], configFile: URL,
+                                requireLink: Bool = true) throws -> InfobipSettings {
+        let role = requireLink ? "the platform" : "the server's carrier"
         let where_ = "set [infobip] base_url in \(configFile.path) or HERALD_INFOBIP_BASE_URL"
         guard let baseText = nonEmpty(environment["HERALD_INFOBIP_BASE_URL"]) ?? nonEmpty(config.infobipBaseURL) else {
-            throw Output.failure("Infobip is the platform but its API base URL is not set: \(where_) (it is shown on your Infobip account's home page)")
+            throw Output.failure("Infobip is \(role) but its API base URL is not set: \(where_) (it is shown on your Infobip account's home page)")
         }
         let baseURL = try httpURL(baseText, what: "the Infobip base URL")
         let mobileText = nonEmpty(environment["HERALD_INFOBIP_MOBILE_BASE_URL"]) ?? nonEmpty(config.infobipMobileBaseURL)
@@ -38,18 +41,33 @@ extension GlobalOptions {
             warnIfOthersCanRead(URL(fileURLWithPath: path), holding: "the Infobip API key")
         }
         guard let key else {
-            throw Output.failure("Infobip is the platform but no API key is set: set HERALD_INFOBIP_API_KEY, or [infobip] api_key_file in \(configFile.path)")
+            throw Output.failure("Infobip is \(role) but no API key is set: set HERALD_INFOBIP_API_KEY, or [infobip] api_key_file in \(configFile.path)")
         }
-        guard let link = nonEmpty(environment["HERALD_INFOBIP_LINK"]) ?? nonEmpty(config.infobipLink) else {
+        let link = nonEmpty(environment["HERALD_INFOBIP_LINK"]) ?? nonEmpty(config.infobipLink)
+        if requireLink, link == nil {
             throw Output.failure("""
                 Infobip is the platform but no invitation link is set: set [infobip] link in \(configFile.path) or HERALD_INFOBIP_LINK \
                 to the page your invitations point to (Herald's short links exist only on a Herald server)
                 """)
         }
-        _ = try httpURL(link, what: "the invitation link")
+        if let link { _ = try httpURL(link, what: "the invitation link") }
         let code = nonEmpty(environment["HERALD_INFOBIP_APP_CODE"]) ?? nonEmpty(config.infobipApplicationCode)
-        return InfobipSettings(baseURL: baseURL, apiKey: key, apiKeySource: source, mobileBaseURL: mobileURL,
-                               applicationCode: code, link: link)
+        var settings = InfobipSettings(baseURL: baseURL, apiKey: key, apiKeySource: source, mobileBaseURL: mobileURL,
+                                       applicationCode: code, link: link)
+        settings.lookupGrace = try seconds(environment["HERALD_INFOBIP_LOOKUP_GRACE"], "HERALD_INFOBIP_LOOKUP_GRACE",
+                                           InfobipLimits.lookupGrace) ?? config.infobipLookupGrace ?? settings.lookupGrace
+        settings.handOverLease = try seconds(environment["HERALD_INFOBIP_HANDOVER_LEASE"], "HERALD_INFOBIP_HANDOVER_LEASE",
+                                             InfobipLimits.handOverLease) ?? config.infobipHandOverLease ?? settings.handOverLease
+        return settings
+    }
+
+    /// Seconds from an environment variable, within `range`; nil when unset.
+    static func seconds(_ text: String?, _ name: String, _ range: ClosedRange<Double>) throws -> Double? {
+        guard let text = nonEmpty(text) else { return nil }
+        guard let value = Double(text), range.contains(value) else {
+            throw Output.failure("\(name)=\(Output.safe(text)) is not seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+        }
+        return value
     }
 
     static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `herald serve --carrier infobip`: a team's terminals send real SMS through the server, which alone talks to Infobip
+/// (the `infobip-stand-in` process on a loopback port). The stand-in carries out the first send request and loses
+/// its answer; the server looks its messages up instead of posting them again, so each destination reaches Infobip
+/// exactly once, and a viewer's terminal, which has no Infobip key, sees every final status with Infobip's price.
+@Suite(.serialized) struct ServeInfobipTests {
+    @Test func aTeamSendsThroughInfobipOnceEvenWhenAnAnswerIsLost() throws {
+        let server = try PlatformCLI()
+        let sentLog = server.home.appendingPathComponent("stand-in-sent.log")
+        let binary = server.binary.deletingLastPathComponent().appendingPathComponent("infobip-stand-in")
+        let standIn = try RunningHerald(binary: binary, arguments: ["--port", "0", "--sent-log", sentLog.path, "--lose-send-answers", "1"],
+                                        environment: ProcessInfo.processInfo.environment)
+        defer { _ = try? standIn.interrupt() }
+        let standInLine = try standIn.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
+        let standInURL = try #require(standInLine.split(separator: " ").last.map(String.init))
+
+        let senderKey = try #require(try server.ok(["serve", "keys", "create", "--role", "sender", "--json"]).object()["key"] as? String)
+        let viewerKey = try #require(try server.ok(["serve", "keys", "create", "--role", "viewer", "--json"]).object()["key"] as? String)
+        // No public URL and no [infobip] link: the invitations would have nothing real to link to.
+        server.environment = ["HERALD_INFOBIP_BASE_URL": standInURL, "HERALD_INFOBIP_API_KEY": "stand-in-key",
+                              "HERALD_INFOBIP_HANDOVER_LEASE": "5"]
+        let noLink = try server.run(["serve", "--listen", "127.0.0.1:0", "--carrier", "infobip"])
+        #expect(noLink.status == 1)
+        #expect(noLink.stderr.contains("--public-url"), "\(noLink)")
+
+        let serving = try server.start(["serve", "--listen", "127.0.0.1:0", "--carrier", "infobip",
+                                        "--public-url", "https://invite.example.com"])
+        defer { _ = try? serving.interrupt() }
+        let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
+        let url = try #require(line.split(separator: " ").last.map(String.init))
+        #expect(serving.stderr.contains("SMS sending \(standInURL)"), "the server says what Infobip thinks of the key")
+
+        let ana = try PlatformCLI()
+        ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]
+        let support = try PlatformCLI()
+        support.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": viewerKey]
+        let first = try #require(try ana.ok(["send", "--to", mobile(31), mobile(32), "--json"]).object()["bulkId"] as? String)
+        let second = try #require(try ana.ok(["send", "--to", mobile(33), "--json"]).object()["bulkId"] as? String)
+
+        for bulk in [first, second] {
+            let status = try support.ok(["status", bulk, "--wait", "--json"], timeout: 90).object()
+            let infos = status["deliveryInfo"] as? [[String: Any]] ?? []
+            #expect(infos.count == (bulk == first ? 2 : 1))
+            #expect(infos.allSatisfy { $0["deliveryStatus"] as? String == "DeliveredToTerminal" }, "\(infos)")
+            #expect(infos.allSatisfy { $0["price"] as? Double == 0.0075 && $0["currency"] as? String == "EUR" }, "\(infos)")
+        }
+        let logged = try String(contentsOf: sentLog, encoding: .utf8).split(separator: "\n")
+        #expect(logged.firstIndex(of: "answer-lost /sms/3/messages") == 2, "the first send request (two destinations) was carried out and its answer lost: \(logged)")
+        let lines = logged.filter { !$0.hasPrefix("answer-lost") }
+        let destinations = lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(destinations.sorted() == [mobile(31), mobile(32), mobile(33)].map { String($0.dropFirst()) }.sorted(),
+                "each destination reached Infobip once: \(lines)")
+        // The text people got links to this server's short links, not to a made-up host.
+        #expect(lines.allSatisfy { $0.contains("https://invite.example.com/r/") }, "\(lines)")
+        #expect(try support.ok(["status", first]).stdout.contains("0.0075 EUR"))
+        #expect(try serving.interrupt() == 0)
+    }
+}
