@@ -120,11 +120,15 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     public var invitableNumbers: [String] { smsPlan.numbers }
 
     /// The numbers an SMS invitation goes to and the ones it skips, with the reason: the number the
-    /// user chose (`smsNumber`) when it can still take an SMS; else mobiles (each once); when the person
+    /// user chose (`smsNumber`) when it can still take an SMS; else the first mobile; when the person
     /// has no mobile, the numbers that may be mobile (fixed-line-or-mobile, personal, VoIP); never a
     /// number labelled fax or pager, a fixed line or an invalid number.
-    public var smsPlan: (numbers: [String], skipped: [SkippedNumber]) {
-        let automatic = automaticSMSPlan
+    public var smsPlan: (numbers: [String], skipped: [SkippedNumber]) { smsPlan(allMobiles: false) }
+
+    /// `smsPlan`; one SMS per person (the first mobile, else the first number that may be one) unless `allMobiles`
+    /// (`[invite] numbers = "all-mobiles"`), which invites each of them.
+    public func smsPlan(allMobiles: Bool) -> (numbers: [String], skipped: [SkippedNumber]) {
+        let automatic = automaticSMSPlan(allMobiles: allMobiles)
         let choosable = smsCapableNumbers(automatic)
         guard let chosen = smsNumber, choosable.contains(chosen) else { return automatic }
         let others = choosable.filter { $0 != chosen }.map {
@@ -134,14 +138,14 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// The numbers that can take an SMS, whether Herald would invite them or not: those the user may choose.
-    public var smsCapableNumbers: [String] { smsCapableNumbers(automaticSMSPlan) }
+    public var smsCapableNumbers: [String] { smsCapableNumbers(automaticSMSPlan(allMobiles: true)) }
 
     private func smsCapableNumbers(_ plan: (numbers: [String], skipped: [SkippedNumber])) -> [String] {
         plan.numbers + plan.skipped.filter(\.mayBeChosen).map(\.address)
     }
 
     /// The plan Herald makes by itself, without the user's choice.
-    private var automaticSMSPlan: (numbers: [String], skipped: [SkippedNumber]) {
+    private func automaticSMSPlan(allMobiles: Bool) -> (numbers: [String], skipped: [SkippedNumber]) {
         var mobiles: [String] = [], maybe: [String] = [], skipped: [SkippedNumber] = []
         var seen = Set<String>()
         for p in phones {
@@ -161,9 +165,17 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
                 skipped.append(SkippedNumber(address: e, reason: "a \(p.number.kind.rawValue) number cannot receive SMS"))
             }
         }
-        if mobiles.isEmpty { return (maybe, skipped) }
+        // One SMS per person: the first of them; the others may still be chosen.
+        func one(_ numbers: [String]) -> (numbers: [String], skipped: [SkippedNumber]) {
+            guard !allMobiles, let first = numbers.first, numbers.count > 1 else { return (numbers, skipped) }
+            return ([first], skipped + numbers.dropFirst().map {
+                SkippedNumber(address: $0, reason: "one SMS per person: \(first) is invited ([invite] numbers = \"all-mobiles\" sends to each)",
+                              mayBeChosen: true)
+            })
+        }
+        if mobiles.isEmpty { return one(maybe) }
         skipped += maybe.map { SkippedNumber(address: $0, reason: "may not be a mobile; the mobile number is invited instead", mayBeChosen: true) }
-        return (mobiles, skipped)
+        return one(mobiles)
     }
 
     /// Distinct valid E.164 numbers, in the order they appear.

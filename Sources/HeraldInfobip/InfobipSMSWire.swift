@@ -79,6 +79,20 @@ public struct InfobipLogsResponse: Codable, Sendable, Hashable {
     public var results: [Log]
     public var cursor: Cursor?
 
+    enum CodingKeys: String, CodingKey { case results, cursor }
+
+    public init(results: [Log], cursor: Cursor? = nil) {
+        self.results = results
+        self.cursor = cursor
+    }
+
+    /// The published schema does not require `results`: an answer without it has no logs.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        results = try c.decodeIfPresent([Log].self, forKey: .results) ?? []
+        cursor = try c.decodeIfPresent(Cursor.self, forKey: .cursor)
+    }
+
     public struct Log: Codable, Sendable, Hashable {
         public var bulkId: String?
         public var messageId: String?

@@ -58,6 +58,10 @@ struct HeraldConfig: Sendable, Equatable {
     var infobipMobileBaseURL: String?
     var infobipApplicationCode: String?
     var infobipLink: String?
+    /// `[share] clipboard_command`.
+    var clipboardCommand: String?
+    /// `[invite] numbers = "all-mobiles"`: every mobile of a person is invited (default "one-per-person").
+    var inviteAllMobiles = false
     /// `[infobip] lookup_grace` and `hand_over_lease`, in seconds.
     var infobipLookupGrace: Double?
     var infobipHandOverLease: Double?
@@ -68,10 +72,10 @@ struct HeraldConfig: Sendable, Equatable {
     var warnings: [String] = []
 
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
-                                            "keys", "platform", "inbox", "share", "infobip"]
+                                            "keys", "platform", "inbox", "share", "infobip", "invite"]
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
                                              "lookup_grace", "hand_over_lease"]
-    static let knownShare: Set<String> = ["email_from", "email_command"]
+    static let knownShare: Set<String> = ["email_from", "email_command", "clipboard_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
 
@@ -178,7 +182,7 @@ struct HeraldConfig: Sendable, Equatable {
         if let inboxValue = table["inbox"] {
             guard let inbox = inboxValue.table else { throw ConfigError(file: file, message: "[inbox] must be a table") }
             for key in inbox.keys.sorted() where !knownInbox.contains(key) {
-                c.warnings.append("\(file): unknown key \"inbox.\(key)\" ignored (known: jwt_key_id, jwt_secret)")
+                c.warnings.append("\(file): unknown key \"inbox.\(key)\" ignored (known: \(knownInbox.sorted().joined(separator: ", ")))")
             }
             c.inboxJWTKeyId = try string(inbox, "jwt_key_id", "inbox.jwt_key_id")
             c.inboxJWTSecret = try string(inbox, "jwt_secret", "inbox.jwt_secret")
@@ -186,10 +190,23 @@ struct HeraldConfig: Sendable, Equatable {
         if let shareValue = table["share"] {
             guard let share = shareValue.table else { throw ConfigError(file: file, message: "[share] must be a table") }
             for key in share.keys.sorted() where !knownShare.contains(key) {
-                c.warnings.append("\(file): unknown key \"share.\(key)\" ignored (known: email_command, email_from)")
+                c.warnings.append("\(file): unknown key \"share.\(key)\" ignored (known: \(knownShare.sorted().joined(separator: ", ")))")
             }
             c.emailFrom = try string(share, "email_from", "share.email_from")
             c.emailCommand = try string(share, "email_command", "share.email_command")
+            c.clipboardCommand = try string(share, "clipboard_command", "share.clipboard_command")
+        }
+        if let inviteValue = table["invite"] {
+            guard let invite = inviteValue.table else { throw ConfigError(file: file, message: "[invite] must be a table") }
+            for key in invite.keys.sorted() where key != "numbers" {
+                c.warnings.append("\(file): unknown key \"invite.\(key)\" ignored (known: numbers)")
+            }
+            if let numbers = try string(invite, "numbers", "invite.numbers") {
+                guard ["one-per-person", "all-mobiles"].contains(numbers) else {
+                    throw ConfigError(file: file, message: "invite.numbers \"\(numbers)\" is not one of one-per-person, all-mobiles")
+                }
+                c.inviteAllMobiles = numbers == "all-mobiles"
+            }
         }
         return c
     }

@@ -4,10 +4,43 @@ import HeraldCore
 
 /// Printing for people and for scripts: stderr messages, JSON, and terminal-safe text.
 enum Output {
-    /// Prints `message` to stderr and returns the exit code to throw.
+    /// Prints `message` to stderr and returns the exit code to throw. With `--json` on the command line the error is
+    /// JSON too, for scripts: `{"error": {"message": …, "hint": …}}` (the hint when the message says what to do).
     static func failure(_ message: String, code: Int32 = 1) -> ExitCode {
-        FileHandle.standardError.write(Data("herald: \(TerminalSafeText.sanitize(message, singleLine: false))\n".utf8))
+        let text = TerminalSafeText.sanitize(message, singleLine: false)
+        if CommandLine.arguments.contains("--json"), let json = try? json(ErrorJSON(error: .init(message: text, hint: hint(in: text)))) {
+            FileHandle.standardError.write(Data((json + "\n").utf8))
+        } else {
+            FileHandle.standardError.write(Data("herald: \(text)\n".utf8))
+        }
         return ExitCode(code)
+    }
+
+    struct ErrorJSON: Encodable {
+        struct Body: Encodable {
+            var message: String
+            var hint: String?
+        }
+        var error: Body
+    }
+
+    /// Words a message's advice starts with ("…: set region in config.toml", "…; pass --region CC").
+    static let adviceVerbs: Set<String> = ["set", "use", "pass", "give", "check", "import", "run", "chmod", "put", "try",
+                                           "create", "add", "make", "copy", "start", "wait", "configure", "remove", "choose"]
+
+    /// The advice at the end of a message: the last clause after ": ", "; " or " — " that starts with an imperative.
+    static func hint(in message: String) -> String? {
+        var best: String?
+        for separator in [": ", "; ", " — ", ". "] {
+            var rest = message[...]
+            while let range = rest.range(of: separator) {
+                let tail = rest[range.upperBound...]
+                let word = tail.prefix { $0.isLetter }.lowercased()
+                if adviceVerbs.contains(word), best.map({ tail.count < $0.count }) ?? true { best = String(tail) }
+                rest = tail
+            }
+        }
+        return best
     }
 
     /// A line for people on stderr (not an error).

@@ -73,4 +73,21 @@ import Testing
         #expect(!r.crashed, "\(r)")
         #expect(r.stderr.contains(file.path), "\(r)")
     }
+    /// With --json an error is JSON on stderr too, with the same exit status: a message and, when it says what to
+    /// do, that advice as the hint.
+    @Test func withJSONAnErrorIsJSONWithItsHint() throws {
+        let cli = try PlatformCLI()
+        let r = try cli.run(["send", "--to", mobile(61), "--json"], env: ["HERALD_SENDER_NAME": "", "USER": "root", "LOGNAME": "root"])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        let line = try #require(r.stderr.split(separator: "\n").last { $0.hasPrefix("{") }, "\(r)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect((error["message"] as? String)?.contains("no sender name fills {SENDER_NAME}") == true, "\(error)")
+        #expect((error["hint"] as? String)?.hasPrefix("Set sender_name in") == true, "\(error)")
+        // Without --json the same error is a line for people.
+        let human = try cli.run(["send", "--to", mobile(61)], env: ["HERALD_SENDER_NAME": "", "USER": "root", "LOGNAME": "root"])
+        #expect(human.status == 1)
+        #expect(human.stderr.contains("herald: the message says"), "\(human)")
+    }
 }

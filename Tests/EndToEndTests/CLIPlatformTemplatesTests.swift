@@ -44,12 +44,22 @@ import Testing
         #expect((o["recipients"] as? [Any])?.count == 1)
     }
 
+    @Test func aTemplateWithoutTheLinkIsMadeOnlyWhenAskedFor() throws {
+        let cli = try PlatformCLI()
+        let made = try cli.ok(["templates", "create", "--text", "Join me on Herald", "--no-link", "--json"]).object()
+        #expect(made["text"] as? String == "Join me on Herald")
+    }
+
     @Test func badTemplateInputIsRefusedWithWhatToDo() throws {
         let cli = try PlatformCLI()
         let cases: [(args: [String], says: String)] = [
             (["templates", "editing", "maybe"], "on"),
             (["templates", "create", "--text", "  "], "empty"),
             (["templates", "create", "--text", "Hi {NICKNAME} <>"], "{NICKNAME}"),
+            (["templates", "create", "--text", "Join me on Herald"], "--no-link"),
+            (["templates", "create", "--text", "Join me on Herald", "--placeholder", "[link]"], "no link placeholder \"[link]\""),
+            (["inbox", "list", "--user", "demo", "--limit", "-5"], "--limit must be 1 or more"),
+            (["contacts", "list", "--limit", "-5"], "--limit must be 0 or more"),
             (["templates", "show", "nosuch"], "herald templates list"),
             (["templates", "update", "nosuch", "--text", "x <>"], "no message"),
             (["templates", "update", "nosuch"], "--text"),

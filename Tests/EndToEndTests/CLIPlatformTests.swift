@@ -61,6 +61,8 @@ final class PlatformCLI: @unchecked Sendable {
         env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         env["LANG"] = "C.UTF-8"
         env["LC_ALL"] = "C.UTF-8"
+        // Fills {SENDER_NAME}: without one `herald send` refuses (a test that wants none sets it empty).
+        env["HERALD_SENDER_NAME"] = "Ana"
         for (k, v) in environment { env[k] = v }
         for (k, v) in extra { env[k] = v }
         return env

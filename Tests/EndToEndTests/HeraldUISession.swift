@@ -38,6 +38,7 @@ final class HeraldUISession: @unchecked Sendable {
             "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
             "XDG_DATA_HOME": folder.appendingPathComponent("share").path,
             "SWIFT_BACKTRACE": "enable=no",
+            "HERALD_SENDER_NAME": "Ana",
             // As if in a terminal of its own: a copy is a plain OSC 52, which this tmux keeps as a paste buffer.
             "TMUX": "",
         ]

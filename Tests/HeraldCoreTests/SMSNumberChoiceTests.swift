@@ -64,4 +64,17 @@ import Testing
         #expect(p.smsPlan.skipped.count == 1)
         #expect(p.smsPlan.skipped[0].address == "12")
     }
+    @Test func aPersonWithTwoMobilesGetsOneSMSUnlessEveryMobileIsAskedFor() {
+        let p = person([("mobile", hr.parse("+385 91 234 5678")), ("work mobile", hr.parse("+385 98 765 4321"))])
+        #expect(p.invitableNumbers == ["+385912345678"])
+        let other = p.smsPlan.skipped.first { $0.address == "+385987654321" }
+        #expect(other?.reason == "one SMS per person: +385912345678 is invited ([invite] numbers = \"all-mobiles\" sends to each)")
+        #expect(other?.mayBeChosen == true)
+        #expect(p.smsCapableNumbers == ["+385912345678", "+385987654321"])
+        #expect(p.smsPlan(allMobiles: true).numbers == ["+385912345678", "+385987654321"])
+        // The number the user chose wins over the first.
+        var chosen = p
+        chosen.smsNumber = "+385987654321"
+        #expect(chosen.invitableNumbers == ["+385987654321"])
+    }
 }

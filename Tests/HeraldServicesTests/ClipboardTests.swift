@@ -4,28 +4,43 @@ import Testing
 
 @Suite struct ClipboardTests {
     @Test func osc52BytesAreExact() throws {
-        let bytes = try Clipboard.osc52Bytes(for: "hi ž", insideTmux: false)
+        let bytes = try Clipboard.osc52Bytes(for: "hi ž")
         // base64("hi ž") = "aGkgxb4="
         #expect(bytes == [0x1B] + Array("]52;c;aGkgxb4=".utf8) + [0x07])
     }
 
-    @Test func insideTmuxTheSequenceIsWrappedForPassthrough() throws {
-        let bytes = try Clipboard.osc52Bytes(for: "hi ž", insideTmux: true)
-        #expect(bytes == [0x1B] + Array("Ptmux;".utf8) + [0x1B, 0x1B] + Array("]52;c;aGkgxb4=".utf8) + [0x07, 0x1B, 0x5C])
+    @Test func insideTmuxTheTextGoesToTmuxsBufferAndPlainOSC52() async throws {
+        let dir = try TempDir()
+        let out = dir.path("buffer.txt"), args = dir.path("args.txt")
+        try dir.script("tmux", "echo \"$@\" > '\(args)'; cat > '\(out)'")
+        let clipboard = Clipboard(method: .automatic(configured: nil),
+                                  environment: ["PATH": dir.url.path + ":/usr/bin:/bin", "TMUX": "/tmp/tmux-1000/default,123,0"])
+        let outcome = try await clipboard.copy("x")
+        #expect(outcome == .writeToTerminal([0x1B] + Array("]52;c;eA==".utf8) + [0x07], alsoVia: "tmux's buffer"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "x")
+        #expect(try String(contentsOfFile: args, encoding: .utf8) == "load-buffer -w -\n")
     }
 
-    @Test func copyChoosesTmuxWrappingFromTheEnvironment() async throws {
-        let plain = try await Clipboard(method: .osc52, environment: [:]).copy("x")
-        let tmux = try await Clipboard(method: .osc52, environment: ["TMUX": "/tmp/tmux-1000/default,123,0"]).copy("x")
-        #expect(plain == .writeToTerminal([0x1B] + Array("]52;c;eA==".utf8) + [0x07]))
-        guard case .writeToTerminal(let wrapped) = tmux else { Issue.record("expected bytes"); return }
-        #expect(wrapped.starts(with: [0x1B] + Array("Ptmux;".utf8)))
-        #expect(wrapped.suffix(2) == [0x1B, 0x5C])
+    @Test func automaticPrefersTheConfiguredProgramThenTheDesktopsThenOSC52() async throws {
+        let dir = try TempDir()
+        let configuredOut = dir.path("configured.txt"), wlOut = dir.path("wl.txt")
+        try dir.script("my-clip", "cat > '\(configuredOut)'")
+        try dir.script("wl-copy", "cat > '\(wlOut)'")
+        let path = dir.url.path + ":/usr/bin:/bin"
+        let configured = Clipboard(method: .automatic(configured: ExternalCommand(program: "my-clip")),
+                                   environment: ["PATH": path, "WAYLAND_DISPLAY": "wayland-0"])
+        #expect(try await configured.copy("a") == .copied(via: "my-clip"))
+        #expect(try String(contentsOfFile: configuredOut, encoding: .utf8) == "a")
+        let wayland = Clipboard(method: .automatic(configured: nil), environment: ["PATH": path, "WAYLAND_DISPLAY": "wayland-0"])
+        #expect(try await wayland.copy("b") == .copied(via: "wl-copy"))
+        #expect(try String(contentsOfFile: wlOut, encoding: .utf8) == "b")
+        let bare = Clipboard(method: .automatic(configured: nil), environment: ["PATH": dir.url.path])
+        #expect(try await bare.copy("x") == .writeToTerminal([0x1B] + Array("]52;c;eA==".utf8) + [0x07]))
     }
 
     @Test func textTooLargeForTheTerminalIsRefused() {
         let big = String(repeating: "a", count: 60_000)
-        #expect(throws: ClipboardError.self) { try Clipboard.osc52Bytes(for: big, insideTmux: false) }
+        #expect(throws: ClipboardError.self) { try Clipboard.osc52Bytes(for: big) }
     }
 
     @Test func clipboardCommandReceivesTheTextOnStdin() async throws {
@@ -36,7 +51,7 @@ import Testing
                                   environment: ["PATH": dir.url.path + ":/usr/bin:/bin"])
         #expect(clipboard.availability().isAvailable)
         let outcome = try await clipboard.copy("https://hrld.example/i/42 — Žužić")
-        #expect(outcome == .copied)
+        #expect(outcome == .copied(via: "wl-copy"))
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "https://hrld.example/i/42 — Žužić")
     }
 

@@ -156,4 +156,34 @@ struct DeliveriesPaneTests {
         #expect(pane.handle(action: .back))
         #expect(vm.search.query.isEmpty)
     }
+    /// Under NO_COLOR (attributes only) the cursor row still stands out from the rows around it, and moves with `j`.
+    @Test func withoutColourTheCursorRowDiffersFromItsNeighbours() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-nocolor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock(Date())
+        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
+        defer { ws.close() }
+        for number in ["+385911111111", "+385912222222", "+385913333333"] {
+            _ = try await ws.invites.invite(numbers: [number])
+            clock.advance(by: 60)
+        }
+        let effects = PaneEffects()
+        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+        let pane = DeliveriesPane(viewModel: vm, clock: clock)
+        await effects.settle()
+        let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
+        /// The attributes of each bulk row's first cell, resolved as a NO_COLOR terminal shows them.
+        func rowLooks() -> [ResolvedStyle] {
+            var canvas = Canvas(size: Size(width: 80, height: 10))
+            pane.render(into: &canvas, in: canvas.bounds, theme: theme)
+            return (3...5).compactMap { y in canvas.cell(x: 1, y: y).map { theme.resolve($0.style, depth: .none) } }
+        }
+        let before = rowLooks()
+        #expect(before.count == 3)
+        #expect(before[0] != before[1] && before[1] == before[2], "the cursor row (first) stands out: \(before)")
+        #expect(pane.handle(action: .moveDown))
+        let after = rowLooks()
+        #expect(after[1] != after[0] && after[0] == after[2], "the cursor moved to the second row: \(after)")
+    }
 }

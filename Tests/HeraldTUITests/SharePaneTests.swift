@@ -65,6 +65,6 @@ import Testing
         #expect(pane.handle(action: .copy))
         await effects.settle()
         let url = try #require(pane.model.link?.url)
-        #expect(written == (try Clipboard.osc52Bytes(for: url, insideTmux: false)))
+        #expect(written == (try Clipboard.osc52Bytes(for: url)))
     }
 }

@@ -19,6 +19,17 @@ import Testing
         #expect(embedded == fromFile)
     }
 
+    /// NO_COLOR leaves attributes only: the cursor row and the selections still stand out from text in every theme.
+    @Test(arguments: builtinNames) func withoutColourTheCursorAndSelectionsStillShow(name: String) throws {
+        let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load(name)
+        let text = theme.resolve(Style(.text), depth: .none)
+        for role in [Role.selection, .selectionInactive, .cursor, .tabActive, .buttonFocused] {
+            let styled = theme.resolve(Style(role), depth: .none)
+            #expect(styled != text, "\(name): \(role) looks like text without colours")
+            #expect(styled.fg == .default && styled.bg == .default, "\(name): no colour under NO_COLOR")
+        }
+    }
+
     @Test func builtinThemesSwiftMatchesTheThemeFiles() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: RepositoryFiles.url("themes").path)
             .filter { $0.hasSuffix(".toml") }.sorted()

@@ -72,8 +72,8 @@ import Testing
         vm.choose(.link)
         await pump.settle()
         let url = try #require(vm.link?.url)
-        #expect(written == [try Clipboard.osc52Bytes(for: url, insideTmux: false)])
-        #expect(toasts.texts.last == "copied the link (through the terminal)")
+        #expect(written == [try Clipboard.osc52Bytes(for: url)])
+        #expect(toasts.texts.last == "copied the link through the terminal (OSC 52; a terminal that ignores it pastes nothing: set [share] clipboard_command)")
     }
 
     @Test func choosingSMSLeadsToTheComposerAndAnUnavailableChannelExplains() async throws {

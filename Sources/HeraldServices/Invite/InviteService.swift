@@ -16,9 +16,16 @@ public struct InviteSettings: Sendable, Hashable {
     public var firstPollDelay: TimeInterval
     /// How a send retries when the platform did not give a final answer (5xx, 429, timeouts).
     public var retry: SendRetry
+    /// Every mobile of a person gets the invitation (`[invite] numbers = "all-mobiles"`); else one SMS per person.
+    public var allMobiles: Bool
+    /// A message that uses {SENDER_NAME} is refused when nothing gives it a value (a person's workspace); off where a
+    /// blank is harmless (tests of other rules).
+    public var requireSenderName: Bool
 
     public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8,
-                retry: SendRetry = SendRetry()) {
+                retry: SendRetry = SendRetry(), allMobiles: Bool = false, requireSenderName: Bool = false) {
+        self.allMobiles = allMobiles
+        self.requireSenderName = requireSenderName
         self.sender = sender
         self.senderName = senderName
         self.messageKey = messageKey
@@ -110,6 +117,11 @@ public actor InviteService {
         let sender = try resolveSender(options.sender)
         let fields = try resolveFields(options.fields)
         let message = try await resolveMessage(options.messageKey)
+        if settings.requireSenderName, (fields[ClientField.senderName.rawValue] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+           MessageTemplate(text: message.text, linkPlaceholder: message.placeholder).placeholders
+            .contains(where: { $0.kind == .field(ClientField.senderName.rawValue) }) {
+            throw InviteError.noSenderName(messageText: message.text)
+        }
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
 
@@ -290,7 +302,7 @@ public actor InviteService {
         for target in targets {
             switch target {
             case .person(let person):
-                let (invitable, left) = person.smsPlan
+                let (invitable, left) = person.smsPlan(allMobiles: settings.allMobiles)
                 for n in left { skipped.append(SkippedRecipient(address: n.address, personId: person.id, reason: n.reason)) }
                 if person.phones.isEmpty {
                     skipped.append(SkippedRecipient(address: person.displayName, personId: person.id,

@@ -149,6 +149,8 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
     case emptyMessage(key: String)
     case noMessage
     case unknownField(String)
+    /// The message uses {SENDER_NAME} and nothing gives it a value: it would leave with a gap.
+    case noSenderName(messageText: String)
     case noTargets
     case unknownPerson(Int64)
     /// The platform refused the request; every recipient was marked failed with this reason.
@@ -169,6 +171,11 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
         case .unknownField(let key):
             let known = ClientField.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown field \(key): client fields are \(known)"
+        case .noSenderName(let text):
+            return """
+                the message says "\(text)" and no sender name fills {SENDER_NAME}: nothing was sent. \
+                Set sender_name in config.toml (sender_name = "Ana Horvat"), or HERALD_SENDER_NAME, or pass --field SENDER_NAME=…
+                """
         case .noTargets:
             return "nobody to invite: pass --to with a contact id or a phone number"
         case .unknownPerson(let id):

@@ -81,7 +81,8 @@ public final class Workspace: @unchecked Sendable {
                                 settings: InviteSettings(sender: config.sender, senderName: config.senderName,
                                                          messageKey: config.messageKey,
                                                          firstPollDelay: config.tracker.interval,
-                                                         retry: config.sendRetry),
+                                                         retry: config.sendRetry, allMobiles: config.inviteAllMobiles,
+                                                         requireSenderName: config.requireSenderName),
                                 clock: clock)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)

@@ -26,6 +26,12 @@ public struct WorkspaceConfig: Sendable {
     /// From address of email invitations; nil: email invitations are off.
     public var emailFrom: String?
     public var emailCommand: ExternalCommand
+    /// `[share] clipboard_command`: the program copies go through (reads the text on stdin); nil: found by itself.
+    public var clipboardCommand: ExternalCommand?
+    /// Refuse a send whose message uses {SENDER_NAME} while no sender name is known (the executable turns it on).
+    public var requireSenderName = false
+    /// `[invite] numbers = "all-mobiles"`: a person with several mobiles gets an SMS on each (default: one).
+    public var inviteAllMobiles = false
     /// How often the change feed looks for writes (of this process or another).
     public var feedInterval: TimeInterval = 0.5
 

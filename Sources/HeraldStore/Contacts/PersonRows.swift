@@ -18,6 +18,10 @@ enum PersonRows {
         var uid: MatchKey?
         var numbers: [MatchKey]
         var emails: [MatchKey]
+        /// Each number's digits as written (at least 6): the same number read with another region, or none.
+        var writtenNumbers: [MatchKey] = []
+        /// The folded name of a card with no UID, number or email: the only way to know it again.
+        var nameOnly: MatchKey?
     }
 
     static func keys(for p: Person, cache: FoldingCache = FoldingCache(limit: 64)) -> Keys {
@@ -51,10 +55,19 @@ enum PersonRows {
             if i > 0 { phoneKey.append(0x20) }
             appendPhoneDigits(ph, to: &phoneKey)
         }
+        let nameOnly = p.uid == nil && p.phones.isEmpty && p.emails.isEmpty && !sortFirst.isEmpty
         return Keys(sortFirst: sortFirst, sortLast: sortLast, searchKey: searchKey,
                     phoneKey: String(decoding: phoneKey, as: UTF8.self), uid: p.uid.map(MatchKey.init),
                     numbers: p.phones.compactMap { $0.number.e164.map(MatchKey.init) },
-                    emails: p.emails.map { MatchKey(normalisedEmail($0.address)) })
+                    emails: p.emails.map { MatchKey(normalisedEmail($0.address)) },
+                    writtenNumbers: p.phones.compactMap { writtenDigits($0.number.raw).map(MatchKey.init) },
+                    nameOnly: nameOnly ? MatchKey(sortFirst) : nil)
+    }
+
+    /// The digits of a number as written, when there are enough of them to tell one number from another.
+    static func writtenDigits(_ raw: String) -> String? {
+        let digits = String(raw.unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init))
+        return digits.count >= 6 ? digits : nil
     }
 
     /// Whether the formatted name is just "first last" (then it adds nothing to search).

@@ -321,6 +321,9 @@ public struct ContactImporter: Sendable {
             report.imported += counts.0
             report.updated += counts.1
             report.skipped += counts.2
+            report.numbersNeedingRegion += incoming.reduce(0) { total, item in
+                total + item.person.phones.filter { $0.number.invalidReason == PhoneNumberParser.noRegionHelp }.count
+            }
             for issue in counts.3 { report.add(issue) }
         }
     }
@@ -378,11 +381,25 @@ enum Merger {
         func key(_ ph: LabeledPhone) -> String { ph.number.e164 ?? ph.number.raw.filter(\.isNumber) }
         // Where each number is in the merged list (first occurrence).
         var phoneAt: [String: Int] = [:]
-        for (i, ph) in m.phones.enumerated() where phoneAt[key(ph)] == nil { phoneAt[key(ph)] = i }
+        // Where each number written the same way is: read again with another region, it is the same number.
+        var writtenAt: [String: Int] = [:]
+        for (i, ph) in m.phones.enumerated() {
+            if phoneAt[key(ph)] == nil { phoneAt[key(ph)] = i }
+            if let w = PersonRows.writtenDigits(ph.number.raw), writtenAt[w] == nil { writtenAt[w] = i }
+        }
         for ph in new.phones {
             let k = key(ph)
             if let i = phoneAt[k] {
                 if m.phones[i].label == nil { m.phones[i].label = ph.label }
+            } else if let w = PersonRows.writtenDigits(ph.number.raw), let i = writtenAt[w] {
+                // Re-parsed in place when the new reading is valid or the old one was not: a region given now
+                // mends a number read without one, and an import that cannot read it never spoils it.
+                if ph.number.e164 != nil || m.phones[i].number.e164 == nil {
+                    let label = m.phones[i].label
+                    m.phones[i] = ph
+                    if m.phones[i].label == nil { m.phones[i].label = label }
+                    phoneAt[k] = i
+                }
             } else if m.phones.count < FieldLimits.phonesPerPerson {
                 phoneAt[k] = m.phones.count
                 m.phones.append(ph)

@@ -24,6 +24,8 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var imported = 0
     public var updated = 0
     public var skipped = 0
+    /// Numbers written without a country code that no region could place: `--region CC` reads them.
+    public var numbersNeedingRegion = 0
     public var errors: [ImportIssue] = []
     /// Bytes read from the source files.
     public var bytesRead = 0
@@ -38,6 +40,17 @@ public struct ImportReport: Sendable, Hashable, Codable {
         if errors.count < Self.maxIssues { errors.append(issue) } else { droppedIssues += 1 }
     }
 
+    /// Adds another import's counts and issues to these (several paths imported as one).
+    public mutating func absorb(_ other: ImportReport) {
+        imported += other.imported
+        updated += other.updated
+        skipped += other.skipped
+        numbersNeedingRegion += other.numbersNeedingRegion
+        bytesRead += other.bytesRead
+        for issue in other.errors { add(issue) }
+        finish()
+    }
+
     mutating func finish() {
         if droppedIssues > 0 {
             errors.append(ImportIssue(file: errors.last?.file ?? "", line: 0,
@@ -46,7 +59,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
         }
     }
 
-    enum CodingKeys: String, CodingKey { case imported, updated, skipped, errors }
+    enum CodingKeys: String, CodingKey { case imported, updated, skipped, numbersNeedingRegion, errors }
 }
 
 /// A card or row read from a source: a person, or why it could not be read. `issues` are

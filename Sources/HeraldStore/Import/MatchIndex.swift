@@ -1,7 +1,8 @@
 import GRDB
 import HeraldCore
 
-/// What identifies the stored people (UID, E.164 number, normalised email), held in memory for
+/// What identifies the stored people (UID, E.164 number, normalised email; then a number's digits as written, and
+/// the name of a card that has nothing else), held in memory for
 /// the length of one import so that matching a card costs no query. It reloads itself when the
 /// contacts changed behind its back (another process, another store), seen by the generation.
 final class MatchIndex {
@@ -9,6 +10,8 @@ final class MatchIndex {
     private var byUID = MatchTable()
     private var byPhone = MatchTable()
     private var byEmail = MatchTable()
+    private var byWritten = MatchTable()
+    private var byNameOnly = MatchTable()
     private var uidOf: [Int64: String] = [:]
 
     /// Room for about `people` more people without growing the tables on the way.
@@ -16,6 +19,7 @@ final class MatchIndex {
         byUID.reserve(byUID.count + people)
         byPhone.reserve(byPhone.count + people * 2)
         byEmail.reserve(byEmail.count + people)
+        byWritten.reserve(byWritten.count + people * 2)
         uidOf.reserveCapacity(uidOf.count + people)
     }
 
@@ -26,6 +30,8 @@ final class MatchIndex {
         byUID.removeAll()
         byPhone.removeAll()
         byEmail.removeAll()
+        byWritten.removeAll()
+        byNameOnly.removeAll()
         uidOf.removeAll(keepingCapacity: true)
         // Lowest id first, as the queries this replaces (`… LIMIT 1` over an index) would find them.
         let people = try Row.fetchCursor(db, sql: "SELECT id, uid FROM person WHERE uid IS NOT NULL ORDER BY id")
@@ -41,6 +47,18 @@ final class MatchIndex {
         let emails = try Row.fetchCursor(db, sql: "SELECT address_norm, person_id FROM email ORDER BY id")
         while let row = try emails.next() {
             byEmail.insertIfAbsent(MatchKey(row[0] as String), row[1])
+        }
+        let written = try Row.fetchCursor(db, sql: "SELECT raw, person_id FROM phone ORDER BY id")
+        while let row = try written.next() {
+            if let digits = PersonRows.writtenDigits(row[0]) { byWritten.insertIfAbsent(MatchKey(digits), row[1]) }
+        }
+        let named = try Row.fetchCursor(db, sql: """
+            SELECT id, sort_first FROM person p WHERE uid IS NULL AND sort_first <> ''
+              AND NOT EXISTS (SELECT 1 FROM phone WHERE person_id = p.id) AND NOT EXISTS (SELECT 1 FROM email WHERE person_id = p.id)
+            ORDER BY id
+            """)
+        while let row = try named.next() {
+            byNameOnly.insertIfAbsent(MatchKey(row[1] as String), row[0])
         }
         generation = current
     }
@@ -65,6 +83,11 @@ final class MatchIndex {
         for email in keys.emails {
             if let id = byEmail.id(for: email), acceptable(id) { return id }
         }
+        // The same number written the same way, read before with another region (or none): the same person.
+        for number in keys.writtenNumbers {
+            if let id = byWritten.id(for: number), acceptable(id) { return id }
+        }
+        if let name = keys.nameOnly { return byNameOnly.id(for: name) }
         return nil
     }
 
@@ -76,6 +99,8 @@ final class MatchIndex {
         }
         for number in keys.numbers { byPhone.insertIfAbsent(number, id) }
         for email in keys.emails { byEmail.insertIfAbsent(email, id) }
+        for number in keys.writtenNumbers { byWritten.insertIfAbsent(number, id) }
+        if let name = keys.nameOnly { byNameOnly.insertIfAbsent(name, id) }
     }
 }
 

@@ -317,6 +317,8 @@ private struct CardBuilder {
     var phoneGroups: [(index: Int, group: String)] = []
     var groupLabels: [String: String] = [:]
     var sawN = false
+    /// `KIND:org`: the card is an organisation, not a person.
+    var kindIsOrg = false
     /// Numbers and emails beyond the limits of one person, and the line of the first of each.
     var extraPhones = (count: 0, line: 0)
     var extraEmails = (count: 0, line: 0)
@@ -423,6 +425,8 @@ private struct CardBuilder {
             if parts.count > 1 {
                 person.firstName = clamp(parts[1], FieldLimits.text, "N (given name)", line: line).trimmedSpaces
             }
+        case "KIND":
+            kindIsOrg = text(p, line: line).trimmedSpaces.lowercased() == "org"
         case "ORG":
             // Units past the first `FieldLimits.text` cannot show in the kept length: not split off.
             var units = Self.components(text(p, line: line), maxParts: FieldLimits.text + 1)
@@ -494,7 +498,9 @@ private struct CardBuilder {
         if person.formattedName.isEmpty && !person.firstName.isEmpty || person.formattedName.isEmpty && !person.lastName.isEmpty {
             person.formattedName = [person.firstName, person.lastName].filter { !$0.isEmpty }.joined(separator: " ")
         }
-        if !sawN && person.firstName.isEmpty && person.lastName.isEmpty && !person.formattedName.isEmpty {
+        // An organisation's card (KIND:org, or FN the same as ORG) names no person: its name is not split.
+        let isOrganisation = kindIsOrg || (person.organization.map { $0 == person.formattedName } ?? false)
+        if !sawN && !isOrganisation && person.firstName.isEmpty && person.lastName.isEmpty && !person.formattedName.isEmpty {
             // vCard 4.0 allows a card without N: take the parts from FN.
             let words = person.formattedName.split(separator: " ")
             if words.count >= 2 {

@@ -21,7 +21,7 @@ extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
     public convenience init(_ env: PaneEnvironment, composer: ComposerPane, composerIndex: Int = 2) {
         let ws = env.workspace
-        let model = ShareViewModel(share: ws.share, clipboard: Clipboard(method: .osc52), emailInviter: ws.emailInviter,
+        let model = ShareViewModel(share: ws.share, clipboard: Clipboard(method: .automatic(configured: ws.config.clipboardCommand)), emailInviter: ws.emailInviter,
                                    effects: env.effects,
                                    settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
                                                            sender: ws.config.sender))
@@ -29,7 +29,7 @@ extension SharePane {
         model.onToast = { app.toasts.post($1, level: $0) }
         model.onTerminalBytes = { bytes in
             if let write = PaneTerminalHooks.writeBytes { write(bytes) } else {
-                app.toasts.post("no terminal to copy through; configure clipboard.command", level: .warning)
+                app.toasts.post("no terminal to copy through; set [share] clipboard_command", level: .warning)
             }
         }
         model.onCompose = { [weak composer] channel in

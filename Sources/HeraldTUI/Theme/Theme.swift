@@ -28,6 +28,13 @@ nonisolated public struct Theme: Sendable, Hashable {
         self.name = name; self.description = description; self.roles = roles
     }
 
+    /// The built-in monochrome theme's attributes per role: what tells roles apart when no colour can.
+    static let attributesWithoutColour: [Role: TextAttributes] = {
+        guard let text = BuiltinThemes.sources["monochrome"],
+              let parsed = try? ThemeParser.parse(text, source: "built-in monochrome", defaultName: "monochrome") else { return [:] }
+        return parsed.theme.roles.mapValues(\.attributes)
+    }()
+
     /// Roles the theme leaves out.
     public var missingRoles: [Role] { Role.allCases.filter { roles[$0] == nil } }
 
@@ -43,7 +50,10 @@ nonisolated public struct Theme: Sendable, Hashable {
         case .foregroundOf(let role)?: bg = foreground(role)
         case .backgroundOf(let role)?: bg = background(role)
         }
-        let attributes = (roles[style.role]?.attributes ?? []).union(style.attributes)
+        var attributes = (roles[style.role]?.attributes ?? []).union(style.attributes)
+        // Without colours (NO_COLOR) a cursor row or a selection drawn in colour alone would vanish: the monochrome
+        // theme's attributes for the role stand in for them.
+        if depth == .none { attributes.formUnion(Self.attributesWithoutColour[style.role] ?? []) }
         return ResolvedStyle(fg: ColorDownsampler.convert(fg, to: depth), bg: ColorDownsampler.convert(bg, to: depth),
                              attributes: attributes)
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldStore
 
-/// `herald contacts import PATH`.
+/// `herald contacts import PATH…`.
 struct ContactsImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -11,8 +11,8 @@ struct ContactsImport: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "A .vcf or .csv file, or a folder of .vcf files.")
-    var path: String
+    @Argument(help: "Files (.vcf, .csv) or folders of .vcf files; several at once, as a shell expands *.vcf.")
+    var paths: [String]
 
     @Option(help: "auto, vcard, csv or vdir.")
     var format: String = "auto"
@@ -29,25 +29,43 @@ struct ContactsImport: AsyncParsableCommand {
         }
         let parser = try global.phoneParser(region: region)
         let db = try global.openDatabase()
-        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        let report: ImportReport
-        do {
-            var importer = ContactImporter(database: db, parser: parser)
-            let folder = global.paths.dataDirectory.path
-            importer.onWaitingForOtherImport = {
-                Output.note("waiting for another import into \(folder) to finish (imports run one at a time so nobody is added twice)")
+        var importer = ContactImporter(database: db, parser: parser)
+        let folder = global.paths.dataDirectory.path
+        importer.onWaitingForOtherImport = {
+            Output.note("waiting for another import into \(folder) to finish (imports run one at a time so nobody is added twice)")
+        }
+        // Each path is imported in turn; one that cannot be read is named and the others still go in.
+        var report = ImportReport()
+        var failures: [String] = []
+        for path in paths {
+            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            do {
+                report.absorb(try importer.importContacts(from: url, format: fmt))
+            } catch let e as ImportError {
+                failures.append(e.description)
+            } catch {
+                failures.append("import of \(Output.safe(path)) stopped: \(StorageFailure.message(for: error) ?? String(describing: error))")
             }
-            report = try importer.importContacts(from: url, format: fmt)
-        } catch let e as ImportError {
-            throw Output.failure(e.description)
-        } catch {
-            throw Output.failure("import of \(Output.safe(path)) stopped: \(StorageFailure.message(for: error) ?? String(describing: error))")
+        }
+        if failures.count == paths.count, let first = failures.first {
+            throw Output.failure(failures.count == 1 ? first : failures.joined(separator: "\n"))
         }
         if json {
             try Output.printJSON(report)
-            return
+        } else {
+            printSummary(report)
         }
+        if !failures.isEmpty { throw Output.failure(failures.joined(separator: "\n")) }
+    }
+
+    private func printSummary(_ report: ImportReport) {
         print("\(report.imported) imported, \(report.updated) updated, \(report.skipped) skipped")
+        if report.numbersNeedingRegion > 0 {
+            Output.warn("""
+                \(report.numbersNeedingRegion) number(s) have no country code and no region was known to read them: \
+                import again with --region CC (for example --region US); the same people are updated in place
+                """)
+        }
         if !report.errors.isEmpty {
             FileHandle.standardError.write(Data("\(report.errors.count) problem(s):\n".utf8))
             for e in report.errors {

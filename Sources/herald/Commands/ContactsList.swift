@@ -16,7 +16,8 @@ struct ContactsList: AsyncParsableCommand {
     @Option(help: "first or last (name to sort by).")
     var sort: String = "first"
 
-    @Option(help: "Show at most this many.")
+    // `.unconditional`: `--limit -5` is a value to refuse with a reason, not an unknown option.
+    @Option(parsing: .unconditional, help: "Show at most this many.")
     var limit: Int?
 
     @Flag(help: "Print JSON.")

@@ -28,7 +28,8 @@ struct InboxList: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Sent before (ISO 8601 or epoch milliseconds).", valueName: "time"))
     var to: String?
 
-    @Option(help: "At most this many messages (pages are fetched as needed).")
+    // `.unconditional`: `--limit -5` is a value to refuse with a reason, not an unknown option.
+    @Option(parsing: .unconditional, help: "At most this many messages (pages are fetched as needed).")
     var limit: Int = InboxFilter.defaultLimit
 
     @Flag(help: "Print JSON.")

@@ -150,9 +150,19 @@ struct TemplatesCreate: AsyncParsableCommand {
     @Option(help: "The text; may use {SENDER_NAME}, {RECEIVER_NAME}, {CUSTOM_TEXT}.") var text: String
     @Option(help: ArgumentHelp("Id to give it (default: generated).", valueName: "id")) var key: String?
     @Option(help: "Link placeholder (default <>).") var placeholder: String?
+    @Flag(help: "Create it without the link placeholder (the link is then added at the end of each message).")
+    var noLink = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
+        let mark = placeholder ?? MessageTemplate.defaultLinkPlaceholder
+        let blank = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty    // refused below, as empty
+        if !noLink, !blank, mark.isEmpty || !text.contains(mark) {
+            throw Output.failure("""
+                the text has no link placeholder \(mark.isEmpty ? "" : "\"\(Output.safe(mark))\" ")— put it where the invitation link goes \
+                (for example "Join me on Herald: \(mark.isEmpty ? "<>" : Output.safe(mark))"), or pass --no-link to have the link added at the end
+                """)
+        }
         let ws = try await global.openWorkspace()
         defer { ws.close() }
         do {

@@ -36,11 +36,19 @@ extension GlobalOptions {
                 throw Output.failure("share.email_command \"\(Output.safe(text))\" cannot be used: \(error)")
             }
         }
-        let workspace = WorkspaceConfig(region: region, sender: config.sender ?? "Herald",
-                                        senderName: config.senderName ?? Self.defaultSenderName(environment),
+        var workspace = WorkspaceConfig(region: region, sender: config.sender ?? "Herald",
+                                        senderName: Self.nonEmpty(environment["HERALD_SENDER_NAME"]) ?? config.senderName
+                                            ?? Self.defaultSenderName(environment),
                                         signature: config.signature, tracker: tracker,
                                         inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
                                         emailFrom: config.emailFrom, emailCommand: emailCommand)
+        workspace.inviteAllMobiles = config.inviteAllMobiles
+        workspace.requireSenderName = true
+        if let text = config.clipboardCommand {
+            do { workspace.clipboardCommand = try ExternalCommand(parsing: text) } catch {
+                throw Output.failure("share.clipboard_command \"\(Output.safe(text))\" cannot be used: \(error)")
+            }
+        }
         let server = try Self.platform(config: config, environment: environment, configFile: paths.configFile)
         if try Self.wantsInfobip(config: config, environment: environment) {
             if server != nil {
