@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The README tells the truth about config.toml: every key the real binary knows is documented there, and every key
+/// the README's config examples set is one the binary knows. The binary's knowledge is read from what it says of an
+/// unknown key in each table ("unknown key … ignored (known: …)"), so the test follows the parser, not a copy of it.
+@Suite struct ConfigDocumentationTests {
+    static let tables = ["", "platform", "infobip", "share", "inbox", "invite"]
+
+    /// The keys the binary knows, per table ("" is the top level).
+    func knownKeys() throws -> [String: Set<String>] {
+        let box = try CLISandbox()
+        var text = "zz_unknown = 1\n"
+        for table in Self.tables where !table.isEmpty { text += "[\(table)]\nzz_unknown = 1\n" }
+        try box.write("config/herald/config.toml", text)
+        let run = try box.run(["templates", "list", "--data-dir", box.dataDir.path])
+        var known: [String: Set<String>] = [:]
+        for line in run.stderr.split(separator: "\n") where line.contains("zz_unknown") {
+            guard let open = line.range(of: "(known: "), let close = line.range(of: ")", options: .backwards) else { continue }
+            let table = line.contains("\"zz_unknown\"") ? "" : String(line.split(separator: "\"")[1].split(separator: ".")[0])
+            known[table] = Set(line[open.upperBound..<close.lowerBound].components(separatedBy: ", "))
+        }
+        return known
+    }
+
+    @Test func everyKeyTheParserKnowsIsInTheReadmeAndEveryKeyTheReadmeSetsIsKnown() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let known = try knownKeys()
+        #expect(Set(known.keys) == Set(Self.tables), "a warning per table: \(known)")
+        for (table, keys) in known {
+            for key in keys where table != "" || !Self.tables.contains(key) && key != "keys" {
+                let spelled = [" \(key) =", "\n\(key) =", "# \(key) =", "`\(key)`", "\(table).\(key)", "[\(table)] \(key)"]
+                #expect(spelled.contains { readme.contains($0) }, "\(table.isEmpty ? "" : "[\(table)] ")\(key) is not documented in README.md")
+            }
+        }
+        // Every `key = value` line of the README's TOML examples, in the table it stands in.
+        var table = ""
+        var inTOML = false
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("```") { inTOML = line == "```toml"; table = ""; continue }
+            guard inTOML else { continue }
+            if line.hasPrefix("["), let end = line.firstIndex(of: "]") { table = String(line[line.index(after: line.startIndex)..<end]); continue }
+            let setting = line.hasPrefix("# ") ? String(line.dropFirst(2)) : line
+            guard let eq = setting.range(of: " = ") else { continue }
+            let key = String(setting[..<eq.lowerBound])
+            guard key.allSatisfy({ $0.isLowercase || $0 == "_" }), Self.tables.contains(table) else { continue }
+            #expect(known[table]?.contains(key) == true, "README sets \(table.isEmpty ? "" : "[\(table)] ")\(key), which Herald does not know")
+        }
+    }
+}
