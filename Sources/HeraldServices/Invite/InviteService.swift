@@ -67,7 +67,7 @@ public struct SendRetry: Sendable, Hashable {
 public actor InviteService {
     private static let log = Logger(label: "herald.invite")
     private let platform: any MessagingPlatform
-    private let ledger: LedgerStore
+    let ledger: LedgerStore
     private let contacts: ContactStore
     private let templates: TemplateService
     private let lease: SendLease
@@ -117,11 +117,7 @@ public actor InviteService {
         let sender = try resolveSender(options.sender)
         let fields = try resolveFields(options.fields)
         let message = try await resolveMessage(options.messageKey)
-        if settings.requireSenderName, (fields[ClientField.senderName.rawValue] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-           MessageTemplate(text: message.text, linkPlaceholder: message.placeholder).placeholders
-            .contains(where: { $0.kind == .field(ClientField.senderName.rawValue) }) {
-            throw InviteError.noSenderName(messageText: message.text)
-        }
+        try requireSenderName(fields, in: message)
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
 
@@ -246,7 +242,7 @@ public actor InviteService {
 
     // MARK: steps
 
-    private struct Candidate {
+    struct Candidate {
         var e164: String
         var personId: Int64?
         var correlator: String
@@ -259,13 +255,22 @@ public actor InviteService {
         var recipients: [InvitedRecipient]
     }
 
-    private func resolveSender(_ given: String?) throws -> String {
+    /// Never a message with a gap where the sender's name goes.
+    func requireSenderName(_ fields: [String: String], in message: ApplicationMessage) throws {
+        let senderName = ClientField.senderName.rawValue
+        guard settings.requireSenderName, (fields[senderName] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+        if MessageTemplate(text: message.text, linkPlaceholder: message.placeholder).placeholders.contains(where: { $0.kind == .field(senderName) }) {
+            throw InviteError.noSenderName(messageText: message.text)
+        }
+    }
+
+    func resolveSender(_ given: String?) throws -> String {
         guard let sender = given ?? settings.sender else { throw InviteError.noSender }
         do { try SenderID.validate(sender) } catch { throw InviteError.invalidSender(error) }
         return sender
     }
 
-    private func resolveFields(_ given: [String: String]) throws -> [String: String] {
+    func resolveFields(_ given: [String: String]) throws -> [String: String] {
         for key in given.keys where ClientField(rawValue: key) == nil { throw InviteError.unknownField(key) }
         var fields = given
         if fields[ClientField.senderName.rawValue] == nil, let name = settings.senderName {
@@ -274,7 +279,7 @@ public actor InviteService {
         return fields
     }
 
-    private func resolveMessage(_ given: String?) async throws -> ApplicationMessage {
+    func resolveMessage(_ given: String?) async throws -> ApplicationMessage {
         let key: String
         if let k = given ?? settings.messageKey {
             key = k
@@ -296,7 +301,7 @@ public actor InviteService {
 
     /// The numbers to send to, each once (the resend policy is applied when they are claimed); everything
     /// left out goes to `skipped`.
-    private func plan(_ targets: [InviteTarget], fields: [String: String],
+    func plan(_ targets: [InviteTarget], fields: [String: String],
                       skipped: inout [SkippedRecipient]) throws -> [Candidate] {
         var wanted: [(e164: String, person: Person?)] = []
         for target in targets {

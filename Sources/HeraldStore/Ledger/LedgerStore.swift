@@ -44,7 +44,8 @@ public struct LedgerStore: Sendable {
     }
 
     /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
-    /// here, and each messageId not held yet, with what the carrier said of it (price, reason). Answers how many recipients were added.
+    /// here, and each messageId not held yet, with what the carrier said of it (price, reason). Answers how many
+    /// recipients were added.
     @discardableResult
     public func recordTeamBulk(bulkId: String, createdAt: Date, _ recipients: [DeliveryUpdate]) throws -> Int {
         let now = clock.now().epochMilliseconds

@@ -21,8 +21,8 @@ extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
     public convenience init(_ env: PaneEnvironment, composer: ComposerPane, composerIndex: Int = 2) {
         let ws = env.workspace
-        let model = ShareViewModel(share: ws.share, clipboard: Clipboard(method: .automatic(configured: ws.config.clipboardCommand)), emailInviter: ws.emailInviter,
-                                   effects: env.effects,
+        let clipboard = Clipboard(method: .automatic(configured: ws.config.clipboardCommand))
+        let model = ShareViewModel(share: ws.share, clipboard: clipboard, emailInviter: ws.emailInviter, effects: env.effects,
                                    settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
                                                            sender: ws.config.sender))
         let app = env.app

@@ -31,6 +31,9 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Also send to numbers already invited (never to ones still on their way).")
     var resend = false
 
+    @Flag(name: .customLong("dry-run"), help: "Print what would be sent (each text, its SMS parts, who is skipped) and send nothing.")
+    var dryRun = false
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -62,10 +65,11 @@ struct SendCommand: AsyncParsableCommand {
                 resolved.append(.number(trimmed))
             }
         }
+        let options = InviteOptions(messageKey: message, sender: sender, fields: values, policy: ResendPolicy(allowResendToInvited: resend))
+        if dryRun { return try await printDryRun(resolved, options: options, ws: ws) }
         let result: InviteResult
         do {
-            result = try await ws.invites.invite(resolved, options: InviteOptions(
-                messageKey: message, sender: sender, fields: values, policy: ResendPolicy(allowResendToInvited: resend)))
+            result = try await ws.invites.invite(resolved, options: options)
         } catch {
             throw Output.failure(for: error)
         }
