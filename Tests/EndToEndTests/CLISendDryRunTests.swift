@@ -35,4 +35,12 @@ import Testing
         #expect((again["recipients"] as? [Any])?.isEmpty == true)
         #expect(((again["skipped"] as? [[String: Any]])?.first?["reason"] as? String)?.contains("already") == true, "\(again)")
     }
+    /// The `--region CC` a send's refusal tells people to pass is one `send` takes.
+    @Test func sendTakesTheRegionItsAdviceNames() throws {
+        let cli = try PlatformCLI()
+        let without = try cli.ok(["send", "--to", "(212) 555-0143", "--dry-run", "--json"], env: ["LANG": "C.UTF-8"]).object()
+        #expect(((without["skipped"] as? [[String: Any]])?.first?["reason"] as? String)?.contains("--region CC") == true, "\(without)")
+        let with = try cli.ok(["send", "--to", "(212) 555-0143", "--region", "US", "--dry-run", "--json"]).object()
+        #expect((with["recipients"] as? [[String: Any]])?.map { $0["address"] as? String } == ["+12125550143"], "\(with)")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestCluster
 import Testing
 
 /// `herald serve --carrier infobip`: a team's terminals send real SMS through the server, which alone talks to Infobip
@@ -56,5 +57,56 @@ import Testing
         #expect(lines.allSatisfy { $0.contains("https://invite.example.com/r/") }, "\(lines)")
         #expect(try support.ok(["status", first]).stdout.contains("0.0075 EUR"))
         #expect(try serving.interrupt() == 0)
+    }
+    /// Two replicas on PostgreSQL with Infobip as their carrier: the leader is killed with SIGKILL while Infobip holds
+    /// its send request (carried out, not yet answered). The other replica takes the carrier over, looks the claimed
+    /// messages up instead of posting them again, and the viewer sees every final status with Infobip's price.
+    @Test func aTakeoverAfterTheLeadersSIGKILLMidSendPostsNothingTwice() throws {
+        let cluster = try PostgresTestCluster.start()
+        defer { cluster.stop() }
+        let database = ["--database", cluster.url]
+        let admin = try PlatformCLI()
+        let sentLog = admin.home.appendingPathComponent("stand-in-sent.log")
+        let binary = admin.binary.deletingLastPathComponent().appendingPathComponent("infobip-stand-in")
+        let standIn = try RunningHerald(binary: binary, arguments: ["--port", "0", "--sent-log", sentLog.path, "--delay-send-answers", "4"],
+                                        environment: ProcessInfo.processInfo.environment)
+        defer { _ = try? standIn.interrupt() }
+        let standInURL = try #require(try standIn.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
+            .split(separator: " ").last.map(String.init))
+        let carrier = ["HERALD_INFOBIP_BASE_URL": standInURL, "HERALD_INFOBIP_API_KEY": "stand-in-key", "HERALD_INFOBIP_HANDOVER_LEASE": "5"]
+        admin.environment = carrier
+        let senderKey = try #require(try admin.ok(["serve", "keys", "create", "--role", "sender", "--json"] + database).object()["key"] as? String)
+        let viewerKey = try #require(try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()["key"] as? String)
+        let other = try PlatformCLI()
+        other.environment = carrier
+        let serve = ["serve", "--listen", "127.0.0.1:0", "--carrier", "infobip", "--public-url", "https://invite.example.com"] + database
+        let first = try admin.start(serve)
+        let firstURL = try ServeReplicaTests.address(of: first)
+        try ServeReplicaTests.waitFor("the first replica to lead") { try ServeReplicaTests.leads(firstURL) }
+        let second = try other.start(serve)
+        defer { _ = try? second.interrupt() }
+        let secondURL = try ServeReplicaTests.address(of: second)
+
+        let ana = try PlatformCLI()
+        ana.environment = ["HERALD_PLATFORM_URL": firstURL, "HERALD_PLATFORM_KEY": senderKey]
+        let numbers = (0..<12).map { mobile(400 + $0) }
+        let bulk = try #require(try ana.ok(["send", "--to"] + numbers + ["--json"]).object()["bulkId"] as? String)
+        // Infobip has carried the leader's request out and holds its answer: the leader dies now.
+        try ServeReplicaTests.waitFor("the stand-in to take the leader's send request") {
+            ((try? String(contentsOf: sentLog, encoding: .utf8)) ?? "").split(separator: "\n").count == numbers.count
+        }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        try ServeReplicaTests.waitFor("the second replica to take the carrier lease", timeout: 15) { try ServeReplicaTests.leads(secondURL) }
+
+        let support = try PlatformCLI()
+        support.environment = ["HERALD_PLATFORM_URL": secondURL, "HERALD_PLATFORM_KEY": viewerKey]
+        let status = try support.ok(["status", bulk, "--wait", "--json"], timeout: 90).object()
+        let infos = status["deliveryInfo"] as? [[String: Any]] ?? []
+        #expect(infos.count == numbers.count)
+        #expect(infos.allSatisfy { $0["deliveryStatus"] as? String == "DeliveredToTerminal" }, "\(infos)")
+        #expect(infos.allSatisfy { $0["price"] as? Double == 0.0075 }, "\(infos)")
+        let posted = try String(contentsOf: sentLog, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(posted.sorted() == numbers.map { String($0.dropFirst()) }.sorted(), "each destination posted to Infobip once: \(posted)")
     }
 }

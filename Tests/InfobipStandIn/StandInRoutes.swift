@@ -33,6 +33,8 @@ struct StandInRoutes: Sendable {
         } else {
             answer = await route(method: request.method.rawValue, path: path, query: query, headers: headers, body: body)
         }
+        let delay = await state.sendAnswerDelay
+        if delay > 0, request.method == .post, path == "/sms/3/messages", (200..<300).contains(answer.0) { try? await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
         await state.record(StandInState.Recorded(method: request.method.rawValue, path: path, query: query, headers: headers,
                                                  body: body, status: answer.0))
         var fields = HTTPFields()

@@ -146,6 +146,11 @@ public actor StandInState {
         sentLog.write(Data("\(line)\n".utf8))
     }
 
+    /// Seconds a send request waits, once carried out, before it is answered (a slow Infobip: a test kills the
+    /// sender meanwhile).
+    public private(set) var sendAnswerDelay: Double = 0
+    public func setSendAnswerDelay(_ seconds: Double) { sendAnswerDelay = seconds }
+
     /// When set, a line per destination of every accepted send request (`destination messageId text`), and
     /// `answer-lost PATH` for each request carried out whose answer a fault replaced: how tests of other processes
     /// count what reached the stand-in.

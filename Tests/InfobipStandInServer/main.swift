@@ -3,22 +3,25 @@ import InfobipStandIn
 
 // The Infobip stand-in as a process, for end-to-end tests of the real binary:
 //   infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N]
+//   [--delay-send-answers SECONDS]
 // prints "listening on http://127.0.0.1:PORT" on stderr, then serves until killed. With --inbox-user, that
 // user's inbox holds a message with no seen flag and a silent one, shaped as Mobile Messaging sends them.
 // --sent-log appends a line per destination of every accepted send; --lose-send-answers carries out the first N
-// send requests and answers each with a 500, as when Infobip's answer is lost.
+// send requests and answers each with a 500, as when Infobip's answer is lost; --delay-send-answers answers every
+// send request that long after carrying it out.
 
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
-        FileHandle.standardError.write(Data("usage: infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N] [--delay-send-answers S]\n".utf8))
         exit(2)
     }
     options[String(flag.dropFirst(2))] = value
 }
 let state = StandInState(apiKey: options["api-key"] ?? "stand-in-key", applicationCode: options["app-code"] ?? "stand-in-app-code")
 if let path = options["sent-log"] { try await state.setSentLog(path) }
+if let delay = options["delay-send-answers"].flatMap(Double.init), delay > 0 { await state.setSendAnswerDelay(delay) }
 if let lost = options["lose-send-answers"].flatMap(Int.init), lost > 0 {
     await state.fail("/sms/3/messages", status: 500, body: #"{"errorCode":"E500","description":"Something went wrong."}"#,
                      times: lost, afterProcessing: true)

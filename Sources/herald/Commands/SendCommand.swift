@@ -28,6 +28,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("field"), help: ArgumentHelp("Client field for every recipient, e.g. SENDER_NAME=Ana.", valueName: "KEY=VALUE"))
     var fields: [String] = []
 
+    @Option(help: ArgumentHelp("Country for numbers written without +code (e.g. US); default from config or LANG.", valueName: "CC"))
+    var region: String?
+
     @Flag(help: "Also send to numbers already invited (never to ones still on their way).")
     var resend = false
 
@@ -50,6 +53,8 @@ struct SendCommand: AsyncParsableCommand {
             }
             values[String(f[..<eq]).uppercased()] = String(f[f.index(after: eq)...])
         }
+        // --region reads national numbers here; anything it cannot read goes on as written, for the send to explain.
+        let parser = try region.map { try global.phoneParser(region: $0) }
         let ws = try await global.openWorkspace()
         defer { ws.close() }
         var resolved: [InviteTarget] = []
@@ -61,6 +66,8 @@ struct SendCommand: AsyncParsableCommand {
                         + "; a phone number is written with its country code, e.g. +385 91 123 4567")
                 }
                 resolved.append(.person(person))
+            } else if let parser, let e164 = parser.parse(trimmed).e164 {
+                resolved.append(.number(e164))
             } else {
                 resolved.append(.number(trimmed))
             }
