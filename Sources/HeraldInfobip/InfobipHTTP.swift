@@ -46,7 +46,7 @@ struct InfobipHTTP: Sendable {
             do {
                 response = try await transport.send(request, queryItems: query)
             } catch {
-                if repeatable, attempt < attempts { try await pause(backoff(attempt)); continue }
+                if repeatable, attempt < attempts { try await pause(Self.jittered(backoff(attempt))); continue }
                 throw .unreachable(error.description)
             }
             noteDeprecation(response, path: path)
@@ -57,10 +57,10 @@ struct InfobipHTTP: Sendable {
                 let wait = Self.retryAfter(response.header("Retry-After"), now: clock()) ?? backoff(attempt)
                 guard attempt < attempts, wait <= maxRetryWait else { throw .rateLimited(retryAfter: wait) }
                 log.info("Infobip asks to wait", metadata: ["path": "\(path)", "seconds": "\(wait)"])
-                try await pause(wait)
+                try await pause(Self.jittered(wait))
             case 500...:
                 guard repeatable, attempt < attempts else { throw .unavailable(status: response.status, detail: detail) }
-                try await pause(backoff(attempt))
+                try await pause(Self.jittered(backoff(attempt)))
             case 401:
                 throw .refusedKey(status: response.status, detail: detail, source: keySource)
             case 403:
@@ -94,6 +94,9 @@ struct InfobipHTTP: Sendable {
     }
 
     /// 0.5 s, 1 s, 2 s, … capped at the longest wait allowed.
+    /// Up to a quarter more, at random: replicas and terminals told to wait alike do not all come back at once.
+    static func jittered(_ seconds: Double) -> Double { seconds * (1 + Double.random(in: 0...0.25)) }
+
     private func backoff(_ attempt: Int) -> Double { min(maxRetryWait, 0.5 * Double(1 << min(attempt - 1, 8))) }
 
     private func noteDeprecation(_ response: APIResponse, path: String) {
