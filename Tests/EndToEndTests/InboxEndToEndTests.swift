@@ -50,8 +50,10 @@ struct InboxEndToEndTests {
         #expect(before.contains(" ● "))
         try session.sendKeys("Enter")
         // (The demo may mark another message seen meanwhile: the count drops by at least one.)
-        let after = try session.waitUntil(timeout: 10, "the message to open and the unread count to drop") {
-            $0.contains("esc closes") && (Self.unread(in: $0) ?? unread) < unread
+        // The status bar is redrawn from the same count a moment later: waited for, as a person would see it settle.
+        let after = try session.waitUntil(timeout: 10, "the message to open, the unread count to drop and the status bar to agree") {
+            guard $0.contains("esc closes"), let now = Self.unread(in: $0), now < unread else { return false }
+            return $0.contains("│ \(now) unread")
         }
         let now = try #require(Self.unread(in: after))
         #expect(after.contains("│ \(now) unread"))          // the status bar agrees

@@ -6,6 +6,20 @@ import HeraldStore
 
 /// `herald status BULK`: the delivery state of every recipient of a bulk.
 struct StatusCommand: AsyncParsableCommand {
+    /// Redraws "N of M final" on stderr every half second until cancelled, then clears the line.
+    static func showProgress(ledger: LedgerStore, bulkId: String) async {
+        let safeId = Output.safe(bulkId)
+        while !Task.isCancelled {
+            if let rows = try? ledger.recipients(ofBulk: bulkId) {
+                let final = rows.filter(\.status.isFinal).count
+                let line = "waiting for \(safeId): \(final) of \(rows.count) recipient\(rows.count == 1 ? "" : "s") final (ctrl-c stops waiting)"
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+            }
+            try? await Task.sleep(nanoseconds: 500_000_000)
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the delivery state of a bulk of invitations.")
 
@@ -37,7 +51,11 @@ struct StatusCommand: AsyncParsableCommand {
             let bulkId = bulk
             let task = Task { await tracker.waitUntilSettled(bulkIds: [bulkId]) }
             interrupt.onSignal { task.cancel() }
+            // On a terminal, one line that says how far the bulk is while it is waited for (never in a pipe or a file).
+            let progress = isatty(STDERR_FILENO) == 1 ? Task { await Self.showProgress(ledger: ws.ledger, bulkId: bulkId) } : nil
             await task.value
+            progress?.cancel()
+            _ = await progress?.value
             interrupt.cancel()
         } else {
             // One fresh look at the platform; the ledger answers when it cannot be reached, and says so.
