@@ -9,9 +9,10 @@ import Testing
         let process: RunningHerald
         let url: String
 
-        init(next herald: URL, inboxUser: String) throws {
+        /// `arguments`: the stand-in's knobs (`--sent-log`, `--lose-send-answers`, `--delay-send-answers`).
+        init(next herald: URL, inboxUser: String? = nil, arguments: [String] = []) throws {
             let binary = herald.deletingLastPathComponent().appendingPathComponent("infobip-stand-in")
-            process = try RunningHerald(binary: binary, arguments: ["--port", "0", "--inbox-user", inboxUser],
+            process = try RunningHerald(binary: binary, arguments: ["--port", "0"] + (inboxUser.map { ["--inbox-user", $0] } ?? []) + arguments,
                                         environment: ProcessInfo.processInfo.environment)
             let line = try process.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
             url = line.split(separator: " ").last.map(String.init) ?? ""

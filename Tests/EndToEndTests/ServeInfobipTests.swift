@@ -10,12 +10,9 @@ import Testing
     @Test func aTeamSendsThroughInfobipOnceEvenWhenAnAnswerIsLost() throws {
         let server = try PlatformCLI()
         let sentLog = server.home.appendingPathComponent("stand-in-sent.log")
-        let binary = server.binary.deletingLastPathComponent().appendingPathComponent("infobip-stand-in")
-        let standIn = try RunningHerald(binary: binary, arguments: ["--port", "0", "--sent-log", sentLog.path, "--lose-send-answers", "1"],
-                                        environment: ProcessInfo.processInfo.environment)
-        defer { _ = try? standIn.interrupt() }
-        let standInLine = try standIn.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
-        let standInURL = try #require(standInLine.split(separator: " ").last.map(String.init))
+        let standIn = try InfobipEndToEndTests.StandIn(next: server.binary, arguments: ["--sent-log", sentLog.path, "--lose-send-answers", "1"])
+        defer { _ = try? standIn.process.interrupt() }
+        let standInURL = standIn.url
 
         let senderKey = try #require(try server.ok(["serve", "keys", "create", "--role", "sender", "--json"]).object()["key"] as? String)
         let viewerKey = try #require(try server.ok(["serve", "keys", "create", "--role", "viewer", "--json"]).object()["key"] as? String)
@@ -31,7 +28,8 @@ import Testing
         defer { _ = try? serving.interrupt() }
         let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
         let url = try #require(line.split(separator: " ").last.map(String.init))
-        #expect(serving.stderr.contains("SMS sending \(standInURL)"), "the server says what Infobip thinks of the key")
+        // The server says what Infobip thinks of the key.
+        try serving.waitForStderr("SMS sending \(standInURL)", timeout: 30)
 
         let ana = try PlatformCLI()
         ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]
@@ -67,12 +65,9 @@ import Testing
         let database = ["--database", cluster.url]
         let admin = try PlatformCLI()
         let sentLog = admin.home.appendingPathComponent("stand-in-sent.log")
-        let binary = admin.binary.deletingLastPathComponent().appendingPathComponent("infobip-stand-in")
-        let standIn = try RunningHerald(binary: binary, arguments: ["--port", "0", "--sent-log", sentLog.path, "--delay-send-answers", "4"],
-                                        environment: ProcessInfo.processInfo.environment)
-        defer { _ = try? standIn.interrupt() }
-        let standInURL = try #require(try standIn.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
-            .split(separator: " ").last.map(String.init))
+        let standIn = try InfobipEndToEndTests.StandIn(next: admin.binary, arguments: ["--sent-log", sentLog.path, "--delay-send-answers", "4"])
+        defer { _ = try? standIn.process.interrupt() }
+        let standInURL = standIn.url
         let carrier = ["HERALD_INFOBIP_BASE_URL": standInURL, "HERALD_INFOBIP_API_KEY": "stand-in-key", "HERALD_INFOBIP_HANDOVER_LEASE": "5"]
         admin.environment = carrier
         let senderKey = try #require(try admin.ok(["serve", "keys", "create", "--role", "sender", "--json"] + database).object()["key"] as? String)

@@ -108,21 +108,9 @@ struct DeliveriesPaneTests {
     }
 
     @Test func slashJumpsToAMatchAndNAndShiftNWalkThemWithoutHidingRows() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-search-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = ManualClock(Date())
-        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
-        defer { ws.close() }
-        var bulks: [String] = []
-        for i in 0..<4 {
-            bulks.append(try #require(try await ws.invites.invite(numbers: ["+38591\(1_111_110 + i)"]).bulkId))
-            clock.advance(by: 60)
-        }
-        let effects = PaneEffects()
-        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
-                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
-        let pane = DeliveriesPane(viewModel: vm, clock: clock)
-        await effects.settle()
+        let f = try await BulksFixture(numbers: (0..<4).map { "+38591\(1_111_110 + $0)" })
+        defer { f.close() }
+        let (vm, pane) = (f.vm, f.pane)
         let shown = vm.visibleBulks.map(\.bulkId)     // newest first
         #expect(shown.count == 4)
         // Search for the oldest bulk by the start of its id.
@@ -158,20 +146,9 @@ struct DeliveriesPaneTests {
     }
     /// Under NO_COLOR (attributes only) the cursor row still stands out from the rows around it, and moves with `j`.
     @Test func withoutColourTheCursorRowDiffersFromItsNeighbours() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-nocolor-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = ManualClock(Date())
-        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
-        defer { ws.close() }
-        for number in ["+385911111111", "+385912222222", "+385913333333"] {
-            _ = try await ws.invites.invite(numbers: [number])
-            clock.advance(by: 60)
-        }
-        let effects = PaneEffects()
-        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
-                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
-        let pane = DeliveriesPane(viewModel: vm, clock: clock)
-        await effects.settle()
+        let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222", "+385913333333"])
+        defer { f.close() }
+        let pane = f.pane
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
         /// The attributes of each bulk row's first cell, resolved as a NO_COLOR terminal shows them.
         func rowLooks() -> [ResolvedStyle] {
@@ -185,5 +162,35 @@ struct DeliveriesPaneTests {
         #expect(pane.handle(action: .moveDown))
         let after = rowLooks()
         #expect(after[1] != after[0] && after[0] == after[2], "the cursor moved to the second row: \(after)")
+    }
+}
+
+/// A Deliveries pane on a fresh workspace holding one bulk per number, sent a minute apart, its view-model settled.
+@MainActor final class BulksFixture {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-\(UUID().uuidString)")
+    let clock = ManualClock(Date())
+    let ws: Workspace
+    let vm: DeliveriesViewModel
+    let pane: DeliveriesPane
+
+    init(numbers: [String]) async throws {
+        let clock = self.clock
+        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
+        for number in numbers {
+            _ = try #require(try await ws.invites.invite(numbers: [number]).bulkId)
+            clock.advance(by: 60)
+        }
+        let effects = PaneEffects()
+        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+        self.ws = ws
+        self.vm = vm
+        pane = DeliveriesPane(viewModel: vm, clock: clock)
+        await effects.settle()
+    }
+
+    func close() {
+        ws.close()
+        try? FileManager.default.removeItem(at: folder)
     }
 }

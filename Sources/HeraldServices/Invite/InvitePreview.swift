@@ -34,10 +34,12 @@ extension InviteService {
         var skipped: [SkippedRecipient] = []
         let candidates = try plan(targets, fields: fields, skipped: &skipped)
         let latest = try ledger.latestStatuses(msisdns: candidates.map(\.e164))
+        let permanent = try ledger.permanentFailures(msisdns: candidates.map(\.e164))
         let template = MessageTemplate(text: message.text, linkPlaceholder: message.placeholder)
         var recipients: [InvitePreview.Recipient] = []
         for candidate in candidates {
-            if case .skip(let reason) = options.policy.decide(latest: latest[candidate.e164]) {
+            if case .skip(let reason) = options.policy.decide(latest: latest[candidate.e164],
+                                                                permanentFailure: permanent.contains(candidate.e164)) {
                 skipped.append(SkippedRecipient(address: candidate.e164, personId: candidate.personId, reason: reason))
                 continue
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// How text reaches the system clipboard.
 public enum ClipboardMethod: Sendable, Hashable {
@@ -65,12 +66,14 @@ public struct Clipboard: Sendable {
             }
             if insideTmux, ExternalCommand(program: "tmux").availability(environment: environment).isAvailable {
                 // `-w` also sets the outer terminal's clipboard (tmux 3.2+); an older tmux takes the buffer alone.
-                var loaded = (try? await run(ExternalCommand(program: "tmux", arguments: ["load-buffer", "-w", "-"]), text)) != nil
-                if !loaded { loaded = (try? await run(ExternalCommand(program: "tmux", arguments: ["load-buffer", "-"]), text)) != nil }
-                if loaded { return .writeToTerminal((try? Self.osc52Bytes(for: text)) ?? [], alsoVia: "tmux's buffer") }
+                let loads = [["load-buffer", "-w", "-"], ["load-buffer", "-"]].map { ExternalCommand(program: "tmux", arguments: $0) }
+                for load in loads where await tried(load, text) {
+                    // Too large for OSC 52: tmux's buffer holds it, and nothing is written to the terminal.
+                    return .writeToTerminal((try? Self.osc52Bytes(for: text)) ?? [], alsoVia: "tmux's buffer")
+                }
             }
             for program in Self.clipboardPrograms(environment) where program.availability(environment: environment).isAvailable {
-                if (try? await run(program, text)) != nil { return .copied(via: program.program) }
+                if await tried(program, text) { return .copied(via: program.program) }
             }
             return .writeToTerminal(try Self.osc52Bytes(for: text))
         }
@@ -89,6 +92,19 @@ public struct Clipboard: Sendable {
         programs.append(ExternalCommand(program: "pbcopy"))
         #endif
         return programs
+    }
+
+    /// Whether `command` took the text; a failure is logged, and the next way is tried.
+    private func tried(_ command: ExternalCommand, _ text: String) async -> Bool {
+        do {
+            try await run(command, text)
+            return true
+        } catch {
+            Logger(label: "herald.clipboard").warning("copying through a program failed; trying the next way", metadata: [
+                "program": "\(command)", "cause": "\(userMessage(for: error))",
+            ])
+            return false
+        }
     }
 
     private func run(_ command: ExternalCommand, _ text: String) async throws {

@@ -40,17 +40,16 @@ final class MatchIndex {
             uidOf[id] = uid
             byUID.insertIfAbsent(MatchKey(uid), id)
         }
-        let phones = try Row.fetchCursor(db, sql: "SELECT e164, person_id FROM phone WHERE e164 IS NOT NULL ORDER BY id")
+        // One pass over the numbers: by E.164, and by the digits as written.
+        let phones = try Row.fetchCursor(db, sql: "SELECT e164, raw, person_id FROM phone ORDER BY id")
         while let row = try phones.next() {
-            byPhone.insertIfAbsent(MatchKey(row[0] as String), row[1])
+            let person: Int64 = row[2]
+            if let e164: String = row[0] { byPhone.insertIfAbsent(MatchKey(e164), person) }
+            if let digits = PersonRows.writtenDigits(row[1]) { byWritten.insertIfAbsent(MatchKey(digits), person) }
         }
         let emails = try Row.fetchCursor(db, sql: "SELECT address_norm, person_id FROM email ORDER BY id")
         while let row = try emails.next() {
             byEmail.insertIfAbsent(MatchKey(row[0] as String), row[1])
-        }
-        let written = try Row.fetchCursor(db, sql: "SELECT raw, person_id FROM phone ORDER BY id")
-        while let row = try written.next() {
-            if let digits = PersonRows.writtenDigits(row[0]) { byWritten.insertIfAbsent(MatchKey(digits), row[1]) }
         }
         let named = try Row.fetchCursor(db, sql: """
             SELECT id, sort_first FROM person p WHERE uid IS NULL AND sort_first <> ''

@@ -273,6 +273,12 @@ public struct LedgerStore: Sendable {
     }
 
     /// Latest status for each of these numbers that was ever invited.
+    /// The numbers whose latest invitation failed for good, as the carrier said (what `claim` leaves out unless resending).
+    public func permanentFailures(msisdns: [String]) throws -> Set<String> {
+        guard !msisdns.isEmpty else { return [] }
+        return try database.read { db in try Self.permanentFailures(db, msisdns: msisdns) }
+    }
+
     public func latestStatuses(msisdns: [String]) throws -> [String: DeliveryStatus] {
         guard !msisdns.isEmpty else { return [:] }
         return try database.read { db in try Self.latestStatuses(db, msisdns: msisdns) }

@@ -129,7 +129,8 @@ struct ServeRun: AsyncParsableCommand {
         let infobip = try infobipSettings(linkBase: linkBase)
         let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: infobip.map { InfobipCarrier(settings: $0) },
                                                   shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil)
-        if let infobip { await Self.checkInfobip(infobip) }
+        // Beside the start, not before it: an Infobip that does not answer must not keep the team's server from listening.
+        if let infobip { Task { await Self.checkInfobip(infobip) } }
         do { _ = try await engine.bootstrapSandbox() } catch {
             throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldAPI
 import HeraldCore
 import HeraldServices
 import HeraldStore
@@ -10,6 +11,7 @@ struct StatusCommand: AsyncParsableCommand {
     static func showProgress(ledger: LedgerStore, bulkId: String) async {
         let safeId = Output.safe(bulkId)
         while !Task.isCancelled {
+            // A read that fails leaves the last line up; the table after the wait reads again and says why.
             if let rows = try? ledger.recipients(ofBulk: bulkId) {
                 let final = rows.filter(\.status.isFinal).count
                 let line = "waiting for \(safeId): \(final) of \(rows.count) recipient\(rows.count == 1 ? "" : "s") final (ctrl-c stops waiting)"
@@ -39,7 +41,13 @@ struct StatusCommand: AsyncParsableCommand {
         defer { ws.close() }
         if try ws.ledger.bulk(id: bulk) == nil {
             // On a Herald server a colleague's bulk is the team's: the platform knows it, and it is recorded as theirs.
-            let known = (try? await ws.platform.deliveryInfos(bulkId: bulk)) ?? []
+            let known: [DeliveryInfo]
+            do { known = try await ws.platform.deliveryInfos(bulkId: bulk) } catch APIError.notFound {
+                known = []
+            } catch {
+                throw Output.failure("no bulk \(Output.safe(bulk)) in this workspace (\(ws.dataDirectory.path)), and the platform "
+                                     + "could not be asked for it: \(userMessage(for: error))")
+            }
             guard !known.isEmpty else {
                 throw Output.failure("no bulk \(Output.safe(bulk)) in this workspace (\(ws.dataDirectory.path)) or on its platform: check the id, or pass the --data-dir it was sent from")
             }
