@@ -54,10 +54,13 @@ public struct CarrierReport: Sendable, Hashable {
     public var reason: String?
     /// Whether the failure is for good: sending the same message again would fail again.
     public var permanent: Bool
+    /// The bulk the carrier names with a report it pushed or queued (tells apart two applications' equal messageIds).
+    public var bulkId: String?
 
     public init(messageId: String, status: DeliveryStatus, nextCheckAt: Date?, price: Double? = nil,
-                currency: String? = nil, reason: String? = nil, permanent: Bool = false) {
+                currency: String? = nil, reason: String? = nil, permanent: Bool = false, bulkId: String? = nil) {
         self.messageId = messageId
+        self.bulkId = bulkId
         self.status = status
         self.nextCheckAt = nextCheckAt
         self.price = price
@@ -80,8 +83,42 @@ public protocol Carrier: Sendable {
     /// claimed them this long; after that they are taken to be lost with it (it died) and handed over again,
     /// marked `mayHaveBeenSent`.
     var handOverLease: TimeInterval { get }
+    /// Reports the carrier keeps until they are collected, each given once (Infobip's `GET /sms/3/reports`). The engine
+    /// stores a batch before it asks for the next; `more` says another ask would give more now.
+    func queuedReports(at now: Date) async throws -> QueuedReports
+    /// Reads the reports the carrier pushed to Herald (the body of its call to the report webhook).
+    func pushedReports(_ body: Data, at now: Date) throws(CarrierReportsError) -> [CarrierReport]
+}
+
+/// A batch of reports collected from the carrier's queue.
+public struct QueuedReports: Sendable, Hashable {
+    public var reports: [CarrierReport]
+    /// Whether the carrier holds more right now (the batch was full).
+    public var more: Bool
+
+    public init(reports: [CarrierReport], more: Bool) {
+        self.reports = reports
+        self.more = more
+    }
+}
+
+/// Why reports pushed to the webhook were not taken.
+public enum CarrierReportsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// This carrier pushes no reports.
+    case notPushed
+    /// The body is not the carrier's report format; the text names what is wrong.
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .notPushed: return "this server's carrier does not push reports"
+        case .unreadable(let text): return "the reports cannot be read: \(text)"
+        }
+    }
 }
 
 extension Carrier {
     public var handOverLease: TimeInterval { 120 }
+    public func queuedReports(at now: Date) async throws -> QueuedReports { QueuedReports(reports: [], more: false) }
+    public func pushedReports(_ body: Data, at now: Date) throws(CarrierReportsError) -> [CarrierReport] { throw .notPushed }
 }

@@ -20,7 +20,8 @@ extension PlatformEngine {
     public func runCarrierPass() async throws -> CarrierPass {
         var pass = CarrierPass()
         pass.handed = try await drainOutbox(bulkId: nil)
-        pass.changed = try await collectReports(bulkId: nil)
+        pass.changed = try await collectQueuedReports()
+        pass.changed += try await collectReports(bulkId: nil)
         pass.nextDueAt = try await nextReportDue()
         return pass
     }
@@ -46,7 +47,7 @@ extension PlatformEngine {
                 // A message refused for good comes back `rejected` with the carrier's reason; one the carrier
                 // did not answer for stays claimed and is handed over again when its lease runs out.
                 let reports = try await carrier.submit(group.map(\.message), at: now)
-                _ = try await storeReports(reports, applicationKey: app, fromOutbox: true)
+                _ = try await storeReports(reports, applicationKey: app, from: .outbox)
                 handed += reports.count
             }
             if claimed.count < Self.carrierBatch { return handed }
@@ -109,16 +110,28 @@ extension PlatformEngine {
                                 status: DeliveryStatus(parsing: row["status"]))
                 }
                 let reports = try await carrier.reports(inFlight, at: now)
-                changed += try await storeReports(reports, applicationKey: app, fromOutbox: false)
+                changed += try await storeReports(reports, applicationKey: app, from: .due)
             }
             if rows.count < Self.carrierBatch { return changed }
         }
     }
 
+    /// Where a report comes from, which says which rows it may change.
+    enum ReportSource {
+        /// The answer to a hand-over: rows still claimed for it.
+        case outbox
+        /// An ask for reports due: rows handed over and not final.
+        case due
+        /// Pushed or queued by the carrier on its own: rows handed over and not final, and rows whose hand-over
+        /// answer is still awaited (a report may come before it). A final status is never changed, so a report that
+        /// comes twice, or late, counts once.
+        case carrier
+    }
+
     /// Stores carrier reports of one application; rows that moved on meanwhile (another process stored a
     /// report first) are left alone. Writes one `deliveryChanged` event per bulk whose statuses changed.
     /// Answers how many statuses changed.
-    private func storeReports(_ reports: [CarrierReport], applicationKey: String, fromOutbox: Bool) async throws -> Int {
+    func storeReports(_ reports: [CarrierReport], applicationKey: String, from source: ReportSource) async throws -> Int {
         guard !reports.isEmpty else { return 0 }
         let at = nowMs
         let changed = try await store.write { [self] db -> Int in
@@ -136,8 +149,13 @@ extension PlatformEngine {
             var updates: [SQLArguments] = []
             for report in reports {
                 guard let row = current[report.messageId] else { continue }
-                let inOutbox = (row["outbox"] as Int) > 0
-                guard inOutbox == fromOutbox, fromOutbox || row["nextCheckAt"] as Int64? != nil else { continue }
+                let outbox: Int = row["outbox"]
+                let final = outbox == 0 && row["nextCheckAt"] as Int64? == nil
+                switch source {
+                case .outbox: guard outbox > 0 else { continue }
+                case .due: guard outbox == 0, !final else { continue }
+                case .carrier: guard outbox == 2 || (outbox == 0 && !final) else { continue }
+                }
                 let price: Double = report.price ?? row["price"]
                 let currency: String? = report.currency ?? (row["currency"] as String?)
                 let reason: String? = report.reason ?? (row["reason"] as String?)

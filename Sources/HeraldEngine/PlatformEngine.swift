@@ -17,6 +17,8 @@ public actor PlatformEngine {
     var faults = FaultQueue()
     /// The catch-up across bulks under way (reads that arrive meanwhile wait for it instead of asking the carrier again).
     var sharedCatchUp: Task<Void, any Error>?
+    /// The report webhook's token, once read.
+    var reportToken: String?
     /// Rings after every commit that stored events.
     public nonisolated let bell = EventBell()
     let log = Logger(label: "herald.engine")

@@ -3,15 +3,24 @@ import HeraldAPI
 import HeraldCore
 import HeraldEngine
 import Logging
+import NIOConcurrencyHelpers
 
 /// Infobip's SMS API v3 as the engine's carrier. Messages go out with `POST /sms/3/messages` (one entry per
-/// recipient, the engine's messageId as each destination's, split beyond the per-request limit); reports
-/// come from `GET /sms/3/logs`, one call for many bulks. A message handed over before without a stored
-/// answer is first looked up by its messageId, and sent only when Infobip does not know it: never twice.
+/// recipient, the engine's messageId as each destination's, split beyond the per-request limit). Reports come as
+/// Infobip means them (pushed to the report webhook, or collected from its report queue), or, in a terminal's own
+/// engine, from `GET /sms/3/logs`, one call for many bulks; the logs also look up what no report told in time. A
+/// message handed over before without a stored answer is first looked up by its messageId, and sent only when
+/// Infobip does not know it: never twice.
 public struct InfobipCarrier: Carrier {
     let settings: InfobipSettings
     let http: InfobipHTTP
     let notPosted = MessageIds()
+    /// The report webhook's address, once the server knows it.
+    let webhook = NIOLockedValueBox<URL?>(nil)
+    /// One budget for every `GET /sms/3/logs` of this process.
+    let logsBudget: RequestBudget
+    /// When the report queue was last collected, and whether it had more.
+    let queueCollected = NIOLockedValueBox<(at: Date, more: Bool)>((.distantPast, false))
     let log = Logger(label: "herald.infobip")
     /// Infobip keeps logs for 48 hours; a message it still does not know after that will not be reported.
     static let logsKeptFor: TimeInterval = 48 * 3600
@@ -26,6 +35,7 @@ public struct InfobipCarrier: Carrier {
 
     init(settings: InfobipSettings, sleep: @escaping @Sendable (Double) async throws -> Void) {
         self.settings = settings
+        self.logsBudget = RequestBudget(perMinute: settings.logsPerMinute)
         self.http = InfobipHTTP(baseURL: settings.baseURL, authorization: "App \(settings.apiKey)",
                                 keySource: settings.apiKeySource, attempts: settings.attempts,
                                 maxRetryWait: settings.maxRetryWait, sleep: sleep)
@@ -94,10 +104,18 @@ public struct InfobipCarrier: Carrier {
             + "it is not sent again unless resent"
     }
 
+    /// Has Infobip push every later message's delivery reports to `url` (the server's report webhook).
+    public func pushReports(to url: URL) { webhook.withLockedValue { $0 = url } }
+
     /// One send request; a report per message Infobip answered for.
     private func send(_ chunk: [OutboundSMS], bulkId: String, at now: Date) async throws -> [CarrierReport] {
-        let request = InfobipSendRequest(bulkId: bulkId, messages: chunk.map {
-            .init(sender: $0.sender, destinations: [.init(to: $0.address, messageId: $0.messageId)], content: .init(text: $0.text))
+        let pushTo = settings.reports == .reports ? webhook.withLockedValue { $0 } : nil
+        let request = InfobipSendRequest(bulkId: bulkId, messages: chunk.map { message in
+            .init(sender: message.sender, destinations: [.init(to: message.address, messageId: message.messageId)],
+                  content: .init(text: message.text), webhooks: pushTo.map {
+                      .init(delivery: .init(url: $0.absoluteString, intermediateReport: true, notify: true),
+                            contentType: "application/json", callbackData: Self.callbackData(message))
+                  })
         })
         let body: Data
         do { body = try JSONEncoder().encode(request) } catch { throw InfobipError.unreadable("cannot encode the request") }
@@ -167,6 +185,7 @@ public struct InfobipCarrier: Carrier {
         repeat {
             var items = query + [("limit", "1000"), ("useCursor", "true")]
             if let cursor { items.append(("cursor", cursor)) }
+            try await logsBudget.take(maxWait: settings.maxRetryWait, sleep: http.sleep)
             let page = try await http.call(InfobipLogsResponse.self, .get, "/sms/3/logs", query: items)
             for log in page.results { if let id = log.messageId, found[id] == nil { found[id] = log } }
             cursor = page.cursor?.nextCursor.flatMap { $0.isEmpty ? nil : $0 }
@@ -176,15 +195,23 @@ public struct InfobipCarrier: Carrier {
     }
 
     private func report(_ log: InfobipLogsResponse.Log, messageId: String, at now: Date) -> CarrierReport {
-        let status = InfobipStatusMapping.deliveryStatus(log.status)
-        return CarrierReport(messageId: messageId, status: status, nextCheckAt: next(after: status, at: now),
-                             price: log.price?.pricePerMessage, currency: log.price?.currency,
-                             reason: InfobipStatusMapping.reason(status: log.status, error: log.error),
-                             permanent: status.isImpossible && (log.error?.permanent ?? false))
+        report(messageId: messageId, status: log.status, error: log.error, price: log.price, at: now)
     }
 
+    func report(messageId: String, status infobipStatus: InfobipStatus?, error: InfobipReportError?,
+                price: InfobipLogsResponse.Price?, bulkId: String? = nil, at now: Date) -> CarrierReport {
+        let status = InfobipStatusMapping.deliveryStatus(infobipStatus)
+        return CarrierReport(messageId: messageId, status: status, nextCheckAt: next(after: status, at: now),
+                             price: price?.pricePerMessage, currency: price?.currency,
+                             reason: InfobipStatusMapping.reason(status: infobipStatus, error: error),
+                             permanent: status.isImpossible && (error?.permanent ?? false), bulkId: bulkId)
+    }
+
+    /// When to ask about a message still on its way: soon when the logs are how reports come, else at the deadline by
+    /// which a report should have told (the logs then recover what a crash lost).
     private func next(after status: DeliveryStatus, at now: Date) -> Date? {
-        InfobipStatusMapping.isFinal(status) ? nil : now.addingTimeInterval(settings.reportInterval)
+        guard !InfobipStatusMapping.isFinal(status) else { return nil }
+        return now.addingTimeInterval(settings.reports == .logs ? settings.reportInterval : settings.reportDeadline)
     }
 }
 

@@ -10,6 +10,22 @@ public struct InfobipSendRequest: Codable, Sendable, Hashable {
         public var sender: String
         public var destinations: [Destination]
         public var content: Content
+        public var webhooks: Webhooks?
+    }
+
+    /// Where Infobip pushes this message's delivery reports, and what it hands back with them.
+    public struct Webhooks: Codable, Sendable, Hashable {
+        public var delivery: Delivery
+        public var contentType: String
+        /// Herald's ids of the message (at most 4,000 characters), returned with each report.
+        public var callbackData: String?
+
+        public struct Delivery: Codable, Sendable, Hashable {
+            public var url: String
+            /// Reports before the final one too (delivered to the operator).
+            public var intermediateReport: Bool
+            public var notify: Bool
+        }
     }
 
     public struct Destination: Codable, Sendable, Hashable {
@@ -71,6 +87,38 @@ public struct InfobipSendResponse: Codable, Sendable, Hashable {
         public var messageId: String?
         public var destination: String?
         public var status: InfobipStatus?
+    }
+}
+
+/// A delivery report, as `GET /sms/3/reports` answers it and as Infobip posts it to a report webhook (`{"results": […]}`).
+public struct InfobipReportsResponse: Codable, Sendable, Hashable {
+    public var results: [Report]
+
+    enum CodingKeys: String, CodingKey { case results }
+
+    public init(results: [Report]) { self.results = results }
+
+    /// The published schema does not require `results`: an answer without it has no reports.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        results = try c.decodeIfPresent([Report].self, forKey: .results) ?? []
+    }
+
+    public struct Report: Codable, Sendable, Hashable {
+        public var bulkId: String?
+        public var messageId: String?
+        public var to: String?
+        public var sender: String?
+        public var sentAt: String?
+        public var doneAt: String?
+        /// SMS parts charged.
+        public var messageCount: Int?
+        public var smsCount: Int?
+        public var mccMnc: String?
+        public var callbackData: String?
+        public var price: InfobipLogsResponse.Price?
+        public var status: InfobipStatus?
+        public var error: InfobipReportError?
     }
 }
 

@@ -4,6 +4,18 @@ import Foundation
 public enum InfobipLimits {
     public static let lookupGrace: ClosedRange<Double> = 60...86_400
     public static let handOverLease: ClosedRange<Double> = 5...3_600
+    public static let reportDeadline: ClosedRange<Double> = 60...86_400
+    public static let logsPerMinute: ClosedRange<Int> = 1...120
+}
+
+/// How delivery reports reach Herald.
+public enum InfobipReportRoute: String, Sendable, Hashable {
+    /// The logs are read when reports fall due: a terminal's own engine, where nothing runs between reads.
+    case logs
+    /// Infobip's report queue (`GET /sms/3/reports`, each report given once) is collected every `reportInterval`, or
+    /// Infobip pushes them to the report webhook once the carrier has its address; the logs only look up what no
+    /// report told by `reportDeadline`. A server's carrier.
+    case reports
 }
 
 /// How to reach an Infobip account: the SMS API (base URL and API key) and the Mobile Messaging inbox
@@ -35,6 +47,13 @@ public struct InfobipSettings: Sendable, Hashable {
     /// Seconds messages claimed for a send request stay with the process that claimed them; after that (the process
     /// died, or the answer was lost) they are looked up, never posted again. Longer than a call can take.
     public var handOverLease: Double = 120
+    /// How delivery reports come (see `InfobipReportRoute`).
+    public var reports: InfobipReportRoute = .logs
+    /// Seconds a message on its way waits for a report (pushed or queued) before its log is read instead: a report lost
+    /// to a crash between collecting and storing it is recovered so.
+    public var reportDeadline: Double = 900
+    /// Requests to `GET /sms/3/logs` a minute, shared by every pass of this process (Infobip allows 120).
+    public var logsPerMinute = 120
 
     public static let defaultMobileBaseURL = URL(string: "https://mobile.infobip.com")!
 

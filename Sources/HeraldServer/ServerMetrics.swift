@@ -17,6 +17,7 @@ final class ServerMetrics: @unchecked Sendable {
     private var subscribers = 0
     private var dropped = 0
     private var carrierLeader = false
+    private var pushedChanges = 0
 
     /// Counts one answered request; `route` is its template ("/1/smsmessaging/outbound/requests/{bulkId}/deliveryInfos").
     func record(route: String, status: Int, seconds: Double) {
@@ -36,6 +37,9 @@ final class ServerMetrics: @unchecked Sendable {
     func subscriberDropped() { lock.withLock { dropped += 1 } }
     /// Whether this replica runs the carrier work now.
     func setCarrierLeader(_ leads: Bool) { lock.withLock { carrierLeader = leads } }
+
+    /// Counts the statuses a call of the carrier's report webhook changed.
+    func recordCarrierReports(_ changed: Int) { lock.withLock { pushedChanges += changed } }
 
     func render(carrierQueue: Int?) -> String {
         lock.withLock {
@@ -68,6 +72,9 @@ final class ServerMetrics: @unchecked Sendable {
             out += "# HELP herald_carrier_leader 1 when this replica runs the carrier work (one replica per database).\n"
             out += "# TYPE herald_carrier_leader gauge\n"
             out += "herald_carrier_leader \(carrierLeader ? 1 : 0)\n"
+            out += "# HELP herald_carrier_pushed_changes_total Statuses changed by reports the carrier pushed to this replica.\n"
+            out += "# TYPE herald_carrier_pushed_changes_total counter\n"
+            out += "herald_carrier_pushed_changes_total \(pushedChanges)\n"
             if let carrierQueue {
                 out += "# HELP herald_carrier_queue Messages the carrier has not finished with (outbox or awaiting a report).\n"
                 out += "# TYPE herald_carrier_queue gauge\n"

@@ -108,6 +108,8 @@ struct ServerResponder: Sendable {
             return try await open(route.template, wire, exchange.context)
         case (.metrics, _):
             return try await metricsPage()
+        case (.carrierReports, .carrier):
+            return try await carrierReports(wire)
         case (.server, .key(let holder)):
             return try await serve(route.template, wire, holder: holder, context: exchange.context)
         case (.inbox, .key(let holder)), (.inboxWrite, .key(let holder)):
@@ -126,7 +128,7 @@ struct ServerResponder: Sendable {
     }
 
     /// Who is asking, judged from the headers before any body is read; throws 401, 403 or 429.
-    enum Caller { case anonymous, key(ServerKeyHolder), userToken, applicationCode }
+    enum Caller { case anonymous, key(ServerKeyHolder), userToken, applicationCode, carrier }
 
     private func admit(_ access: RouteAccess, _ wire: APIRequest, client: String) async throws -> Caller {
         if access == .open || (access == .metrics && options.metricsRole == nil) { return .anonymous }
@@ -138,11 +140,18 @@ struct ServerResponder: Sendable {
                 log.notice("client locked out after failed authentications", metadata: ["client": "\(client)"])
                 throw APIError.tooManyRequests(retryAfter: wait)
             }
+            if access == .carrierReports { throw APIError.notFound("no endpoint POST \(wire.path)") }
             throw APIError.unauthorized
         }
     }
 
     private func authorize(_ access: RouteAccess, _ wire: APIRequest) async throws -> Caller {
+        if access == .carrierReports {
+            // The token is the key: a wrong one is answered as a path that does not exist, and counts as a failure.
+            guard let token = PlatformEngine.carrierReportsPath.match(wire.path)?["token"],
+                  try await engine.acceptsCarrierReportToken(token) else { throw APIError.unauthorized }
+            return .carrier
+        }
         switch wire.credential {
         case .app(let presented)?:
             if let holder = try await engine.holder(ofServerKey: presented) {
@@ -237,6 +246,20 @@ struct ServerResponder: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render(carrierQueue: queue))))
+    }
+
+    /// The carrier's reports, stored before the answer: a 2xx tells the carrier it may forget them, anything else has
+    /// it call again (a report stored twice counts once).
+    private func carrierReports(_ request: APIRequest) async throws -> Response {
+        let changed: Int
+        do { changed = try await engine.storePushedReports(request.body ?? Data()) } catch let error as CarrierReportsError {
+            switch error {
+            case .notPushed: throw APIError.notFound("no endpoint POST \(request.path)")
+            case .unreadable: throw APIError.badRequest(error.description, validationErrors: ["results": [error.description]])
+            }
+        }
+        metrics.recordCarrierReports(changed)
+        return Self.response(APIResponse(status: 204))
     }
 
     /// A viewer's referral read: a link made already, never a new one.

@@ -22,6 +22,8 @@ enum RouteAccess: Sendable, Hashable {
     case server
     /// `/metrics`: open, or a key of the role the operator named (`--metrics-role`).
     case metrics
+    /// The carrier's report webhook: no key, the deployment's token in the path (a wrong one is 404).
+    case carrierReports
 }
 
 /// Every route a Herald server answers; anything else is 404 before any key is looked at.
@@ -53,6 +55,7 @@ enum ServerRoutes {
         (.get, GetReferralLink.path, .referral),
         (.get, FetchInbox.path, .inbox),
         (.post, MarkInboxSeen.path, .inboxWrite),
+        (.post, PlatformEngine.carrierReportsPath, .carrierReports),
     ]
 
     /// The access rule and template of a request; nil when no route has this method and path.

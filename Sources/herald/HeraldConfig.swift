@@ -62,9 +62,8 @@ struct HeraldConfig: Sendable, Equatable {
     var clipboardCommand: String?
     /// `[invite] numbers = "all-mobiles"`: every mobile of a person is invited (default "one-per-person").
     var inviteAllMobiles = false
-    /// `[infobip] lookup_grace` and `hand_over_lease`, in seconds.
-    var infobipLookupGrace: Double?
-    var infobipHandOverLease: Double?
+    /// `[infobip] lookup_grace`, `hand_over_lease`, `report_deadline` (seconds) and `logs_per_minute`, by key.
+    var infobipNumbers: [String: Double] = [:]
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
@@ -74,7 +73,13 @@ struct HeraldConfig: Sendable, Equatable {
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
                                             "keys", "platform", "inbox", "share", "infobip", "invite"]
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
-                                             "lookup_grace", "hand_over_lease"]
+                                             "lookup_grace", "hand_over_lease", "report_deadline", "logs_per_minute"]
+    /// The `[infobip]` keys that are numbers, with their ranges and units.
+    static let infobipNumberRanges: [(key: String, range: ClosedRange<Double>, unit: String)] = [
+        ("lookup_grace", InfobipLimits.lookupGrace, "seconds"), ("hand_over_lease", InfobipLimits.handOverLease, "seconds"),
+        ("report_deadline", InfobipLimits.reportDeadline, "seconds"),
+        ("logs_per_minute", Double(InfobipLimits.logsPerMinute.lowerBound)...Double(InfobipLimits.logsPerMinute.upperBound), "requests"),
+    ]
     static let knownShare: Set<String> = ["email_from", "email_command", "clipboard_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
@@ -171,12 +176,12 @@ struct HeraldConfig: Sendable, Equatable {
             c.infobipMobileBaseURL = try string(infobip, "mobile_base_url", "infobip.mobile_base_url")
             c.infobipApplicationCode = try string(infobip, "application_code", "infobip.application_code")
             c.infobipLink = try string(infobip, "link", "infobip.link")
-            for (key, range) in [("lookup_grace", InfobipLimits.lookupGrace), ("hand_over_lease", InfobipLimits.handOverLease)] {
+            for (key, range, unit) in infobipNumberRanges {
                 guard let v = infobip[key] else { continue }
-                guard let seconds = v.double ?? v.int.map(Double.init), range.contains(seconds) else {
-                    throw ConfigError(file: file, message: "infobip.\(key) must be seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+                guard let number = v.double ?? v.int.map(Double.init), range.contains(number) else {
+                    throw ConfigError(file: file, message: "infobip.\(key) must be \(unit) from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
                 }
-                if key == "lookup_grace" { c.infobipLookupGrace = seconds } else { c.infobipHandOverLease = seconds }
+                c.infobipNumbers[key] = number
             }
         }
         if let inboxValue = table["inbox"] {

@@ -1,16 +1,21 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import PostgresTestCluster
 import Testing
 
 /// `herald serve --carrier infobip`: a team's terminals send real SMS through the server, which alone talks to Infobip
 /// (the `infobip-stand-in` process on a loopback port). The stand-in carries out the first send request and loses
-/// its answer; the server looks its messages up instead of posting them again, so each destination reaches Infobip
-/// exactly once, and a viewer's terminal, which has no Infobip key, sees every final status with Infobip's price.
+/// its answer; the server never posts its messages again, so each destination reaches Infobip exactly once. Infobip
+/// pushes every delivery report to the server's webhook (twice, as it may), and a viewer's terminal, which has no
+/// Infobip key, sees every final status with Infobip's price.
 @Suite(.serialized) struct ServeInfobipTests {
     @Test func aTeamSendsThroughInfobipOnceEvenWhenAnAnswerIsLost() throws {
         let server = try PlatformCLI()
         let sentLog = server.home.appendingPathComponent("stand-in-sent.log")
-        let standIn = try InfobipEndToEndTests.StandIn(next: server.binary, arguments: ["--sent-log", sentLog.path, "--lose-send-answers", "1"])
+        let standIn = try InfobipEndToEndTests.StandIn(next: server.binary, arguments: [
+            "--sent-log", sentLog.path, "--lose-send-answers", "1", "--webhook-repeats", "2"])
         defer { _ = try? standIn.process.interrupt() }
         let standInURL = standIn.url
 
@@ -23,11 +28,11 @@ import Testing
         #expect(noLink.status == 1)
         #expect(noLink.stderr.contains("--public-url"), "\(noLink)")
 
-        let serving = try server.start(["serve", "--listen", "127.0.0.1:0", "--carrier", "infobip",
-                                        "--public-url", "https://invite.example.com"])
+        let port = try PostgresTestCluster.freePort()
+        let url = "http://127.0.0.1:\(port)"
+        let serving = try server.start(["serve", "--listen", "127.0.0.1:\(port)", "--carrier", "infobip", "--public-url", url])
         defer { _ = try? serving.interrupt() }
-        let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
-        let url = try #require(line.split(separator: " ").last.map(String.init))
+        try serving.waitForStderr("listening on \(url)", timeout: 30)
         // The server says what Infobip thinks of the key.
         try serving.waitForStderr("SMS sending \(standInURL)", timeout: 30)
 
@@ -45,14 +50,27 @@ import Testing
             #expect(infos.allSatisfy { $0["deliveryStatus"] as? String == "DeliveredToTerminal" }, "\(infos)")
             #expect(infos.allSatisfy { $0["price"] as? Double == 0.0075 && $0["currency"] as? String == "EUR" }, "\(infos)")
         }
-        let logged = try String(contentsOf: sentLog, encoding: .utf8).split(separator: "\n")
+        let log = try String(contentsOf: sentLog, encoding: .utf8).split(separator: "\n")
+        let logged = log.filter { !$0.hasPrefix("webhook ") }
         #expect(logged.firstIndex(of: "answer-lost /sms/3/messages") == 2, "the first send request (two destinations) was carried out and its answer lost: \(logged)")
         let lines = logged.filter { !$0.hasPrefix("answer-lost") }
         let destinations = lines.compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(destinations.sorted() == [mobile(31), mobile(32), mobile(33)].map { String($0.dropFirst()) }.sorted(),
                 "each destination reached Infobip once: \(lines)")
         // The text people got links to this server's short links, not to a made-up host.
-        #expect(lines.allSatisfy { $0.contains("https://invite.example.com/r/") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.contains("\(url)/r/") }, "\(lines)")
+        // Every report was pushed twice and taken each time; the second changed nothing.
+        let pushed = log.filter { $0.hasPrefix("webhook ") }
+        #expect(pushed.count == 6 && pushed.allSatisfy { $0.hasPrefix("webhook 204 ") }, "\(pushed)")
+        let metrics = String(decoding: try Self.fetch(URLRequest(url: URL(string: "\(url)/metrics")!)).body, as: UTF8.self)
+        let changed = metrics.split(separator: "\n").first { $0.hasPrefix("herald_carrier_pushed_changes_total ") }
+            .flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect((1...3).contains(changed ?? -1), "a report pushed twice counts once: \(changed ?? -1)")
+        // Only this deployment's token opens the webhook.
+        var wrong = URLRequest(url: URL(string: "\(url)/1/carriers/infobip/reports/not-the-token")!)
+        wrong.httpMethod = "POST"
+        wrong.httpBody = Data(#"{"results":[]}"#.utf8)
+        #expect(try Self.fetch(wrong).status == 404)
         #expect(try support.ok(["status", first]).stdout.contains("0.0075 EUR"))
         #expect(try serving.interrupt() == 0)
     }
@@ -74,13 +92,16 @@ import Testing
         let viewerKey = try #require(try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()["key"] as? String)
         let other = try PlatformCLI()
         other.environment = carrier
-        let serve = ["serve", "--listen", "127.0.0.1:0", "--carrier", "infobip", "--public-url", "https://invite.example.com"] + database
-        let first = try admin.start(serve)
+        // Infobip reaches the team at the replica that survives (in production: the load balancer in front of both).
+        let secondPort = try PostgresTestCluster.freePort()
+        let secondURL = "http://127.0.0.1:\(secondPort)"
+        let serve = ["serve", "--carrier", "infobip", "--public-url", secondURL] + database
+        let first = try admin.start(serve + ["--listen", "127.0.0.1:0"])
         let firstURL = try ServeReplicaTests.address(of: first)
         try ServeReplicaTests.waitFor("the first replica to lead") { try ServeReplicaTests.leads(firstURL) }
-        let second = try other.start(serve)
+        let second = try other.start(serve + ["--listen", "127.0.0.1:\(secondPort)"])
         defer { _ = try? second.interrupt() }
-        let secondURL = try ServeReplicaTests.address(of: second)
+        try second.waitForStderr("listening on \(secondURL)", timeout: 30)
 
         let ana = try PlatformCLI()
         ana.environment = ["HERALD_PLATFORM_URL": firstURL, "HERALD_PLATFORM_KEY": senderKey]
@@ -88,7 +109,7 @@ import Testing
         let bulk = try #require(try ana.ok(["send", "--to"] + numbers + ["--json"]).object()["bulkId"] as? String)
         // Infobip has carried the leader's request out and holds its answer: the leader dies now.
         try ServeReplicaTests.waitFor("the stand-in to take the leader's send request") {
-            ((try? String(contentsOf: sentLog, encoding: .utf8)) ?? "").split(separator: "\n").count == numbers.count
+            ((try? String(contentsOf: sentLog, encoding: .utf8)) ?? "").split(separator: "\n").filter { !$0.hasPrefix("webhook ") }.count == numbers.count
         }
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()
@@ -101,7 +122,22 @@ import Testing
         #expect(infos.count == numbers.count)
         #expect(infos.allSatisfy { $0["deliveryStatus"] as? String == "DeliveredToTerminal" }, "\(infos)")
         #expect(infos.allSatisfy { $0["price"] as? Double == 0.0075 }, "\(infos)")
-        let posted = try String(contentsOf: sentLog, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        let posted = try String(contentsOf: sentLog, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("webhook ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(posted.sorted() == numbers.map { String($0.dropFirst()) }.sorted(), "each destination posted to Infobip once: \(posted)")
     }
+
+    /// The HTTP status and body of a request's answer.
+    static func fetch(_ request: URLRequest) throws -> (status: Int, body: Data) {
+        let box = AnswerBox()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            box.answer = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
+            done.signal()
+        }.resume()
+        guard done.wait(timeout: .now() + 10) == .success else { throw CLIError("no answer from \(request.url?.absoluteString ?? "")") }
+        return box.answer
+    }
 }
+
+private final class AnswerBox: @unchecked Sendable { var answer = (0, Data()) }

@@ -18,18 +18,22 @@ import Testing
         let dir: URL
         let state: StandInState
         let server: Task<Void, any Error>
+        let carrier: InfobipCarrier
 
-        init(state: StandInState = StandInState(), apiKey: String? = nil, clock: any HeraldClock = SystemClock()) async throws {
+        init(state: StandInState = StandInState(), apiKey: String? = nil, clock: any HeraldClock = SystemClock(),
+             configure: (inout InfobipSettings) -> Void = { _ in }) async throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             self.state = state
             let (url, task) = try await InfobipStandIn.start(state: state)
             server = task
-            let settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "[infobip] api_key in config.toml",
+            var settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "[infobip] api_key in config.toml",
                                            reportInterval: 0, attempts: 3, maxRetryWait: 2)
+            configure(&settings)
             let platform = InfobipPlatform(settings: settings)
+            carrier = InfobipCarrier(settings: settings, sleep: { _ in })
             engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"), clock: clock, config: platform.engine,
-                                             carrier: InfobipCarrier(settings: settings, sleep: { _ in }))
+                                             carrier: carrier)
             client = try await EmbeddedPlatform.sandboxClient(engine: engine)
         }
 

@@ -1,11 +1,14 @@
 import Crypto
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPTypes
 import Hummingbird
 
-/// The stand-in's routes: `POST /sms/3/messages`, `GET /sms/3/logs`,
+/// The stand-in's routes: `POST /sms/3/messages`, `GET /sms/3/logs`, `GET /sms/3/reports`,
 /// `GET /mobile/1/user/{externalUserId}/inbox/apns/messages` and `POST /mobile/2/messages/seen`.
-struct StandInRoutes: Sendable {
+public struct StandInRoutes: Sendable {
     let state: StandInState
 
     func respond(_ request: Request) async -> Response {
@@ -53,6 +56,9 @@ struct StandInRoutes: Sendable {
         case ("GET", ["sms", "3", "logs"]):
             if let refusal = await authorize(headers, anyOf: StandInState.logsScopes) { return refusal }
             return await logs(query)
+        case ("GET", ["sms", "3", "reports"]):
+            if let refusal = await authorize(headers, anyOf: StandInState.logsScopes) { return refusal }
+            return await reports(query)
         case ("GET", let s) where s.count == 7 && s[0] == "mobile" && s[1] == "1" && s[2] == "user" && s[4] == "inbox":
             if let denied = await mobileAuth(headers) { return denied }
             let user = s[3].removingPercentEncoding ?? s[3]
@@ -81,8 +87,11 @@ struct StandInRoutes: Sendable {
         }
         let options = object["options"] as? [String: Any]
         var bulkId = (options?["schedule"] as? [String: Any])?["bulkId"] as? String ?? ""
+        // The published lengths: bulkId at most 100 characters, messageId 200, callbackData 4,000.
+        if bulkId.count > 100 { return (400, [:], Self.badRequestV3([("options.schedule.bulkId", "size must be between 0 and 100")])) }
         if bulkId.isEmpty { bulkId = await state.newId() }
         var answered: [[String: Any]] = []
+        var accepted: [StandInState.Sent] = []
         for (i, message) in messages.enumerated() {
             guard let sender = message["sender"] as? String, !sender.isEmpty else {
                 return (400, [:], Self.badRequestV3([("messages[\(i)].sender", "must not be blank")]))
@@ -93,14 +102,28 @@ struct StandInRoutes: Sendable {
             guard let destinations = message["destinations"] as? [[String: Any]], !destinations.isEmpty else {
                 return (400, [:], Self.badRequestV3([("messages[\(i)].destinations", "must not be empty")]))
             }
+            let webhooks = message["webhooks"] as? [String: Any]
+            let delivery = webhooks?["delivery"] as? [String: Any]
+            let callbackData = webhooks?["callbackData"] as? String
+            if let callbackData, callbackData.count > 4000 {
+                return (400, [:], Self.badRequestV3([("messages[\(i)].webhooks.callbackData", "size must be between 0 and 4000")]))
+            }
+            if let url = delivery?["url"] as? String, URL(string: url)?.host == nil {
+                return (400, [:], Self.badRequestV3([("messages[\(i)].webhooks.delivery.url", "must be a valid URL")]))
+            }
             for d in destinations {
                 guard let to = d["to"] as? String, !to.isEmpty else {
                     return (400, [:], Self.badRequestV3([("messages[\(i)].destinations.to", "must not be blank")]))
                 }
                 var id = d["messageId"] as? String ?? ""
+                if id.count > 200 {
+                    return (400, [:], Self.badRequestV3([("messages[\(i)].destinations.messageId", "size must be between 0 and 200")]))
+                }
                 if id.isEmpty { id = await state.newId() }
-                await state.record(StandInState.Sent(messageId: id, bulkId: bulkId, destination: to, sender: sender, text: text,
-                                                     sentAt: Date()))
+                accepted.append(StandInState.Sent(messageId: id, bulkId: bulkId, destination: to, sender: sender, text: text,
+                                                  sentAt: Date(), webhook: delivery?["url"] as? String,
+                                                  intermediateReports: delivery?["intermediateReport"] as? Bool ?? false,
+                                                  callbackData: callbackData))
                 answered.append([
                     "messageId": id, "destination": to,
                     "status": Self.status(group: 1, "PENDING", id: 26, "MESSAGE_ACCEPTED", "Message sent to next instance"),
@@ -108,7 +131,70 @@ struct StandInRoutes: Sendable {
                 ])
             }
         }
+        for message in accepted {
+            await state.record(message)
+            await report(message)
+        }
         return (200, [:], Self.json(["bulkId": bulkId, "messages": answered]))
+    }
+
+    /// The reports of an accepted message: pushed to its webhook shortly after (intermediate ones when asked for),
+    /// else queued for `GET /sms/3/reports`.
+    private func report(_ message: StandInState.Sent) async {
+        let fate = await state.fate(of: message.destination)
+        var sequence = Self.reportSequence(message, fate: fate)
+        guard let url = message.webhook.flatMap(URL.init(string:)) else {
+            if let last = sequence.last { await state.queueReport(String(decoding: Self.json(last), as: UTF8.self)) }
+            return
+        }
+        if !message.intermediateReports { sequence = Array(sequence.suffix(1)) }
+        let state = self.state
+        let (delay, repeats) = (await state.webhookDelay, await state.webhookRepeats)
+        Task.detached {
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            for report in sequence {
+                for _ in 0..<repeats {
+                    var request = URLRequest(url: url)
+                    request.httpMethod = "POST"
+                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                    request.httpBody = Self.json(["results": [report]])
+                    let answer = ((try? await URLSession.shared.data(for: request))?.1 as? HTTPURLResponse)?.statusCode ?? 0
+                    let status = (report["status"] as? [String: Any])?["name"] as? String ?? ""
+                    await state.recordWebhook(.init(url: url.absoluteString, messageId: message.messageId, status: status, answer: answer))
+                }
+            }
+        }
+    }
+
+    /// A message's reports in order, shaped as Infobip pushes and queues them: one for most fates; an intermediate
+    /// "delivered to operator" before the handset for `viaOperator`; none for `neverLogged`.
+    public static func reportSequence(_ message: StandInState.Sent, fate: StandInState.Fate) -> [[String: Any]] {
+        guard fate != .neverLogged else { return [] }
+        var first = message
+        first.reads = 0
+        var logs = [log(first, fate: fate)]
+        if fate == .viaOperator {
+            var later = message
+            later.reads = 1
+            logs.append(log(later, fate: fate))
+        }
+        return logs.map { entry in
+            var report = entry
+            report["to"] = report.removeValue(forKey: "destination")
+            report["messageCount"] = report.removeValue(forKey: "smsCount")
+            report.removeValue(forKey: "content")
+            if let data = message.callbackData { report["callbackData"] = data }
+            return report
+        }
+    }
+
+    private func reports(_ query: [String]) async -> (Int, [String: String], Data) {
+        func value(_ key: String) -> String? { queryValues(query, key).first }
+        let limit = value("limit").flatMap(Int.init) ?? 50
+        guard (1...1000).contains(limit) else { return (400, [:], Self.badRequestV3([("limit", "must be less than or equal to 1000")])) }
+        let taken = await state.takeReports(limit: limit, bulkId: value("bulkId"), messageId: value("messageId"))
+        let results = taken.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        return (200, [:], Self.json(["results": results]))
     }
 
     private func logs(_ query: [String]) async -> (Int, [String: String], Data) {
@@ -119,7 +205,9 @@ struct StandInRoutes: Sendable {
         }
         let bulks = Set(values("bulkId"))
         let ids = Set(values("messageId"))
-        let limit = min(Int(values("limit").first ?? "") ?? 50, 1000, await state.logsPageSize)
+        let asked = Int(values("limit").first ?? "") ?? 50
+        guard (1...1000).contains(asked) else { return (400, [:], Self.badRequestV3([("limit", "must be less than or equal to 1000")])) }
+        let limit = min(asked, await state.logsPageSize)
         let offset = values("cursor").first.flatMap { Int($0.dropFirst("after-".count)) } ?? 0
         let all = await state.logsExpired ? [] : await state.sentInOrder.filter {
             (bulks.isEmpty || bulks.contains($0.bulkId)) && (ids.isEmpty || ids.contains($0.messageId))

@@ -32,6 +32,18 @@ public actor StandInState {
         public var sentAt: Date
         /// How many logs reads have shown it.
         public var reads = 0
+        /// Where its delivery reports are pushed (`webhooks.delivery.url`), with intermediate ones or not.
+        public var webhook: String?
+        public var intermediateReports = false
+        public var callbackData: String?
+    }
+
+    /// A report pushed to a webhook: where, which message, the status name, and the webhook's answer (0: no answer).
+    public struct WebhookCall: Sendable, Hashable {
+        public var url: String
+        public var messageId: String
+        public var status: String
+        public var answer: Int
     }
 
     public struct Recorded: Sendable, Hashable {
@@ -68,6 +80,14 @@ public actor StandInState {
     public private(set) var order: [String] = []
     public private(set) var requests: [Recorded] = []
     public private(set) var seen: [SeenMark] = []
+    /// Reports waiting in the report queue (`GET /sms/3/reports` gives each once), as JSON objects' text.
+    var reportQueue: [String] = []
+    public private(set) var webhookCalls: [WebhookCall] = []
+    /// Each webhook report is pushed this many times (Infobip may call again; Herald must count it once).
+    public var webhookRepeats = 1
+    /// Seconds between a message's acceptance and its first pushed report.
+    public var webhookDelay = 0.05
+    public func setWebhookRepeats(_ n: Int) { webhookRepeats = max(1, n) }
     var fates: [String: Fate] = [:]
     var faults: [Fault] = []
     /// Inbox payloads (JSON text) per external user id, newest first, exactly as served.
@@ -137,6 +157,27 @@ public actor StandInState {
         if sent[message.messageId] == nil { order.append(message.messageId) }
         sent[message.messageId] = message
         noteInSentLog("\(message.destination) \(message.messageId) \(message.text.replacingOccurrences(of: "\n", with: " "))")
+    }
+
+    func queueReport(_ text: String) { reportQueue.append(text) }
+
+    /// Takes up to `limit` queued reports matching the filters, oldest first (each is given once).
+    public func takeReports(limit: Int, bulkId: String?, messageId: String?) -> [String] {
+        var taken: [String] = []
+        var kept: [String] = []
+        for text in reportQueue {
+            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+            let matches = (bulkId.map { object["bulkId"] as? String == $0 } ?? true)
+                && (messageId.map { object["messageId"] as? String == $0 } ?? true)
+            if matches, taken.count < limit { taken.append(text) } else { kept.append(text) }
+        }
+        reportQueue = kept
+        return taken
+    }
+
+    func recordWebhook(_ call: WebhookCall) {
+        webhookCalls.append(call)
+        noteInSentLog("webhook \(call.answer) \(call.messageId) \(call.status)")
     }
 
     /// Appends a line to the sent log, when there is one.

@@ -3,18 +3,20 @@ import InfobipStandIn
 
 // The Infobip stand-in as a process, for end-to-end tests of the real binary:
 //   infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N]
-//   [--delay-send-answers SECONDS]
+//   [--delay-send-answers SECONDS] [--webhook-repeats N]
 // prints "listening on http://127.0.0.1:PORT" on stderr, then serves until killed. With --inbox-user, that
 // user's inbox holds a message with no seen flag and a silent one, shaped as Mobile Messaging sends them.
 // --sent-log appends a line per destination of every accepted send; --lose-send-answers carries out the first N
 // send requests and answers each with a 500, as when Infobip's answer is lost; --delay-send-answers answers every
-// send request that long after carrying it out.
+// send request that long after carrying it out. A message sent with webhooks.delivery.url has its reports pushed there
+// (--webhook-repeats times each, as Infobip may call again), the sent log getting "webhook STATUS messageId NAME" per
+// call; the others' reports wait in the queue of GET /sms/3/reports.
 
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
-        FileHandle.standardError.write(Data("usage: infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N] [--delay-send-answers S]\n".utf8))
+        FileHandle.standardError.write(Data("usage: infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N] [--delay-send-answers S] [--webhook-repeats N]\n".utf8))
         exit(2)
     }
     options[String(flag.dropFirst(2))] = value
@@ -26,6 +28,7 @@ if let lost = options["lose-send-answers"].flatMap(Int.init), lost > 0 {
     await state.fail("/sms/3/messages", status: 500, body: #"{"errorCode":"E500","description":"Something went wrong."}"#,
                      times: lost, afterProcessing: true)
 }
+if let repeats = options["webhook-repeats"].flatMap(Int.init) { await state.setWebhookRepeats(repeats) }
 if let user = options["inbox-user"] {
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     await state.addInbox(user: user, payloadJSON: """

@@ -238,7 +238,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago: the one the system picks when binding to port 0.
-    private static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         #if canImport(Darwin)
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else

@@ -127,8 +127,20 @@ struct ServeRun: AsyncParsableCommand {
             ])
         }
         let infobip = try infobipSettings(linkBase: linkBase)
-        let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: infobip.map { InfobipCarrier(settings: $0) },
+        let carrier = infobip.map { InfobipCarrier(settings: $0) }
+        let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: carrier,
                                                   shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil)
+        if let carrier, let publicURL {
+            // Infobip pushes delivery reports to this server at an address only this deployment knows.
+            do {
+                let token = try await engine.carrierReportToken()
+                let base = try GlobalOptions.httpURL(publicURL, what: "--public-url").absoluteString
+                let path = PlatformEngine.carrierReportsPath.description.replacingOccurrences(of: "{token}", with: token)
+                carrier.pushReports(to: URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)!)
+            } catch {
+                throw Output.failure("cannot prepare the report webhook: \(PlatformEngine.failureText(error))")
+            }
+        }
         // Beside the start, not before it: an Infobip that does not answer must not keep the team's server from listening.
         if let infobip { Task { await Self.checkInfobip(infobip) } }
         do { _ = try await engine.bootstrapSandbox() } catch {
@@ -158,8 +170,10 @@ struct ServeRun: AsyncParsableCommand {
         default: throw Output.failure("--carrier \(Output.safe(carrier)) is not understood: use simulated or infobip")
         }
         let global = storage.global
-        let settings = try GlobalOptions.infobipSettings(config: try global.config(), environment: ProcessInfo.processInfo.environment,
+        var settings = try GlobalOptions.infobipSettings(config: try global.config(), environment: ProcessInfo.processInfo.environment,
                                                          configFile: global.paths.configFile, requireLink: false)
+        // Delivery reports as Infobip means them: pushed to --public-url, else collected from its report queue.
+        settings.reports = .reports
         if linkBase == nil, settings.link == nil {
             throw Output.failure("""
                 with --carrier infobip, real people open the invitations' links: give --public-url (the address this server \

@@ -54,20 +54,19 @@ extension GlobalOptions {
         let code = nonEmpty(environment["HERALD_INFOBIP_APP_CODE"]) ?? nonEmpty(config.infobipApplicationCode)
         var settings = InfobipSettings(baseURL: baseURL, apiKey: key, apiKeySource: source, mobileBaseURL: mobileURL,
                                        applicationCode: code, link: link)
-        settings.lookupGrace = try seconds(environment["HERALD_INFOBIP_LOOKUP_GRACE"], "HERALD_INFOBIP_LOOKUP_GRACE",
-                                           InfobipLimits.lookupGrace) ?? config.infobipLookupGrace ?? settings.lookupGrace
-        settings.handOverLease = try seconds(environment["HERALD_INFOBIP_HANDOVER_LEASE"], "HERALD_INFOBIP_HANDOVER_LEASE",
-                                             InfobipLimits.handOverLease) ?? config.infobipHandOverLease ?? settings.handOverLease
-        return settings
-    }
-
-    /// Seconds from an environment variable, within `range`; nil when unset.
-    static func seconds(_ text: String?, _ name: String, _ range: ClosedRange<Double>) throws -> Double? {
-        guard let text = nonEmpty(text) else { return nil }
-        guard let value = Double(text), range.contains(value) else {
-            throw Output.failure("\(name)=\(Output.safe(text)) is not seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+        func number(_ key: String, _ variable: String) throws -> Double? {
+            guard let (_, range, unit) = HeraldConfig.infobipNumberRanges.first(where: { $0.key == key }) else { return nil }
+            guard let text = nonEmpty(environment[variable]) else { return config.infobipNumbers[key] }
+            guard let value = Double(text), range.contains(value) else {
+                throw Output.failure("\(variable)=\(Output.safe(text)) is not \(unit) from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            }
+            return value
         }
-        return value
+        settings.lookupGrace = try number("lookup_grace", "HERALD_INFOBIP_LOOKUP_GRACE") ?? settings.lookupGrace
+        settings.handOverLease = try number("hand_over_lease", "HERALD_INFOBIP_HANDOVER_LEASE") ?? settings.handOverLease
+        settings.reportDeadline = try number("report_deadline", "HERALD_INFOBIP_REPORT_DEADLINE") ?? settings.reportDeadline
+        settings.logsPerMinute = try number("logs_per_minute", "HERALD_INFOBIP_LOGS_PER_MINUTE").map { Int($0) } ?? settings.logsPerMinute
+        return settings
     }
 
     static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
