@@ -119,6 +119,7 @@ let package = Package(
         .executableTarget(name: "herald-bench", dependencies: [
             "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEmbedded",
             "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "PostgresTestCluster",
+            "HeraldInfobip", "InfobipStandIn",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),

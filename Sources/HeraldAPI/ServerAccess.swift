@@ -19,12 +19,16 @@ public struct ServerSession: Codable, Sendable, Hashable {
     public var role: KeyRole
     public var name: String
     public var keyId: String
+    /// A link as this server makes them for invitations (its public URL's short-link form, with an example code):
+    /// what previews show. Absent from servers that predate it.
+    public var linkExample: String?
 
-    public init(applicationKey: String, role: KeyRole, name: String, keyId: String) {
+    public init(applicationKey: String, role: KeyRole, name: String, keyId: String, linkExample: String? = nil) {
         self.applicationKey = applicationKey
         self.role = role
         self.name = name
         self.keyId = keyId
+        self.linkExample = linkExample
     }
 }
 

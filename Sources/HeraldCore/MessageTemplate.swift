@@ -117,7 +117,15 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
         var missingKeys: [String] = []
         var seenMissing = Set<String>()
         var placedLink = false
+        // A field that came out empty right after a space ("Hi {RECEIVER_NAME}, …" for a number without a name):
+        // the space goes too when punctuation, a space or the end follows, so the text reads "Hi, …", never "Hi , …".
+        var gapAfterSpace = false
         for token in tokens() {
+            let literal = token.kind == .literal ? text[token.range] : nil
+            if gapAfterSpace, literal.map({ $0.first.map { $0.isPunctuation || $0.isWhitespace } ?? true }) ?? false {
+                out.removeLast()
+            }
+            gapAfterSpace = false
             switch token.kind {
             case .literal:
                 out += text[token.range]
@@ -125,14 +133,18 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
                 out += link
                 placedLink = true
             case .field(let key):
-                if let value = values[key] {
-                    out += value
+                let value: String
+                if let given = values[key] {
+                    value = given
                 } else {
                     if seenMissing.insert(key).inserted { missingKeys.append(key) }
-                    if missing == .keep { out += text[token.range] }
+                    value = missing == .keep ? String(text[token.range]) : ""
                 }
+                out += value
+                gapAfterSpace = value.isEmpty && out.last == " "
             }
         }
+        if gapAfterSpace { out.removeLast() }
         if !placedLink {
             if let last = out.last, !last.isWhitespace { out += " " }
             out += link

@@ -23,7 +23,8 @@ public struct EmbeddedPlatform: PlatformConnector {
         }
         let credentials = try await Self.sandboxCredentials(engine: engine, saved: saved)
         return PlatformConnection(kind: .embedded, transport: EmbeddedTransport(engine: engine), credentials: credentials,
-                                  sandbox: EmbeddedSandbox(engine: engine, applicationKey: credentials.applicationKey))
+                                  sandbox: EmbeddedSandbox(engine: engine, applicationKey: credentials.applicationKey),
+                                  linkExample: engine.config.linkExample)
     }
 
     /// A client of `engine` acting as the application `credentials` names.

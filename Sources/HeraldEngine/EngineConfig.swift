@@ -77,6 +77,9 @@ public struct EngineConfig: Sendable, Hashable {
     /// The link sent for a short-link code: the plain link when set, else the short link.
     public func link(code: String) -> String { plainLink ?? shortLinkBase + code }
 
+    /// A link of the form messages get (an example code where each message's own goes): what previews show.
+    public var linkExample: String { link(code: "AbCd2345") }
+
     /// Checks the values; the engine refuses to open with a broken config.
     public func validate() throws(EngineError) {
         guard timeScale.isFinite, timeScale > 0 else {

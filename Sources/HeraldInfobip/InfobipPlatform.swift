@@ -42,6 +42,6 @@ public struct InfobipPlatform: PlatformConnector {
                                               memory: dataDirectory.appendingPathComponent(Self.mobileBaseURLFileName))
         return PlatformConnection(kind: .infobip(settings.baseURL),
                                   transport: InfobipTransport(local: EmbeddedTransport(engine: engine), mobile: mobile),
-                                  credentials: credentials)
+                                  credentials: credentials, linkExample: engine.config.linkExample)
     }
 }

@@ -281,7 +281,8 @@ struct ServerResponder: Sendable {
         switch template {
         case GetServerSession.path:
             return Self.response(try APIResponse.json(ServerSession(applicationKey: app, role: holder.key.role,
-                                                                    name: holder.key.name, keyId: holder.key.id)))
+                                                                    name: holder.key.name, keyId: holder.key.id,
+                                                                    linkExample: engine.config.linkExample)))
         case ServerRoutes.events:
             let lastId = try Self.eventId(request.header("Last-Event-ID") ?? request.query["lastEventId"])
             let stream = EventStream(engine: engine, applicationKey: app, keyId: holder.key.id, options: options, metrics: metrics,

@@ -46,9 +46,19 @@ import Testing
         #expect(r.missingFields == ["RECEIVER_NAME", "TEAM"])
         #expect(!r.isComplete)
         let emptied = t.render(link: "L", values: ["TEAM": "Ops"], missing: .empty)
-        #expect(emptied.text == "Hi  and  from Ops L")
+        #expect(emptied.text == "Hi and from Ops L")
         #expect(emptied.missingFields == ["RECEIVER_NAME"])
         #expect(t.missingFields(in: ["RECEIVER_NAME": ""]) == ["TEAM"])
+    }
+
+    @Test func anEmptyNameLeavesNoGapBeforePunctuation() {
+        let t = MessageTemplate(text: "Hi {RECEIVER_NAME}, {SENDER_NAME} invites you: <>")
+        #expect(t.render(link: "L", values: ["RECEIVER_NAME": "", "SENDER_NAME": "Ana"]).text == "Hi, Ana invites you: L")
+        #expect(t.render(link: "L", values: ["SENDER_NAME": "Ana"], missing: .empty).text == "Hi, Ana invites you: L")
+        #expect(t.render(link: "L", values: ["RECEIVER_NAME": "Zoë", "SENDER_NAME": "Ana"]).text == "Hi Zoë, Ana invites you: L")
+        // At the end, and before another field, the space goes only where the text would show two or a dangling one.
+        #expect(MessageTemplate(text: "From {SENDER_NAME}").render(link: "L", values: ["SENDER_NAME": ""]).text == "From L")
+        #expect(MessageTemplate(text: "<> {A} {B}!").render(link: "L", values: ["A": "", "B": "x"]).text == "L x!")
     }
 
     @Test func customUpperSnakeKeysAreAllowedButUnknown() {

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldEmbedded
+import HeraldEngine
 import HeraldServices
 import Testing
 
@@ -50,5 +51,69 @@ import Testing
         defer { offline.close() }
         await #expect(throws: (any Error).self) { _ = try await offline.invites.invite(numbers: [WorkspaceHarness.mobile(8)]) }
         #expect(try offline.ledger.queuedInvitations().isEmpty)
+    }
+
+    /// A server that is away, then back: requests fail as unreachable until `up`, then reach `engine`; its event stream
+    /// says "connected" when told.
+    final class Returning: PlatformConnector, PlatformTransport, PlatformEventSource, @unchecked Sendable {
+        let engine: PlatformEngine
+        let isUp = Guarded(false)
+        let (links, linkFeed) = AsyncStream<PlatformLinkState>.makeStream()
+
+        init(engine: PlatformEngine) { self.engine = engine }
+
+        func connect(dataDirectory: URL, saved: SavedCredentials, clock: any HeraldClock) async throws -> PlatformConnection {
+            guard let kept = try saved.credentials() else { throw WorkspaceError.platform("no credentials kept") }
+            return PlatformConnection(kind: .server(URL(string: "http://127.0.0.1:9")!), transport: self, credentials: kept, events: self)
+        }
+
+        func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
+            guard isUp.value else { throw .transport("cannot connect to http://127.0.0.1:9: connection refused") }
+            return await engine.handle(request)
+        }
+
+        func follow(after lastEventId: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
+            for await state in links { await handle(.link(state)) }
+        }
+
+        func comeBack() {
+            isUp.value = true
+            linkFeed.yield(.connected)
+        }
+    }
+
+    @Test func aSendQueuedWhileTheServerWasAwayIsCompletedWhenItComesBackWithAToast() async throws {
+        let h = try await WorkspaceHarness()
+        _ = try await h.workspace.templates.defaultMessage()
+        h.workspace.close()
+        let engine = try PlatformEngine.open(at: h.dir.url.appendingPathComponent(EmbeddedPlatform.engineFileName))
+        let server = Returning(engine: engine)
+        let ws = try await Workspace.open(dataDirectory: h.dir.url, platform: server, config: WorkspaceHarness.config(), clock: h.clock)
+        defer { ws.close() }
+        let toasts = Guarded<[String]>([])
+        let subscription = ws.bus.subscribe { event in
+            if case .toast(_, let text) = event { toasts.value.append(text) }
+        }
+        defer { subscription.cancel() }
+        try await ws.startFeed()
+        await #expect(throws: InviteError.self) { _ = try await ws.invites.invite(numbers: [WorkspaceHarness.mobile(9)]) }
+        #expect(try ws.ledger.queuedInvitations().count == 1)
+        server.comeBack()
+        let deadline = Date().addingTimeInterval(10)
+        while try !ws.ledger.queuedInvitations().isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(try ws.ledger.queuedInvitations().isEmpty, "the running workspace sent what it had queued")
+        while toasts.value.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(toasts.value.contains { $0.contains("back online: sent 1 invitation") })
+    }
+}
+
+/// A value behind a lock, for tests that read what another task writes.
+final class Guarded<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

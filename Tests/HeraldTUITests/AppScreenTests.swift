@@ -122,6 +122,20 @@ struct AppScreenTests {
         #expect(!h.draw().snapshot().contains("frobnicate"))
     }
 
+    @Test func aPaneAsksInThePaletteAndNameGoesToTheComposer() throws {
+        let h = try Harness()
+        #expect(CommandPalette(themeNames: []).parse("name  Ana   Horvat") == .success(.name("Ana Horvat")))
+        guard case .failure = CommandPalette(themeNames: []).parse("name") else { Issue.record(":name needs a name"); return }
+        // The composer asks who invites: the palette opens with ":name " for the answer, at once.
+        h.app.ask(inPalette: "name ")
+        #expect(h.screen.handle(event: .service(.contactsChanged(generation: 1))))
+        #expect(h.screen.palette?.text == "name ")
+        h.type(text: "Ana")
+        h.type(.enter)
+        #expect(h.screen.palette == nil)
+        #expect(h.app.selectedPane == 2, ":name goes to the composer")
+    }
+
     @Test func paneCommandAndQuitCommand() throws {
         let h = try Harness()
         h.screen.run(commandLine: "pane inbox")

@@ -170,6 +170,41 @@ import HeraldEmbedded
         #expect(vm.confirmation?.needsExplicitYes == true)
     }
 
+    @Test func withoutASenderNameTheSendAsksForItOnceKeepsItAndGoesOn() async throws {
+        let ws = try await PaneWorkspace()
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
+                                   effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: nil,
+                                                                                   previewLink: ws.workspace.linkExample))
+        vm.onToast = toasts.sink()
+        var asked = 0
+        vm.onAskSenderName = { asked += 1 }
+        let invites = ws.workspace.invites
+        vm.saveSenderName = { try invites.saveSenderName($0) }
+        vm.load()
+        await pump.settle()
+        vm.setRecipients([try person(ws, "Zora", "+385913333333")])
+        #expect(vm.prepareSend() == "no sender name")
+        await pump.settle()
+        #expect(asked == 1 && vm.confirmation == nil, "the question is who invites, not whether to send")
+        #expect(toasts.texts.last?.contains("who invites?") == true)
+        vm.setSenderName("  ")                          // nothing is not a name
+        #expect(vm.confirmation == nil)
+        vm.setSenderName("Ana Horvat")
+        await pump.settle()
+        // The send goes on to its confirmation, whose preview is the text as it will leave.
+        let c = try #require(vm.confirmation)
+        #expect(c.preview == "Hi Zora Test, Ana Horvat invites you to Herald: \(ws.workspace.linkExample)")
+        #expect(invites.savedSenderName == "Ana Horvat", "kept for the next sends, the CLI's too")
+        #expect(toasts.texts.contains { $0.contains("invitations now say they are from Ana Horvat") })
+        // Asked once: the next send goes straight to its confirmation.
+        vm.cancelSend()
+        #expect(vm.prepareSend() == nil)
+        await pump.settle()
+        #expect(asked == 1 && vm.confirmation != nil)
+    }
+
     @Test func sendAsksForConfirmationThenSendsAndToastsTheBulk() async throws {
         let ws = try await PaneWorkspace()
         let pump = EffectPump()

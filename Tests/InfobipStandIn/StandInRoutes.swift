@@ -142,11 +142,12 @@ public struct StandInRoutes: Sendable {
     /// else queued for `GET /sms/3/reports`.
     private func report(_ message: StandInState.Sent) async {
         let fate = await state.fate(of: message.destination)
-        var sequence = Self.reportSequence(message, fate: fate)
+        guard fate != .neverLogged else { return }
         guard let url = message.webhook.flatMap(URL.init(string:)) else {
-            if let last = sequence.last { await state.queueReport(String(decoding: Self.json(last), as: UTF8.self)) }
+            await state.queueReport(message)
             return
         }
+        var sequence = Self.reportSequence(message, fate: fate)
         if !message.intermediateReports { sequence = Array(sequence.suffix(1)) }
         let state = self.state
         let (delay, repeats) = (await state.webhookDelay, await state.webhookRepeats)
@@ -193,8 +194,7 @@ public struct StandInRoutes: Sendable {
         let limit = value("limit").flatMap(Int.init) ?? 50
         guard (1...1000).contains(limit) else { return (400, [:], Self.badRequestV3([("limit", "must be less than or equal to 1000")])) }
         let taken = await state.takeReports(limit: limit, bulkId: value("bulkId"), messageId: value("messageId"))
-        let results = taken.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-        return (200, [:], Self.json(["results": results]))
+        return (200, [:], Data(("{\"results\":[" + taken.joined(separator: ",") + "]}").utf8))
     }
 
     private func logs(_ query: [String]) async -> (Int, [String: String], Data) {
@@ -260,7 +260,7 @@ public struct StandInRoutes: Sendable {
         case .neverLogged:
             shown = [:]
         }
-        let stamp = ISO8601DateFormatter().string(from: m.sentAt).replacingOccurrences(of: "Z", with: ".000+0000")
+        let stamp = stampFormatter.withLock { $0.string(from: m.sentAt) }.replacingOccurrences(of: "Z", with: ".000+0000")
         return [
             "sender": m.sender, "destination": m.destination, "bulkId": m.bulkId, "messageId": m.messageId,
             "sentAt": stamp, "doneAt": stamp, "smsCount": 1,
@@ -270,6 +270,9 @@ public struct StandInRoutes: Sendable {
             "content": ["text": m.text],
         ]
     }
+
+    /// One formatter for every stamp (making one per message costs more than the rest of a send request).
+    static let stampFormatter = LockedFormatter(ISO8601DateFormatter())
 
     static func status(group: Int, _ groupName: String, id: Int, _ name: String, _ description: String) -> [String: Any] {
         ["groupId": group, "groupName": groupName, "id": id, "name": name, "description": description]
@@ -351,7 +354,15 @@ public struct StandInRoutes: Sendable {
               "violations": violations.map { ["property": $0.0, "violation": $0.1] }, "resources": [Any]()])
     }
 
-    static func json(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    public static func json(_ object: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
     }
+}
+
+/// A formatter used from any task, one at a time.
+final class LockedFormatter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let formatter: ISO8601DateFormatter
+    init(_ formatter: ISO8601DateFormatter) { self.formatter = formatter }
+    func withLock<T>(_ body: (ISO8601DateFormatter) -> T) -> T { lock.withLock { body(formatter) } }
 }

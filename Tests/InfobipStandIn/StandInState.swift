@@ -80,14 +80,16 @@ public actor StandInState {
     public private(set) var order: [String] = []
     public private(set) var requests: [Recorded] = []
     public private(set) var seen: [SeenMark] = []
-    /// Reports waiting in the report queue (`GET /sms/3/reports` gives each once), as JSON objects' text.
-    var reportQueue: [String] = []
+    /// Messages whose final report waits in the report queue (`GET /sms/3/reports` gives each once), oldest first;
+    /// the report itself is written when it is taken.
+    var reportQueue: [Sent] = []
     public private(set) var webhookCalls: [WebhookCall] = []
     /// Each webhook report is pushed this many times (Infobip may call again; Herald must count it once).
     public var webhookRepeats = 1
     /// Seconds between a message's acceptance and its first pushed report.
     public var webhookDelay = 0.05
     public func setWebhookRepeats(_ n: Int) { webhookRepeats = max(1, n) }
+    public func setWebhookDelay(_ seconds: Double) { webhookDelay = max(0, seconds) }
     var fates: [String: Fate] = [:]
     var faults: [Fault] = []
     /// Inbox payloads (JSON text) per external user id, newest first, exactly as served.
@@ -159,20 +161,20 @@ public actor StandInState {
         noteInSentLog("\(message.destination) \(message.messageId) \(message.text.replacingOccurrences(of: "\n", with: " "))")
     }
 
-    func queueReport(_ text: String) { reportQueue.append(text) }
+    func queueReport(_ message: Sent) { reportQueue.append(message) }
 
-    /// Takes up to `limit` queued reports matching the filters, oldest first (each is given once).
+    /// Takes up to `limit` queued reports matching the filters, oldest first (each is given once), as Infobip writes them.
     public func takeReports(limit: Int, bulkId: String?, messageId: String?) -> [String] {
-        var taken: [String] = []
-        var kept: [String] = []
-        for text in reportQueue {
-            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-            let matches = (bulkId.map { object["bulkId"] as? String == $0 } ?? true)
-                && (messageId.map { object["messageId"] as? String == $0 } ?? true)
-            if matches, taken.count < limit { taken.append(text) } else { kept.append(text) }
+        var taken: [Sent] = []
+        var kept: [Sent] = []
+        for message in reportQueue {
+            let matches = (bulkId.map { message.bulkId == $0 } ?? true) && (messageId.map { message.messageId == $0 } ?? true)
+            if matches, taken.count < limit { taken.append(message) } else { kept.append(message) }
         }
         reportQueue = kept
-        return taken
+        return taken.compactMap { message in
+            StandInRoutes.reportSequence(message, fate: fate(of: message.destination)).last.map { String(decoding: StandInRoutes.json($0), as: UTF8.self) }
+        }
     }
 
     func recordWebhook(_ call: WebhookCall) {

@@ -67,6 +67,8 @@ public struct SendRetry: Sendable, Hashable {
 public actor InviteService {
     private static let log = Logger(label: "herald.invite")
     private let platform: any MessagingPlatform
+    /// Where the name the screens asked for is kept.
+    nonisolated let names: SettingsStore?
     let ledger: LedgerStore
     private let contacts: ContactStore
     private let templates: TemplateService
@@ -80,7 +82,8 @@ public actor InviteService {
 
     public init(platform: any MessagingPlatform, ledger: LedgerStore, contacts: ContactStore, templates: TemplateService,
                 lease: SendLease, bus: EventBus, parser: PhoneNumberParser, settings: InviteSettings,
-                clock: any HeraldClock = SystemClock()) {
+                clock: any HeraldClock = SystemClock(), names: SettingsStore? = nil) {
+        self.names = names
         self.platform = platform
         self.ledger = ledger
         self.contacts = contacts
@@ -273,10 +276,26 @@ public actor InviteService {
     func resolveFields(_ given: [String: String]) throws -> [String: String] {
         for key in given.keys where ClientField(rawValue: key) == nil { throw InviteError.unknownField(key) }
         var fields = given
-        if fields[ClientField.senderName.rawValue] == nil, let name = settings.senderName {
+        if fields[ClientField.senderName.rawValue] == nil, let name = settings.senderName ?? savedSenderName {
             fields[ClientField.senderName.rawValue] = name
         }
         return fields
+    }
+
+    static let senderNameSetting = "senderName"
+
+    /// The name the screens asked for (`:name`), kept in the workspace; nil when none was given.
+    public nonisolated var savedSenderName: String? {
+        guard let names else { return nil }
+        do { return try names.string(Self.senderNameSetting) } catch {
+            Self.log.warning("the kept sender name cannot be read", metadata: ["cause": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Keeps the name for the next sends (the screens' and the CLI's) of this workspace.
+    public nonisolated func saveSenderName(_ name: String) throws {
+        try names?.set(Self.senderNameSetting, name)
     }
 
     func resolveMessage(_ given: String?) async throws -> ApplicationMessage {

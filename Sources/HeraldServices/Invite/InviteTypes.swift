@@ -174,7 +174,8 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
         case .noSenderName(let text):
             return """
                 the message says "\(text)" and no sender name fills {SENDER_NAME}: nothing was sent. \
-                Set sender_name in config.toml (sender_name = "Ana Horvat"), or HERALD_SENDER_NAME, or pass --field SENDER_NAME=…
+                Set sender_name in config.toml (sender_name = "Ana Horvat"), or HERALD_SENDER_NAME, or pass --field SENDER_NAME=…, \
+                or type :name Ana Horvat in Herald's screens (kept for the next sends)
                 """
         case .noTargets:
             return "nobody to invite: pass --to with a contact id or a phone number"

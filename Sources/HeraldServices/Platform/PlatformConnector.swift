@@ -39,9 +39,13 @@ public struct PlatformConnection: Sendable {
     public var sandbox: (any SandboxOperator)?
     /// What the platform tells about itself as it happens (a server's event stream); nil when the client polls.
     public var events: (any PlatformEventSource)?
+    /// A link of the form the platform gives each invitation (an example code in place of each one's own); nil when it
+    /// cannot be told (a server not reached yet).
+    public var linkExample: String?
 
     public init(kind: PlatformKind, transport: any PlatformTransport, credentials: PlatformCredentials,
-                sandbox: (any SandboxOperator)? = nil, events: (any PlatformEventSource)? = nil) {
+                sandbox: (any SandboxOperator)? = nil, events: (any PlatformEventSource)? = nil, linkExample: String? = nil) {
+        self.linkExample = linkExample
         self.kind = kind
         self.transport = transport
         self.credentials = credentials

@@ -22,6 +22,9 @@ public final class Workspace: @unchecked Sendable {
     /// The platform this workspace talks to.
     public let connection: PlatformConnection
     public var credentials: PlatformCredentials { connection.credentials }
+    /// A link of the form invitations get, for previews (the made-up one when the platform could not say).
+    public var linkExample: String { connection.linkExample ?? Self.unknownLinkExample }
+    public static let unknownLinkExample = "https://herald.invalid/r/AbCd2345"
     public let platform: any MessagingPlatform
     public let bus: EventBus
     public let parser: PhoneNumberParser
@@ -83,7 +86,7 @@ public final class Workspace: @unchecked Sendable {
                                                          firstPollDelay: config.tracker.interval,
                                                          retry: config.sendRetry, allMobiles: config.inviteAllMobiles,
                                                          requireSenderName: config.requireSenderName),
-                                clock: clock)
+                                clock: clock, names: settings)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
@@ -184,7 +187,7 @@ public final class Workspace: @unchecked Sendable {
         guard let source = connection.events else { return }
         lock.withLock {
             guard platformTask == nil else { return }
-            let tracker = self.tracker, bus = self.bus, settings = self.settings
+            let tracker = self.tracker, bus = self.bus, settings = self.settings, invites = self.invites
             let log = Logger(label: "herald.workspace")
             var after: Int64?
             do { after = try settings.string(Self.keyLastEvent).flatMap { Int64($0) } } catch {
@@ -208,10 +211,25 @@ public final class Workspace: @unchecked Sendable {
                     case .link(let state):
                         self.lock.withLock { self.link = PlatformLink(state) }
                         bus.publish(.platformLink(PlatformLink(state)))
-                        if case .connected = state { tracker.nudge() }
+                        if case .connected = state {
+                            tracker.nudge()
+                            // What this run queued while the platform was away goes now, not at the next start.
+                            await Self.sendQueued(invites: invites, bus: bus)
+                        }
                     }
                 }
             }
+        }
+    }
+
+    /// Sends what waits queued (the platform is back) and says so on the bus; the ledger's change shows in every pane.
+    static func sendQueued(invites: InviteService, bus: EventBus) async {
+        let report = await invites.reconcileQueued()
+        if report.reconciled > 0 {
+            bus.publish(.toast(level: .success, text: "back online: sent \(report.reconciled) invitation(s) queued while the platform was away"))
+        }
+        if report.failed > 0 {
+            bus.publish(.toast(level: .warning, text: "back online: \(report.failed) queued invitation(s) failed; Deliveries says why"))
         }
     }
 

@@ -323,8 +323,11 @@ public final class ComposerPane: LivePane {
     }
 
     public func handle(command: PaletteCommand) -> Bool {
-        guard case .send = command else { return false }
-        startSend()
+        switch command {
+        case .send: startSend()
+        case .name(let name): model.setSenderName(name)
+        default: return false
+        }
         return true
     }
 

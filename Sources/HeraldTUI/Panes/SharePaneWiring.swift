@@ -46,12 +46,16 @@ extension ComposerPane {
     /// The pane on a workspace; the recipients are the people selected in `contacts`.
     public convenience init(_ env: PaneEnvironment, contacts: ContactsViewModel) {
         let ws = env.workspace
+        let senderName = ws.config.senderName ?? ws.invites.savedSenderName
         let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, share: ws.share, effects: env.effects,
-                                      settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: ws.config.senderName,
-                                                                 signature: ws.config.signature,
-                                                                 referrer: ws.config.senderName ?? ws.config.sender ?? "Herald"))
+                                      settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: senderName,
+                                                                 signature: ws.config.signature, previewLink: ws.linkExample,
+                                                                 referrer: senderName ?? ws.config.sender ?? "Herald"))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
+        model.onAskSenderName = { app.ask(inPalette: "name ") }
+        let invites = ws.invites
+        model.saveSenderName = { name in try invites.saveSenderName(name) }
         let ledger = ws.ledger, store = ws.contacts
         model.latestStatuses = { numbers in try ledger.latestStatuses(msisdns: numbers) }
         model.readPeople = { ids in try store.people(ids: ids) }

@@ -119,6 +119,11 @@ public final class AppScreen: Screen {
     // MARK: keys
 
     public func handle(key: Key) -> Bool {
+        let handled = dispatch(key: key)
+        return openRequestedPalette() || handled
+    }
+
+    private func dispatch(key: Key) -> Bool {
         if case .mouse(let mouse) = key { return handle(mouse: mouse) }
         if quitQuestion != nil { return handleQuitQuestion(key) }
         if palette != nil { return handlePaletteKey(key) }
@@ -226,6 +231,15 @@ public final class AppScreen: Screen {
         return true
     }
 
+    /// Opens the palette with the line a pane asked the person to finish (the composer asking who invites); true
+    /// when it did.
+    private func openRequestedPalette() -> Bool {
+        guard let line = app.takePaletteRequest() else { return false }
+        help = nil
+        palette = PaletteOverlay(text: line)
+        return true
+    }
+
     /// Keeps a command line for ↑ in the palette (the last 100, without repeating the newest).
     private func remember(commandLine line: String) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -252,7 +266,7 @@ public final class AppScreen: Screen {
         case .sort: forward(command, to: 0, name: "Contacts")
         case .search, .select: forward(command, to: 0, name: "Contacts")
         case .reload: handleGlobal(.reload)
-        case .send: forward(command, to: 2, name: "Composer")
+        case .send, .name: forward(command, to: 2, name: "Composer")
         case .user: forward(command, to: 3, name: "Inbox")
         case .resend, .filter: forward(command, to: 4, name: "Deliveries")
         }
@@ -301,14 +315,15 @@ public final class AppScreen: Screen {
     // MARK: events and time
 
     public func handle(event: AppEvent) -> Bool {
+        var changed: Bool
         switch event {
         case .effect(let completion):
-            return effects.complete(completion)
+            changed = effects.complete(completion)
         case .service(let serviceEvent):
-            var changed = app.fold(serviceEvent)
+            changed = app.fold(serviceEvent)
             for case let pane as any LivePane in panes where pane.handle(serviceEvent: serviceEvent) { changed = true }
-            return changed
         }
+        return openRequestedPalette() || changed
     }
 
     public func tick(now: Date) -> Bool {

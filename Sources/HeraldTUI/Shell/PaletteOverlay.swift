@@ -10,7 +10,7 @@ public struct PaletteOverlay: Sendable, Equatable {
     /// Where ↑/↓ stand in the history of command lines run (nil: not in the history).
     private var historyIndex: Int?
 
-    public init() {}
+    public init(text: String = "") { field = TextFieldState(text) }
 
     public var text: String { field.text }
 

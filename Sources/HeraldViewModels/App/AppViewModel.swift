@@ -40,6 +40,14 @@ public final class AppViewModel {
     public func previousPane() { selectedPane = (selectedPane + paneCount - 1) % paneCount }
     public func quit() { wantsToQuit = true }
 
+    /// A command line a pane wants the person to finish in the `:` palette (opened with it on the next key or frame).
+    public private(set) var paletteRequest: String?
+    public func ask(inPalette line: String) { paletteRequest = line }
+    public func takePaletteRequest() -> String? {
+        defer { paletteRequest = nil }
+        return paletteRequest
+    }
+
     /// Sets the pending count directly (e.g. from the ledger on start).
     public func setPendingDeliveries(_ count: Int) { pendingDeliveries = max(0, count) }
     /// Sets the platform link directly (as it stood when the screen started).

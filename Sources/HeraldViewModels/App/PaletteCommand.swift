@@ -15,6 +15,7 @@ nonisolated public enum PaletteCommand: Sendable, Hashable {
     case search(String)
     case select(String)
     case reload
+    case name(String)
 }
 
 /// Parsing and completing palette commands. Pure: the shell gives the names it knows.
@@ -40,6 +41,7 @@ nonisolated public struct CommandPalette: Sendable {
         Entry(name: "search", argument: "TEXT", summary: "search contacts"),
         Entry(name: "select", argument: "not-invited|pending|invited|failed", summary: "select the contacts shown in that state"),
         Entry(name: "reload", argument: nil, summary: "read the pane's data again now"),
+        Entry(name: "name", argument: "YOUR NAME", summary: "who invites: fills {SENDER_NAME} (kept for the next sends)"),
     ]
 
     public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
@@ -98,6 +100,9 @@ nonisolated public struct CommandPalette: Sendable {
             return .success(.select(argument.lowercased()))
         case "search", "find":
             return .success(.search(argument ?? ""))
+        case "name":
+            guard let argument else { return .failure(PaletteError(":name needs your name as invitations should say it, e.g. :name Ana Horvat")) }
+            return .success(.name(argument))
         default:
             return .failure(PaletteError("unknown command \"\(name)\": try \(Self.entries.map { ":" + $0.name }.joined(separator: " "))"))
         }

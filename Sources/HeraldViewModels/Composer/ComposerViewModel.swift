@@ -12,7 +12,7 @@ public final class ComposerViewModel {
     private let invites: InviteService
     private let share: ShareService
     private let effects: EffectQueue
-    public let settings: ComposerSettings
+    public private(set) var settings: ComposerSettings
 
     /// Called for toasts.
     public var onToast: (ToastLevel, String) -> Void = { _, _ in }
@@ -23,6 +23,12 @@ public final class ComposerViewModel {
     public var readPeople: (@Sendable ([Int64]) throws -> [Person])?
     /// Called after invitations went out, with the bulk ids.
     public var onSent: ([String]) -> Void = { _ in }
+    /// Asks the person who invites (the message has {SENDER_NAME} and no name is known): the shell opens `:name `.
+    public var onAskSenderName: (() -> Void)?
+    /// Keeps the name for the next sends and the next run (off the UI thread).
+    public var saveSenderName: (@Sendable (String) throws -> Void)?
+    /// A send waits for the name asked for.
+    private var awaitingSenderName = false
 
     /// SMS (through the platform) or email (through the mail program).
     public private(set) var channel: ShareChannel = .sms
@@ -282,6 +288,13 @@ public final class ComposerViewModel {
             onToast(.warning, problem)
             return problem
         }
+        if needsSenderName {
+            // Never a message with a gap where the name goes: ask once, keep the answer, then go on.
+            awaitingSenderName = true
+            onToast(.warning, "who invites? the message says {SENDER_NAME}: type your name and Enter (kept for the next sends)")
+            onAskSenderName?()
+            return "no sender name"
+        }
         // Numbers already invited or on their way are left out, as the send will leave them out: which
         // they are is read off the UI thread, and the question opens once it is known.
         guard channel == .sms, let lookup = latestStatuses else { confirm(latest: [:]); return nil }
@@ -336,12 +349,46 @@ public final class ComposerViewModel {
                                             totalSegments: segments, title: title)
         if channel == .sms {
             let first = ordered.first { !$0.invitableNumbers.isEmpty }
+            // As it will leave: an empty field leaves nothing (never "{X}"), and the link has the platform's form.
             confirmation.preview = TerminalSafeText.sanitize(
-                template.render(link: settings.previewLink, values: values(for: first)).text, singleLine: true)
+                template.render(link: settings.previewLink, values: values(for: first), missing: .empty).text, singleLine: true)
             confirmation.sender = sender
             confirmation.alreadyInvited = alreadyInvited
         }
         self.confirmation = confirmation
+    }
+
+    /// Whether the SMS would leave with an empty {SENDER_NAME}.
+    public var needsSenderName: Bool {
+        channel == .sms && template.fields.contains(ClientField.senderName.rawValue)
+            && (settings.senderName ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// Who invites, as `:name` gave it: fills {SENDER_NAME} from now on, is kept for the next sends and runs, and a
+    /// send that waited for it goes on to its confirmation.
+    public func setSenderName(_ given: String) {
+        let name = given.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            onToast(.warning, "a name is 1 to 100 characters without control characters, e.g. :name Ana Horvat")
+            return
+        }
+        settings.senderName = name
+        let shown = TerminalSafeText.sanitize(name, singleLine: true)
+        if let save = saveSenderName {
+            effects.perform({ try save(name) }) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success: self.onToast(.success, "invitations now say they are from \(shown) (kept for the next sends)")
+                case .failure(let error): self.onToast(.warning, "invitations say \(shown) now, but it could not be kept: \(userMessage(for: error))")
+                }
+            }
+        } else {
+            onToast(.success, "invitations now say they are from \(shown)")
+        }
+        if awaitingSenderName {
+            awaitingSenderName = false
+            prepareSend()
+        }
     }
 
     /// What stops a send now, or nil.

@@ -1,13 +1,12 @@
 import Foundation
 import HeraldCore
 import HeraldServices
-import HeraldViewModels
 
 /// `herald send --dry-run`: the send worked out by the same rules, printed, and nothing written or sent.
 extension SendCommand {
     func printDryRun(_ targets: [InviteTarget], options: InviteOptions, ws: Workspace) async throws {
         // Each recipient's own link is made only when a send is accepted: the texts show one of the same form.
-        let link = ComposerSettings().previewLink
+        let link = ws.linkExample
         let preview: InvitePreview
         do { preview = try await ws.invites.preview(targets, options: options, link: link) } catch {
             throw Output.failure(for: error)

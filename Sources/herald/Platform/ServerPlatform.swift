@@ -23,8 +23,10 @@ struct ServerPlatform: PlatformConnector {
             throw WorkspaceError.platform(error.description)
         }
         let credentials: PlatformCredentials
+        var linkExample: String?
         switch await session(over: transport) {
         case .success(let session):
+            linkExample = session.linkExample
             credentials = PlatformCredentials(applicationKey: session.applicationKey, applicationSecret: key, applicationCode: key)
             try saved.keep(credentials)
         case .failure(.unauthorized):
@@ -44,7 +46,7 @@ struct ServerPlatform: PlatformConnector {
             throw WorkspaceError.platform("the Herald server at \(url.absoluteString) answered oddly: \(error.description)")
         }
         return PlatformConnection(kind: .server(url), transport: transport, credentials: credentials,
-                                  events: events)
+                                  events: events, linkExample: linkExample)
     }
 
     private func session(over transport: HTTPTransport) async -> Result<ServerSession, APIError> {
