@@ -38,7 +38,7 @@ import HeraldCore
         let codeA = try #require(a.linkCode), codeB = try #require(b.linkCode)
         #expect(codeA != codeB)
         #expect(a.text == "Hi Marko, Ana invites you to Herald: https://herald.invalid/r/\(codeA)")
-        #expect(b.text == "Hi , Ana invites you to Herald: https://herald.invalid/r/\(codeB)")
+        #expect(b.text == "Hi, Ana invites you to Herald: https://herald.invalid/r/\(codeB)")
         #expect(r.responses.map(\.messageId) == ["a", "b"])
     }
 
