@@ -101,6 +101,27 @@ import Testing
         #expect(await e.state.requests(to: "/sms/3/reports").isEmpty)
     }
 
+    @Test func theBudgetKeepsLookUpsUnderInfobipsLimitAndTheStandInRefusesWhatGoesOver() async throws {
+        // Infobip (the stand-in) takes 3 logs requests a minute. Herald with a budget of 3 defers the fourth look-up to
+        // a later pass instead of asking; with a budget above the limit it meets Infobip's own E429.
+        for (budget, expectRefusal) in [(3, false), (120, true)] {
+            let state = StandInState()
+            await state.setLogsPerMinute(3)
+            let e = try await EngineOnStandIn(state: state) { $0.logsPerMinute = budget; $0.attempts = 1 }
+            defer { e.cleanUp() }
+            for i in 0..<4 {
+                let answer = try await e.send(["budget-\(budget)-\(i)"])
+                try await e.engine.markHandedWithoutAnswer(bulkId: answer.bulkId)
+                _ = try? await e.engine.runCarrierPass()
+            }
+            let logs = await e.state.requests(to: "/sms/3/logs")
+            let refused = logs.filter { $0.status == 429 }
+            #expect(refused.isEmpty != expectRefusal, "budget \(budget): \(logs.map(\.status))")
+            #expect(logs.filter { $0.status == 200 }.count == 3)
+            #expect(await e.state.requests(to: "/sms/3/messages").count == 4, "nothing was posted twice")
+        }
+    }
+
     @Test func oneBudgetHoldsEveryLogsRequestToTheMinute() async throws {
         let clock = ManualClock(Date())
         let budget = RequestBudget(perMinute: 3, clock: { clock.now() })

@@ -55,6 +55,7 @@ public struct StandInRoutes: Sendable {
             return await send(body)
         case ("GET", ["sms", "3", "logs"]):
             if let refusal = await authorize(headers, anyOf: StandInState.logsScopes) { return refusal }
+            guard await state.admitLogsRequest() else { return Self.tooManyRequestsV3 }
             return await logs(query)
         case ("GET", ["sms", "3", "reports"]):
             if let refusal = await authorize(headers, anyOf: StandInState.logsScopes) { return refusal }
@@ -346,6 +347,11 @@ public struct StandInRoutes: Sendable {
     static let forbiddenV3: (Int, [String: String], Data) = (403, [:], json([
         "errorCode": "E403", "description": "Insufficient permissions to access the requested resource.",
         "action": "Check the scopes of the API key.", "violations": [Any](), "resources": [Any](),
+    ]))
+
+    static let tooManyRequestsV3: (Int, [String: String], Data) = (429, ["Retry-After": "60"], json([
+        "errorCode": "E429", "description": "Too many requests sent.",
+        "action": "Slow down and try again later.", "violations": [Any](), "resources": [Any](),
     ]))
 
     static func badRequestV3(_ violations: [(String, String)]) -> Data {

@@ -96,6 +96,18 @@ public actor StandInState {
     var inbox: [String: [String]] = [:]
     /// Most results per logs page (small, so paging is exercised).
     public var logsPageSize = 50
+    /// Requests `GET /sms/3/logs` takes a minute (Infobip publishes 120); more are answered E429.
+    public var logsPerMinute = 120
+    private var logsTimes: [Date] = []
+    public func setLogsPerMinute(_ n: Int) { logsPerMinute = n }
+
+    /// Counts a logs request; false when it is over the minute's limit (and not counted).
+    func admitLogsRequest(at now: Date = Date()) -> Bool {
+        logsTimes.removeAll { now.timeIntervalSince($0) >= 60 }
+        guard logsTimes.count < logsPerMinute else { return false }
+        logsTimes.append(now)
+        return true
+    }
     /// Answered as `New-Base-URL` by the inbox until a request arrives with it.
     public var moveInboxTo: String?
     var nextId = 1
