@@ -98,6 +98,7 @@ import Testing
         try await ws.startFeed()
         await #expect(throws: InviteError.self) { _ = try await ws.invites.invite(numbers: [WorkspaceHarness.mobile(9)]) }
         #expect(try ws.ledger.queuedInvitations().count == 1)
+        #expect(await ws.tracker.state().pendingRecipients == 1, "the status bar counts what waits queued as pending")
         server.comeBack()
         let deadline = Date().addingTimeInterval(10)
         while try !ws.ledger.queuedInvitations().isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }

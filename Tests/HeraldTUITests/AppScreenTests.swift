@@ -181,13 +181,13 @@ struct AppScreenTests {
         let h = try Harness()
         _ = h.screen.handle(event: .service(.trackerState(TrackerState(nextPassAt: nil, bulks: [
             .init(bulkId: "b1", passesLeft: 3, pendingRecipients: 4), .init(bulkId: "b2", passesLeft: 1, pendingRecipients: 2),
-        ]))))
+        ], queuedRecipients: 1))))
         _ = h.screen.handle(event: .service(.inboxLoaded(InboxLoaded(externalUserId: "demo", countTotal: 9, countUnread: 5,
                                                                      messageCount: 9, isNextPage: false))))
         let status = h.draw().snapshot().components(separatedBy: "\n")[29]
         #expect(status.contains("work"))
         #expect(status.contains("embedded"))
-        #expect(status.contains("6 pending"))
+        #expect(status.contains("7 pending"), "the bulks' pending recipients and the one still queued")
         #expect(status.contains("5 unread"))
         #expect(status.contains("inbox of demo"))
     }

@@ -106,7 +106,9 @@ public actor DeliveryTracker {
         let bulks = trackedBulks().filter { $0.dueAt != nil }
             .map { TrackerState.Bulk(bulkId: $0.bulkId, passesLeft: $0.passesLeft, pendingRecipients: $0.pendingRecipients) }
         let until = backoffUntil.flatMap { $0 > clock.now() ? $0 : nil }
-        return TrackerState(nextPassAt: nextDueDate(), bulks: bulks, backingOffUntil: until)
+        var queued = 0
+        do { queued = try ledger.queuedCount() } catch { logFailure("could not count the queued invitations", error) }
+        return TrackerState(nextPassAt: nextDueDate(), bulks: bulks, backingOffUntil: until, queuedRecipients: queued)
     }
 
     // MARK: driving

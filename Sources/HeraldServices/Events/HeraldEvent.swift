@@ -166,12 +166,18 @@ public struct TrackerState: Sendable, Hashable {
     public var bulks: [Bulk]
     /// Set while the tracker backs off after errors (or a `Retry-After`).
     public var backingOffUntil: Date?
+    /// Invitations written but not yet answered by the platform (queued while it was away): pending too.
+    public var queuedRecipients: Int
 
-    public init(nextPassAt: Date?, bulks: [Bulk], backingOffUntil: Date? = nil) {
+    public init(nextPassAt: Date?, bulks: [Bulk], backingOffUntil: Date? = nil, queuedRecipients: Int = 0) {
         self.nextPassAt = nextPassAt
         self.bulks = bulks
         self.backingOffUntil = backingOffUntil
+        self.queuedRecipients = queuedRecipients
     }
+
+    /// Everything pending: recipients of the bulks watched, and those still queued.
+    public var pendingRecipients: Int { bulks.reduce(0) { $0 + $1.pendingRecipients } + queuedRecipients }
 }
 
 /// How loud a toast is.

@@ -162,6 +162,13 @@ public struct LedgerStore: Sendable {
         }
     }
 
+    /// How many rows wait `queued` (not yet answered by the platform).
+    public func queuedCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM invitation WHERE status = ?", arguments: [DeliveryStatus.queued.rawValue]) ?? 0
+        }
+    }
+
     /// The invitation with this correlator.
     public func invitation(correlator: String) throws -> InvitationInfo? {
         try database.read { db in

@@ -77,7 +77,7 @@ public final class AppViewModel {
             }
             lastEvent = "\(time) \(change.messageIds.count) marked \(change.seen ? "seen" : "unseen")"
         case .trackerState(let state):
-            pendingDeliveries = state.bulks.reduce(0) { $0 + $1.pendingRecipients }
+            pendingDeliveries = state.pendingRecipients
         case .toast(let level, let text):
             toasts.post(text, level: level)
         case .platformLink(let link):
