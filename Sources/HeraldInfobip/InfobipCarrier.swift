@@ -73,27 +73,60 @@ public struct InfobipCarrier: Carrier {
                 (bulkId, Array(group[$0..<min(group.count, $0 + settings.maxMessagesPerRequest)]))
             }
         }
-        for (index, (bulkId, chunk)) in chunks.enumerated() {
-            do {
-                reports += try await send(chunk, bulkId: bulkId, at: now)
-            } catch let error as InfobipError where error.isPermanent {
-                // Refused for good (a refused key, an invalid request): this chunk and the rest fail with
-                // Infobip's reason; none of them went out (those handed over before were looked up first).
-                let refused = chunks[index...].flatMap(\.1)
-                reports += refused.map {
-                    CarrierReport(messageId: $0.messageId, status: .rejected, nextCheckAt: nil, reason: error.description)
+        // Requests go out `requestsInFlight` at a time; their answers are taken in order, by the rules of one at a time.
+        var next = 0
+        while next < chunks.count {
+            let wave = Array(chunks[next..<min(chunks.count, next + max(1, settings.requestsInFlight))])
+            let answers = await withTaskGroup(of: (Int, Result<[CarrierReport], InfobipError>).self) { group in
+                for (offset, (bulkId, chunk)) in wave.enumerated() {
+                    group.addTask {
+                        do { return (offset, .success(try await self.send(chunk, bulkId: bulkId, at: now))) } catch let error as InfobipError {
+                            return (offset, .failure(error))
+                        } catch {
+                            return (offset, .failure(.unreadable("\(error)")))
+                        }
+                    }
                 }
-                log.warning("Infobip refused messages", metadata: ["count": "\(refused.count)", "cause": "\(error.description)"])
-                break
-            } catch let error as InfobipError {
-                // What went out is kept. The chunks after this one were never posted; this one was not either when
-                // Infobip said to wait (429). A chunk whose answer was lost may have been accepted: it is looked up.
-                let untried = chunks[(index + 1)...].flatMap(\.1) + (error.isRateLimit ? chunk : [])
-                notPosted.add(untried.map(\.messageId))
-                if reports.isEmpty { throw error }
-                log.warning("send stopped part way", metadata: ["cause": "\(error.description)"])
-                break
+                var all: [(Int, Result<[CarrierReport], InfobipError>)] = []
+                for await answer in group { all.append(answer) }
+                return all.sorted { $0.0 < $1.0 }.map(\.1)
             }
+            next += wave.count
+            var stop: InfobipError?
+            for (offset, answer) in answers.enumerated() {
+                let chunk = wave[offset].1
+                switch answer {
+                case .success(let answered):
+                    reports += answered
+                case .failure(let error) where error.isPermanent:
+                    // Refused for good (a refused key, an invalid request): this chunk fails with Infobip's reason; none
+                    // of it went out (those handed over before were looked up first).
+                    reports += chunk.map {
+                        CarrierReport(messageId: $0.messageId, status: .rejected, nextCheckAt: nil, reason: error.description)
+                    }
+                    log.warning("Infobip refused messages", metadata: ["count": "\(chunk.count)", "cause": "\(error.description)"])
+                    stop = stop ?? error
+                case .failure(let error):
+                    // Not posted when Infobip said to wait (429); a chunk whose answer was lost may have been accepted: it
+                    // stays claimed and is looked up.
+                    if error.isRateLimit { notPosted.add(chunk.map(\.messageId)) }
+                    stop = stop ?? error
+                }
+            }
+            guard let stop else { continue }
+            // The chunks after the wave were never posted: refused with the same reason after a permanent refusal,
+            // else sent (not looked up) when they come back.
+            let untried = chunks[next...].flatMap(\.1)
+            if stop.isPermanent {
+                reports += untried.map {
+                    CarrierReport(messageId: $0.messageId, status: .rejected, nextCheckAt: nil, reason: stop.description)
+                }
+            } else {
+                notPosted.add(untried.map(\.messageId))
+                if reports.isEmpty { throw stop }
+                log.warning("send stopped part way", metadata: ["cause": "\(stop.description)"])
+            }
+            break
         }
         return reports
     }

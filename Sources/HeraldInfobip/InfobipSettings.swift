@@ -52,6 +52,8 @@ public struct InfobipSettings: Sendable, Hashable {
     /// Seconds a message on its way waits for a report (pushed or queued) before its log is read instead: a report lost
     /// to a crash between collecting and storing it is recovered so.
     public var reportDeadline: Double = 900
+    /// Send requests posted at once by a pass (each a chunk of `maxMessagesPerRequest`).
+    public var requestsInFlight = 2
     /// Requests to `GET /sms/3/logs` a minute, shared by every pass of this process (Infobip allows 120).
     public var logsPerMinute = 120
 

@@ -147,7 +147,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let (url, server) = try await InfobipStandIn.start(state: state)
         defer { server.cancel() }
-        let settings = InfobipSettings(baseURL: url, apiKey: state.apiKey, reportInterval: 0, maxMessagesPerRequest: 2, attempts: 1)
+        var settings = InfobipSettings(baseURL: url, apiKey: state.apiKey, reportInterval: 0, maxMessagesPerRequest: 2, attempts: 1)
+        settings.requestsInFlight = 1       // the fault must meet the second request
         let engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"),
                                              config: InfobipPlatform(settings: settings).engine,
                                              carrier: InfobipCarrier(settings: settings, sleep: { _ in }))
@@ -161,6 +162,28 @@ import Testing
         #expect(answer.responses.last?.reason?.contains("messages[1].content.text: too long") == true)
         #expect(await state.sentInOrder.map(\.messageId) == ["p-0", "p-1"])
         #expect(try await engine.runCarrierPass().handed == 0)
+    }
+
+    @Test func requestsInFlightTogetherKeepTheRulesOfOneAtATime() async throws {
+        let clock = ManualClock(Date())
+        let e = try await EngineOnStandIn(clock: clock) { $0.maxMessagesPerRequest = 2; $0.attempts = 1; $0.requestsInFlight = 2 }
+        defer { e.cleanUp() }
+        // Three requests of two; one of the first two (both in flight at once) is answered 503 without being carried out.
+        await e.state.fail("/sms/3/messages", status: 503, skip: 1)
+        let ids = (0..<6).map { "w-\($0)" }
+        _ = try await e.send(ids)
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 2, "the third request waits for the first two")
+        let accepted = Set(await e.state.sentInOrder.map(\.messageId))
+        #expect(accepted.count == 2)
+        let lost = Set(ids.prefix(4)).subtracting(accepted)
+        // After the lease: the lost request's messages are looked up (never posted again); the third request's, never
+        // posted, are sent without a look-up.
+        clock.advance(by: 121)
+        _ = try await e.engine.runCarrierPass()
+        let lookedUp = Set(await e.state.requests(to: "/sms/3/logs").flatMap { $0.values("messageId") })
+        #expect(lookedUp == lost)
+        #expect(Set(await e.state.sentInOrder.map(\.messageId)) == accepted.union(["w-4", "w-5"]))
+        #expect(await e.state.requests(to: "/sms/3/messages").count == 3)
     }
 
     @Test func a429IsWaitedOutButASendAnswered5xxIsNotRepeated() async throws {
