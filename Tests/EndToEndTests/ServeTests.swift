@@ -44,6 +44,7 @@ import Testing
         let refused = try support.run(["send", "--to", mobile(23)])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("viewer key"))
+        #expect(refused.stderr.contains("no contact was marked"), "refused before anything was written: \(refused.stderr)")
         #expect(!refused.crashed)
 
         // A wrong key says what to do.

@@ -69,6 +69,8 @@ public actor InviteService {
     private let platform: any MessagingPlatform
     /// Where the name the screens asked for is kept.
     nonisolated let names: SettingsStore?
+    /// Why this workspace may not send (a viewer's key), told before anything is written; nil when it may.
+    public nonisolated let readOnlyReason: String?
     let ledger: LedgerStore
     private let contacts: ContactStore
     private let templates: TemplateService
@@ -82,8 +84,9 @@ public actor InviteService {
 
     public init(platform: any MessagingPlatform, ledger: LedgerStore, contacts: ContactStore, templates: TemplateService,
                 lease: SendLease, bus: EventBus, parser: PhoneNumberParser, settings: InviteSettings,
-                clock: any HeraldClock = SystemClock(), names: SettingsStore? = nil) {
+                clock: any HeraldClock = SystemClock(), names: SettingsStore? = nil, readOnlyReason: String? = nil) {
         self.names = names
+        self.readOnlyReason = readOnlyReason
         self.platform = platform
         self.ledger = ledger
         self.contacts = contacts
@@ -116,6 +119,7 @@ public actor InviteService {
     /// (sender ID, empty message, unknown field) before anything is written; per-number problems
     /// come back in `skipped`.
     public func invite(_ targets: [InviteTarget], options: InviteOptions = InviteOptions()) async throws -> InviteResult {
+        if let readOnlyReason { throw InviteError.readOnly(readOnlyReason) }
         guard !targets.isEmpty else { throw InviteError.noTargets }
         let sender = try resolveSender(options.sender)
         let fields = try resolveFields(options.fields)

@@ -151,6 +151,8 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
     case unknownField(String)
     /// The message uses {SENDER_NAME} and nothing gives it a value: it would leave with a gap.
     case noSenderName(messageText: String)
+    /// The platform lets this workspace read but not send (a viewer's key on a Herald server); the text says why.
+    case readOnly(String)
     case noTargets
     case unknownPerson(Int64)
     /// The platform refused the request; every recipient was marked failed with this reason.
@@ -171,6 +173,8 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
         case .unknownField(let key):
             let known = ClientField.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown field \(key): client fields are \(known)"
+        case .readOnly(let why):
+            return "\(why): nothing was sent and no contact was marked"
         case .noSenderName(let text):
             return """
                 the message says "\(text)" and no sender name fills {SENDER_NAME}: nothing was sent. \

@@ -42,10 +42,14 @@ public struct PlatformConnection: Sendable {
     /// A link of the form the platform gives each invitation (an example code in place of each one's own); nil when it
     /// cannot be told (a server not reached yet).
     public var linkExample: String?
+    /// Why this connection may read but not send (a viewer's key on a Herald server); nil when it may send.
+    public var readOnlyReason: String?
 
     public init(kind: PlatformKind, transport: any PlatformTransport, credentials: PlatformCredentials,
-                sandbox: (any SandboxOperator)? = nil, events: (any PlatformEventSource)? = nil, linkExample: String? = nil) {
+                sandbox: (any SandboxOperator)? = nil, events: (any PlatformEventSource)? = nil, linkExample: String? = nil,
+                readOnlyReason: String? = nil) {
         self.linkExample = linkExample
+        self.readOnlyReason = readOnlyReason
         self.kind = kind
         self.transport = transport
         self.credentials = credentials

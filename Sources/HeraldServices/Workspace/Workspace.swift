@@ -86,7 +86,7 @@ public final class Workspace: @unchecked Sendable {
                                                          firstPollDelay: config.tracker.interval,
                                                          retry: config.sendRetry, allMobiles: config.inviteAllMobiles,
                                                          requireSenderName: config.requireSenderName),
-                                clock: clock, names: settings)
+                                clock: clock, names: settings, readOnlyReason: connection.readOnlyReason)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,

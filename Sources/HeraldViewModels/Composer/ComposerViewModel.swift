@@ -394,6 +394,7 @@ public final class ComposerViewModel {
     /// What stops a send now, or nil.
     public func sendProblem() -> String? {
         if isSending { return "already sending" }
+        if channel == .sms, let readOnly = invites.readOnlyReason { return readOnly }
         if recipients.isEmpty { return "nobody selected: pick people in Contacts (space) first" }
         if fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the message is empty" }
         let unknown = template.unknownFields

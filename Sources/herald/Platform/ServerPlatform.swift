@@ -24,9 +24,13 @@ struct ServerPlatform: PlatformConnector {
         }
         let credentials: PlatformCredentials
         var linkExample: String?
+        var readOnly: String?
         switch await session(over: transport) {
         case .success(let session):
             linkExample = session.linkExample
+            if !session.role.maySend {
+                readOnly = "this is a viewer key (\(session.name)): it reads and watches, it cannot send; ask for a sender key"
+            }
             credentials = PlatformCredentials(applicationKey: session.applicationKey, applicationSecret: key, applicationCode: key)
             try saved.keep(credentials)
         case .failure(.unauthorized):
@@ -46,7 +50,7 @@ struct ServerPlatform: PlatformConnector {
             throw WorkspaceError.platform("the Herald server at \(url.absoluteString) answered oddly: \(error.description)")
         }
         return PlatformConnection(kind: .server(url), transport: transport, credentials: credentials,
-                                  events: events, linkExample: linkExample)
+                                  events: events, linkExample: linkExample, readOnlyReason: readOnly)
     }
 
     private func session(over transport: HTTPTransport) async -> Result<ServerSession, APIError> {
