@@ -58,7 +58,7 @@ import Testing
         #expect(try cli.ok(["inbox", "list", "--user", "Ana", "--json"]).object()["countTotal"] as? Int == 0)
 
         let human = try cli.ok(["inbox", "list", "--user", "ana"])
-        #expect(human.stdout.contains("3 message(s), 1 unread"))
+        #expect(human.stdout.contains("3 messages, 1 unread"))
         #expect(human.stdout.contains("Two"))
     }
 }

@@ -325,7 +325,7 @@ let finalOrStuck: Set<String> = ["DeliveredToTerminal", "DeliveredToNetwork", "D
         // The human view says the same, and HERALD_DATA_DIR finds the same workspace as --data-dir.
         let human = try cli.run(["status", bulk], dataDirOption: false, env: ["HERALD_DATA_DIR": cli.dataDir.path])
         #expect(human.status == 0, "\(human)")
-        #expect(human.stdout.contains("Bulk \(bulk): 2 recipient(s)"))
+        #expect(human.stdout.contains("Bulk \(bulk): 2 recipients"))
         #expect(human.stdout.contains("Ana Horvat"))
     }
 

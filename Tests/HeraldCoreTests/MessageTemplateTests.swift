@@ -61,6 +61,14 @@ import Testing
         #expect(MessageTemplate(text: "<> {A} {B}!").render(link: "L", values: ["A": "", "B": "x"]).text == "L x!")
     }
 
+    @Test func countsSayTheirNounInTheRightNumber() {
+        #expect(counted(1, "SMS invitation") == "1 SMS invitation")
+        #expect(counted(5, "SMS invitation") == "5 SMS invitations")
+        #expect(counted(0, "segment") == "0 segments")
+        #expect(counted(1, "person", "people") == "1 person")
+        #expect(counted(2, "person", "people") == "2 people")
+    }
+
     @Test func customUpperSnakeKeysAreAllowedButUnknown() {
         let t = MessageTemplate(text: "{EVENT_2026} by {SENDER_NAME}")
         #expect(t.fields == ["EVENT_2026", "SENDER_NAME"])

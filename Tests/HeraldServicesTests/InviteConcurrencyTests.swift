@@ -81,7 +81,7 @@ import HeraldEmbedded
         let b = try await h.reopen()
         defer { a.close(); b.close() }
         #expect(a.reconciledOnOpen.reconciled == 3)
-        #expect(a.reconciledOnOpen.summary.contains("completed 3 invitation(s)"))
+        #expect(a.reconciledOnOpen.summary.contains("completed 3 invitations"))
         #expect(b.reconciledOnOpen.isEmpty)
         let rows = try people.flatMap { try a.ledger.invitations(for: $0) }
         #expect(rows.allSatisfy { $0.status == .messageWaiting && $0.bulkId == accepted.bulkId })

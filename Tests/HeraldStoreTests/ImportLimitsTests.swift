@@ -159,7 +159,7 @@ import HeraldCore
         #expect(people.allSatisfy { $0.phones.count <= FieldLimits.phonesPerPerson })
         let issue = try #require(report.errors.first)
         #expect(report.errors.map(\.line) == [104, 310])      // the second and fourth cards
-        #expect(issue.message.contains("99 phone number(s) of this card not added"))
+        #expect(issue.message.contains("99 phone numbers of this card not added"))
         // The merge keeps labels and order, and stays linear in the numbers.
         let old = Person(firstName: "A", phones: (0..<20_000).map { LabeledPhone(label: nil, number: parserHR.parse("+385 98 \(4_000_000 + $0)")) })
         var new = old

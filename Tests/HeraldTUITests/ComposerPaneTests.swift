@@ -55,7 +55,7 @@ import Testing
         await effects.settle()                                  // the people are read off the UI thread
         var canvas = Canvas(size: Size(width: 80, height: 21))
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
-        #expect(canvas.find("Send 1 SMS invitation(s) (1 segment(s))?") != nil)
+        #expect(canvas.find("Send 1 SMS invitation (1 segment)?") != nil)
         #expect(canvas.find("Marko Horvat  +385912345678  1 SMS each") != nil)
         #expect(canvas.find("[ Send ]") != nil)
         #expect(pane.capturesAllKeys)

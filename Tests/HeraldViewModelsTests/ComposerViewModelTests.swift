@@ -222,13 +222,13 @@ import HeraldEmbedded
         #expect(confirmation.destinations == 1)
         #expect(confirmation.totalSegments == 1)
         #expect(confirmation.unreachable == ["Nobody Test"])
-        #expect(confirmation.title == "Send 1 SMS invitation(s) (1 segment(s))?")
+        #expect(confirmation.title == "Send 1 SMS invitation (1 segment)?")
         #expect(confirmation.lines == ["Marko Test  +385912345678  1 SMS each"])
         vm.confirmSend()
         #expect(vm.confirmation == nil)
         await pump.settle()
         let bulk = try #require(sentBulks.first)
-        #expect(toasts.texts.last == "sent 1 invitation(s), bulk \(bulk)")
+        #expect(toasts.texts.last == "sent 1 invitation, bulk \(bulk)")
         #expect(try ws.workspace.ledger.bulk(id: bulk) != nil)
     }
 

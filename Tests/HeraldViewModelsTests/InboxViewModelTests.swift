@@ -132,7 +132,7 @@ import HeraldEmbedded
         #expect(vm.counts.unread == 2)
         #expect(vm.messages[0].seen)
         #expect(toasts.entries.last?.level == .warning)
-        #expect(toasts.texts.last?.contains("1 seen mark(s)") == true)
+        #expect(toasts.texts.last?.contains("1 seen mark ") == true)
         #expect(toasts.texts.last?.contains("queued") == true)
         #expect(await ws.workspace.inbox.pendingSeenCount(user: "ana") == 1)
     }

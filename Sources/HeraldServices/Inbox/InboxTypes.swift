@@ -78,7 +78,7 @@ public enum InboxError: Error, Sendable, Hashable, UserFacingError {
             return "cannot make an inbox token: \(text)"
         case .seenNotSaved(let text, let pending):
             if pending == 0 { return "could not mark the message(s) seen: \(text)" }
-            return "the platform did not take \(pending) seen mark(s) yet: \(text); they are marked seen here and sent by the next run (queued)"
+            return "the platform did not take \(counted(pending, "seen mark")) yet: \(text); they are marked seen here and sent by the next run (queued)"
         case .unreadNotSaved(let text):
             return "could not mark the message(s) unread: \(text)"
         case .platform(let error):

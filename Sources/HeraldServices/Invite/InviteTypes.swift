@@ -134,10 +134,10 @@ public struct ReconcileReport: Sendable, Hashable {
         var parts: [String] = []
         if reconciled > 0 {
             let bulks = bulkIds.isEmpty ? "" : " (bulk \(bulkIds.joined(separator: ", ")))"
-            parts.append("completed \(reconciled) invitation(s) an interrupted run had queued\(bulks)")
+            parts.append("completed \(counted(reconciled, "invitation")) an interrupted run had queued\(bulks)")
         }
-        if failed > 0 { parts.append("\(failed) interrupted invitation(s) could not be replayed and are marked failed") }
-        if stillQueued > 0 { parts.append("\(stillQueued) interrupted invitation(s) still wait for the platform and stay queued") }
+        if failed > 0 { parts.append("\(counted(failed, "interrupted invitation")) could not be replayed and \(failed == 1 ? "is" : "are") marked failed") }
+        if stillQueued > 0 { parts.append("\(counted(stillQueued, "interrupted invitation")) still \(stillQueued == 1 ? "waits" : "wait") for the platform and \(stillQueued == 1 ? "stays" : "stay") queued") }
         return parts.joined(separator: "; ")
     }
 }
@@ -188,7 +188,7 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
         case .platformRefused(let text):
             return "the platform refused the invitations: \(text); nothing was sent and the recipients are marked failed"
         case .platformUncertain(let text, let queued):
-            return "\(text); \(queued) recipient(s) stay queued and are completed with the platform by the next run of Herald (nothing is sent twice)"
+            return "\(text); \(counted(queued, "recipient")) \(queued == 1 ? "stays" : "stay") queued and \(queued == 1 ? "is" : "are") completed with the platform by the next run of Herald (nothing is sent twice)"
         }
     }
 }

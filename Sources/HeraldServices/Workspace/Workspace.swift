@@ -226,10 +226,10 @@ public final class Workspace: @unchecked Sendable {
     static func sendQueued(invites: InviteService, bus: EventBus) async {
         let report = await invites.reconcileQueued()
         if report.reconciled > 0 {
-            bus.publish(.toast(level: .success, text: "back online: sent \(report.reconciled) invitation(s) queued while the platform was away"))
+            bus.publish(.toast(level: .success, text: "back online: sent \(counted(report.reconciled, "invitation")) queued while the platform was away"))
         }
         if report.failed > 0 {
-            bus.publish(.toast(level: .warning, text: "back online: \(report.failed) queued invitation(s) failed; Deliveries says why"))
+            bus.publish(.toast(level: .warning, text: "back online: \(counted(report.failed, "queued invitation")) failed; Deliveries says why"))
         }
     }
 

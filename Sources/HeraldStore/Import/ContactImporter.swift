@@ -347,8 +347,8 @@ enum Merger {
         var full: String?
         if left.phones + left.emails > 0 {
             var cut: [String] = []
-            if left.phones > 0 { cut.append("\(left.phones) phone number(s)") }
-            if left.emails > 0 { cut.append("\(left.emails) email(s)") }
+            if left.phones > 0 { cut.append(counted(left.phones, "phone number")) }
+            if left.emails > 0 { cut.append(counted(left.emails, "email")) }
             full = "merged into \(VCardReader.preview(existing.displayName)), who has the most numbers and "
                 + "emails one person may have (\(FieldLimits.phonesPerPerson) each): \(cut.joined(separator: " and ")) "
                 + "of this card not added"

@@ -343,8 +343,8 @@ public final class ComposerViewModel {
             return
         }
         let title = channel == .email
-            ? "Send \(destinations) email invitation(s)?"
-            : "Send \(destinations) SMS invitation(s) (\(segments) segment(s))?"
+            ? "Send \(counted(destinations, "email invitation"))?"
+            : "Send \(counted(destinations, "SMS invitation")) (\(counted(segments, "segment")))?"
         var confirmation = SendConfirmation(lines: lines, destinations: destinations, unreachable: unreachable,
                                             totalSegments: segments, title: title)
         if channel == .sms {
@@ -451,7 +451,7 @@ public final class ComposerViewModel {
                     self.signatureIndex = 0
                 }
                 let accepted = invite.recipients.filter { !$0.status.isImpossible }.count
-                var note = "sent \(accepted) invitation(s)"
+                var note = "sent \(counted(accepted, "invitation"))"
                 if let bulk = invite.bulkId { note += ", bulk \(bulk)" }
                 if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
                 self.onToast(invite.bulkIds.isEmpty ? .warning : .success, note)
@@ -485,9 +485,9 @@ public final class ComposerViewModel {
             self.isSending = false
             guard case .success(let outcome) = result else { return }
             if let first = outcome.failures.first {
-                self.onToast(.error, "sent \(outcome.sent) email(s); \(outcome.failures.count) failed: \(first)")
+                self.onToast(.error, "sent \(counted(outcome.sent, "email")); \(outcome.failures.count) failed: \(first)")
             } else {
-                self.onToast(.success, "sent \(outcome.sent) email invitation(s)")
+                self.onToast(.success, "sent \(counted(outcome.sent, "email invitation"))")
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeraldCore
 import Foundation
 import HeraldStore
 
@@ -62,12 +63,12 @@ struct ContactsImport: AsyncParsableCommand {
         print("\(report.imported) imported, \(report.updated) updated, \(report.skipped) skipped")
         if report.numbersNeedingRegion > 0 {
             Output.warn("""
-                \(report.numbersNeedingRegion) number(s) have no country code and no region was known to read them: \
+                \(counted(report.numbersNeedingRegion, "number")) \(report.numbersNeedingRegion == 1 ? "has" : "have") no country code and no region was known to read them: \
                 import again with --region CC (for example --region US); the same people are updated in place
                 """)
         }
         if !report.errors.isEmpty {
-            FileHandle.standardError.write(Data("\(report.errors.count) problem(s):\n".utf8))
+            FileHandle.standardError.write(Data("\(counted(report.errors.count, "problem")):\n".utf8))
             for e in report.errors {
                 FileHandle.standardError.write(Data("  \(Output.safe(e.file)):\(e.line): \(Output.safe(e.message))\n".utf8))
             }

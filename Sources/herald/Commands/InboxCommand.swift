@@ -62,7 +62,7 @@ struct InboxList: AsyncParsableCommand {
         messages = Array(messages.prefix(limit))
         if fromCache { Output.warn("the platform could not be reached: showing the local copy") }
         let pending = await ws.inbox.pendingSeenCount(user: user)
-        if pending > 0 { Output.warn("\(pending) seen mark(s) could not be sent yet; they are retried on the next inbox command") }
+        if pending > 0 { Output.warn("\(counted(pending, "seen mark")) could not be sent yet; they are retried on the next inbox command") }
         if json {
             try Output.printJSON(InboxJSON(countTotal: counts.total, countUnread: counts.unread, messages: messages.map {
                 InboxJSON.Message(messageId: $0.messageId, title: $0.title, text: $0.body, topic: $0.topic, seen: $0.seen,
@@ -70,7 +70,7 @@ struct InboxList: AsyncParsableCommand {
             }))
             return
         }
-        print("\(counts.total) message(s), \(counts.unread) unread" + (counts.totalFiltered != counts.total ? "; \(counts.totalFiltered) match" : ""))
+        print("\(counted(counts.total, "message")), \(counts.unread) unread" + (counts.totalFiltered != counts.total ? "; \(counts.totalFiltered) match" : ""))
         guard !messages.isEmpty else { return }
         var table = OutputTable(headers: ["", "SENT", "TOPIC", "TITLE", "TEXT", "ID"], maxWidths: [1, 20, 12, 28, 48, 36])
         for m in messages {

@@ -95,7 +95,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         let waiting = result.recipients.filter { $0.status == .queued }.count
         if waiting > 0 {
-            throw Output.failure("\(waiting) recipient(s) stay queued: the platform did not answer; they are completed by the next run of Herald (nothing is sent twice)")
+            throw Output.failure("\(counted(waiting, "recipient")) \(waiting == 1 ? "stays" : "stay") queued: the platform did not answer; \(waiting == 1 ? "it is" : "they are") completed by the next run of Herald (nothing is sent twice)")
         }
         if result.recipients.isEmpty {
             if reconciled.reconciled > 0 {
@@ -128,7 +128,7 @@ struct SendCommand: AsyncParsableCommand {
     private func printHuman(_ result: InviteResult, ws: Workspace) {
         if let bulk = result.bulkId {
             let more = result.bulkIds.count > 1 ? " (+\(result.bulkIds.count - 1) more: \(result.bulkIds.dropFirst().joined(separator: ", ")))" : ""
-            print("Bulk \(Output.safe(bulk))\(more): \(result.recipients.count) recipient(s)")
+            print("Bulk \(Output.safe(bulk))\(more): \(counted(result.recipients.count, "recipient"))")
         }
         if !result.recipients.isEmpty {
             var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])

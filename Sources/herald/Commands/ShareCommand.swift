@@ -82,7 +82,7 @@ struct ShareEmail: AsyncParsableCommand {
                 failures += 1
             }
         }
-        if failures > 0 { throw Output.failure("\(failures) of \(ids.count) invitation(s) not sent") }
+        if failures > 0 { throw Output.failure("\(failures) of \(counted(ids.count, "invitation")) not sent") }
     }
 }
 

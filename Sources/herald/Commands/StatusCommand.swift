@@ -106,7 +106,7 @@ struct StatusCommand: AsyncParsableCommand {
             if let c = r.currency, let p = r.price { totals[c, default: 0] += p }
             table.add(cells)
         }
-        print("Bulk \(Output.safe(bulk)): \(rows.count) recipient(s)")
+        print("Bulk \(Output.safe(bulk)): \(counted(rows.count, "recipient"))")
         print(table.render(), terminator: "")
         var summary = DeliveryStatus.allCases.compactMap { s in counts[s].map { "\($0) \(s.label)" } }
         summary += totals.sorted { $0.key < $1.key }.map { "cost \(Self.money($0.value, $0.key))" }

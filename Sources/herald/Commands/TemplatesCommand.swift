@@ -29,7 +29,7 @@ private func printTemplate(_ m: ApplicationMessage, defaultKey: String?) {
     let meter = SMSMeter.measure(m.text)
     print("\(Output.safe(m.key))\(m.key == defaultKey ? " (default)" : "")")
     print("  \(Output.safe(m.text))")
-    print("  link placeholder \(Output.safe(m.placeholder)); \(meter.characters) characters, \(meter.segments) SMS segment(s) before the link")
+    print("  link placeholder \(Output.safe(m.placeholder)); \(meter.characters) characters, \(counted(meter.segments, "SMS segment")) before the link")
 }
 
 struct TemplatesList: AsyncParsableCommand {
