@@ -40,7 +40,8 @@ public final class AppViewModel {
     public func previousPane() { selectedPane = (selectedPane + paneCount - 1) % paneCount }
     public func quit() { wantsToQuit = true }
 
-    /// A command line a pane wants the person to finish in the `:` palette (opened with it on the next key or frame).
+    /// A command line a pane wants the person to finish in the `:` palette (the shell opens it with this line as soon as
+    /// the key or event that asked is handled).
     public private(set) var paletteRequest: String?
     public func ask(inPalette line: String) { paletteRequest = line }
     public func takePaletteRequest() -> String? {
