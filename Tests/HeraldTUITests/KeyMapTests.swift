@@ -95,12 +95,7 @@ import Testing
 
     @Test func docsKeysMarkdownIsUpToDate() throws {
         let generated = KeyHelp.markdown()
-        if RepositoryFiles.updating {
-            try FileManager.default.createDirectory(at: RepositoryFiles.url("docs"), withIntermediateDirectories: true)
-            try generated.write(to: RepositoryFiles.url("docs/keys.md"), atomically: true, encoding: .utf8)
-        }
-        #expect(RepositoryFiles.read("docs/keys.md") == generated,
-                "docs/keys.md is out of date: run HERALD_UPDATE_GENERATED=1 swift test --filter KeyMapTests")
+        try RepositoryFiles.expectGenerated("docs/keys.md", is: generated, rerun: "swift test --filter KeyMapTests")
         #expect(generated.contains("| `I` | `invite` | Invite the selected people (or the one under the cursor) with what the Composer is set to |  |"))
     }
 }

@@ -42,8 +42,7 @@ import Testing
         }
         out += "    ]\n}\n"
         let path = "Sources/HeraldTUI/Theme/BuiltinThemes.swift"
-        if RepositoryFiles.updating { try out.write(to: RepositoryFiles.url(path), atomically: true, encoding: .utf8) }
-        #expect(RepositoryFiles.read(path) == out, "BuiltinThemes.swift is out of date: run HERALD_UPDATE_GENERATED=1 swift test --filter ThemeTests")
+        try RepositoryFiles.expectGenerated(path, is: out, rerun: "swift test --filter ThemeTests")
     }
 
     @Test func userThemeShadowsTheBuiltinAndMayInheritFromABase() throws {

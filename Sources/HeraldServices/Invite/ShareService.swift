@@ -35,11 +35,6 @@ public struct ShareService: Sendable {
         return try await platform.referralLink(.referrer(name))
     }
 
-    /// The short link put in a sent invitation, with its click count.
-    public func messageLink(messageId: String) async throws -> ReferralLink {
-        try await platform.referralLink(.message(id: messageId))
-    }
-
     /// A QR code of a link.
     public func qrCode(for link: String) throws -> QRCode {
         try QRCode(encoding: link)
@@ -48,12 +43,6 @@ public struct ShareService: Sendable {
     /// Share URLs for every social platform.
     public func shareURLs(text: String, link: String) -> [(platform: SharePlatform, url: String)] {
         ShareLinks.all(text: text, link: link)
-    }
-
-    /// People who can be invited by email (everyone with an address; people with both phones and
-    /// emails can be invited either way).
-    public static func emailable(_ people: [Person]) -> [Person] {
-        people.filter { !$0.emails.isEmpty }
     }
 
     /// Emails an invitation with the referrer's link to the person's first address.

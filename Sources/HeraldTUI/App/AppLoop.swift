@@ -107,9 +107,6 @@ public final class AppLoop<S: Screen> {
         return true
     }
 
-    /// Marks the screen for redrawing (e.g. after a theme change).
-    public func invalidate() { dirty = true }
-
     /// How long poll() may sleep: -1 (forever) when nothing is due, else milliseconds until the next
     /// deadline or the next allowed frame.
     public func pollTimeout() -> Int32 {

@@ -49,8 +49,6 @@ public final class AppViewModel {
         return paletteRequest
     }
 
-    /// Sets the pending count directly (e.g. from the ledger on start).
-    public func setPendingDeliveries(_ count: Int) { pendingDeliveries = max(0, count) }
     /// Sets the platform link directly (as it stood when the screen started).
     public func setPlatformLink(_ link: PlatformLink?) { platformLink = link }
     /// Sets the unread count directly (the inbox pane knows best).

@@ -23,14 +23,4 @@ nonisolated public enum InboxAuthAdvice {
             return inbox.userMessage
         }
     }
-
-    /// True for failures that no retry will fix until the configuration changes.
-    public static func isAuthFailure(_ error: any Error) -> Bool {
-        guard let inbox = error as? InboxError else { return false }
-        switch inbox {
-        case .tokenRefused, .accessTokenMissing, .applicationCodeRefused, .tokenConfig: return true
-        case .platform(.unauthorized), .platform(.accessTokenMissing): return true
-        default: return false
-        }
-    }
 }
