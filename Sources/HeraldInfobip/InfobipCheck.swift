@@ -24,8 +24,11 @@ public enum InfobipCheck {
     /// The user id the inbox is read for: any id works for checking the application code.
     static let probeUser = "herald-platform-check"
 
-    /// `inbox: false` leaves Mobile Messaging out (a server that uses Infobip as its carrier only).
-    public static func run(_ settings: InfobipSettings, inbox: Bool = true) async -> [Finding] {
+    /// `inbox: false` leaves Mobile Messaging out (a server that uses Infobip as its carrier only). `inboxToken` mints a
+    /// user's JWT when the application uses JWT (`[inbox] jwt_key_id`): the inbox is then probed as Herald reads it, since
+    /// the bare application code opens only a sandbox application's inbox.
+    public static func run(_ settings: InfobipSettings, inbox: Bool = true,
+                           inboxToken: (@Sendable (String) async throws -> String)? = nil) async -> [Finding] {
         var findings: [Finding] = []
         let sms = InfobipHTTP(baseURL: settings.baseURL, authorization: "App \(settings.apiKey)", keySource: settings.apiKeySource,
                               attempts: 1, maxRetryWait: 0)
@@ -48,7 +51,7 @@ public enum InfobipCheck {
         } catch {
             findings.append(smsFinding(error, settings, what: "SMS logs"))
         }
-        if inbox { findings.append(await inboxFinding(settings)) }
+        if inbox { findings.append(await inboxFinding(settings, token: inboxToken)) }
         if let link = settings.link {
             findings.append(Finding(subject: "invitation link", ok: true, detail: link, fix: nil))
         }
@@ -72,24 +75,39 @@ public enum InfobipCheck {
         }
     }
 
-    private static func inboxFinding(_ settings: InfobipSettings) async -> Finding {
+    private static func inboxFinding(_ settings: InfobipSettings, token: (@Sendable (String) async throws -> String)?) async -> Finding {
         let subject = "Mobile Messaging \(settings.mobileBaseURL.absoluteString)"
         guard let code = settings.applicationCode else {
             return Finding(subject: subject, ok: false, detail: "no application code: the inbox cannot be read",
                            fix: "set [infobip] application_code or HERALD_INFOBIP_APP_CODE (the Mobile Messaging application's code)")
         }
+        let credential: Credential
+        if let token {
+            do { credential = .bearer(try await token(probeUser)) } catch {
+                return Finding(subject: subject, ok: false, detail: "no JWT could be made: \(error)",
+                               fix: "check [inbox] jwt_key_id and jwt_secret (or HERALD_INBOX_JWT_KEY_ID and HERALD_INBOX_JWT_SECRET)")
+            }
+        } else {
+            credential = .app(code)
+        }
+        let accepted = token == nil ? "the application code is accepted" : "a user's JWT of [inbox] jwt_key_id is accepted"
+        let refusedFix = token == nil
+            ? "copy the application code from the Mobile Messaging application on the Infobip portal into [infobip] application_code "
+                + "(it opens only a sandbox application's inbox: a production application needs [inbox] jwt_key_id and jwt_secret)"
+            : "check that [inbox] jwt_key_id and jwt_secret are a JWT key of this application on the Infobip portal, and the application code"
         let transport = HTTPTransport(baseURL: settings.mobileBaseURL, timeout: 15)
-        let fetch = FetchInbox(credential: .app(code), externalUserId: probeUser, limit: 1)
+        let fetch = FetchInbox(credential: credential, externalUserId: probeUser, limit: 1)
         do {
             var request = try fetch.request()
             request.headers["applicationcode"] = MobileMessagingTransport.codeHash(code)
             let response = try await transport.send(request)
             switch response.status {
             case 200..<300:
-                return Finding(subject: subject, ok: true, detail: "answers; the application code is accepted", fix: nil)
+                return Finding(subject: subject, ok: true, detail: "answers; \(accepted)", fix: nil)
             case 401, 403:
-                return Finding(subject: subject, ok: false, detail: "the application code was refused (HTTP \(response.status))",
-                               fix: "copy the application code from the Mobile Messaging application on the Infobip portal into [infobip] application_code")
+                return Finding(subject: subject, ok: false,
+                               detail: "\(token == nil ? "the application code" : "the JWT") was refused (HTTP \(response.status))",
+                               fix: refusedFix)
             default:
                 let detail = InfobipErrorEnvelope.parse(response.body)?.summary ?? "HTTP \(response.status)"
                 return Finding(subject: subject, ok: false, detail: detail, fix: nil)

@@ -42,6 +42,23 @@ import Testing
         #expect(finding(unknown, "SMS sending")?.detail.contains("the Infobip API key was refused") == true)
     }
 
+    @Test func withJWTTheInboxIsProbedWithAUsersTokenAndARefusedCodeNamesTheSandboxLimit() async throws {
+        let state = StandInState()
+        let (url, server) = try await InfobipStandIn.start(state: state)
+        defer { server.cancel() }
+        let settings = InfobipSettings(baseURL: url, apiKey: state.apiKey, mobileBaseURL: url, applicationCode: state.applicationCode)
+        let withJWT = await InfobipCheck.run(settings, inboxToken: { user in "jwt-for-\(user)" })
+        let inbox = try #require(finding(withJWT, "Mobile Messaging"))
+        #expect(inbox.ok && inbox.detail.contains("JWT"))
+        let asked = try #require(await state.requests(to: "/mobile/1/user/").last)
+        #expect(asked.headers["authorization"] == "Bearer jwt-for-\(InfobipCheck.probeUser)")
+        // A code the application does not have: the fix says what the bare code can and cannot open.
+        var wrong = settings
+        wrong.applicationCode = "not-the-code"
+        let refused = try #require(finding(await InfobipCheck.run(wrong), "Mobile Messaging"))
+        #expect(!refused.ok && refused.fix?.contains("sandbox") == true)
+    }
+
     @Test func aSendWithAKeyThatMayNotSendFailsItsRowsNamingTheScope() async throws {
         let state = StandInState()
         await state.addKey("logs-only", scopes: ["sms:logs:read"])

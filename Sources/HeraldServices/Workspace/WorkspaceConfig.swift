@@ -55,7 +55,7 @@ public struct WorkspaceConfig: Sendable {
     }
 
     /// The inbox auth for an application code: JWT when both key id and secret are set.
-    func inboxAuth(applicationCode: String) -> InboxAuthConfig {
+    public func inboxAuth(applicationCode: String) -> InboxAuthConfig {
         guard let keyId = inboxJWTKeyId, let secret = inboxJWTSecretHex else { return .applicationCode }
         return .jwt(InboxTokenConfig(keyId: keyId, secretHex: secret, applicationCode: applicationCode,
                                      lifetime: inboxJWTLifetime))

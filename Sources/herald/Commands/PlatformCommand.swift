@@ -26,7 +26,17 @@ struct PlatformCheck: AsyncParsableCommand {
         let setup = try global.workspaceSetup()
         let report: Report
         if let infobip = setup.platform as? InfobipPlatform {
-            let findings = await InfobipCheck.run(infobip.settings)
+            // With [inbox] jwt_key_id the inbox is probed with a user's JWT, as Herald reads it.
+            var mint: (@Sendable (String) async throws -> String)?
+            if case .jwt(let tokens) = setup.config.inboxAuth(applicationCode: infobip.settings.applicationCode ?? "") {
+                do {
+                    let minter = try TokenMinter(config: tokens)
+                    mint = { try await minter.mint(for: $0) }
+                } catch {
+                    throw Output.failure(for: error)
+                }
+            }
+            let findings = await InfobipCheck.run(infobip.settings, inboxToken: mint)
             report = Report(platform: "infobip", ok: findings.allSatisfy(\.ok), findings: findings)
         } else {
             report = await openAndRead(setup)
