@@ -7,26 +7,48 @@ import Logging
 /// Mobile Messaging's inbox (fetch and seen) over HTTP, as the public SDKs call it: the request's own
 /// `Authorization` (`App <application code>` or `Bearer <jwt>`) plus the `applicationcode` header (the first 10
 /// hex digits of the SHA-256 of the application code, never the code itself). When an
-/// answer carries `New-Base-URL`, later requests go there, and the URL is kept in `memory` for next runs.
+/// answer carries `New-Base-URL`, later requests go there, and the URL is kept in `memory` for next runs — for a day, as
+/// the SDKs keep it: then the configured base URL is asked again (and may move it again). When the new host cannot be
+/// reached, the request goes to the configured one at once, and the kept URL is forgotten.
 public actor MobileMessagingTransport: PlatformTransport {
     public private(set) var baseURL: URL
+    /// The base URL of the configuration, where a move started and where it falls back to.
+    let configuredBaseURL: URL
+    /// When Infobip moved the application (nil: it has not).
+    private var movedAt: Date?
     let applicationCode: String?
     let memory: URL?
+    let clock: @Sendable () -> Date
     let log = Logger(label: "herald.infobip")
+    /// How long a move is kept before the configured base URL is asked again.
+    static let moveKeptFor: TimeInterval = 24 * 3600
 
-    /// `memory`: a file keeping a base URL Infobip moved the application to (read now, written when it moves).
-    public init(baseURL: URL, applicationCode: String?, memory: URL?) {
+    /// `memory`: a file keeping a base URL Infobip moved the application to, and when (read now, written when it moves).
+    public init(baseURL: URL, applicationCode: String?, memory: URL?, clock: @escaping @Sendable () -> Date = Date.init) {
         self.applicationCode = applicationCode
         self.memory = memory
-        self.baseURL = Self.keptBaseURL(in: memory) ?? baseURL
+        self.clock = clock
+        configuredBaseURL = baseURL
+        if let kept = Self.keptMove(in: memory), clock().timeIntervalSince(kept.at) < Self.moveKeptFor {
+            self.baseURL = kept.url
+            movedAt = kept.at
+        } else {
+            self.baseURL = baseURL
+        }
     }
 
-    /// The base URL kept in `memory`; nil when there is none. A file there that cannot be read is logged
-    /// (the configured base URL is used, and Infobip's redirect moves it again).
-    private static func keptBaseURL(in memory: URL?) -> URL? {
+    /// The base URL kept in `memory` and when it was kept; nil when there is none. A file there that cannot be read is
+    /// logged (the configured base URL is used, and Infobip's redirect moves it again). A file of an older Herald has
+    /// no time: it counts as kept now.
+    private static func keptMove(in memory: URL?) -> (url: URL, at: Date)? {
         guard let memory, FileManager.default.fileExists(atPath: memory.path) else { return nil }
         do {
-            return baseURL(try String(contentsOf: memory, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            let lines = try String(contentsOf: memory, encoding: .utf8).split(whereSeparator: \.isNewline).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard let url = lines.first.flatMap(baseURL) else { return nil }
+            let at = lines.dropFirst().first.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? Date()
+            return (url, at)
         } catch {
             Logger(label: "herald.infobip").warning("could not read the kept base URL", metadata: ["file": "\(memory.path)", "cause": "\(error)"])
             return nil
@@ -42,17 +64,41 @@ public actor MobileMessagingTransport: PlatformTransport {
             request.headers["applicationcode"] = Self.codeHash(applicationCode)
         }
         request.headers["Accept"] = "application/json"
-        let response = try await HTTPTransport(baseURL: baseURL).send(request)
+        if let movedAt, clock().timeIntervalSince(movedAt) >= Self.moveKeptFor { forgetMove(why: "a day has passed") }
+        let response: APIResponse
+        do {
+            response = try await HTTPTransport(baseURL: baseURL).send(request)
+        } catch {
+            guard baseURL != configuredBaseURL, case .transport = error else { throw error }
+            // The host Infobip moved the application to does not answer: back to the configured one, at once.
+            forgetMove(why: "the new host cannot be reached: \(error.description)")
+            response = try await HTTPTransport(baseURL: baseURL).send(request)
+        }
         if let moved = response.header("New-Base-URL").flatMap(Self.baseURL), moved != baseURL {
             log.info("Mobile Messaging moved the application", metadata: ["to": "\(moved.absoluteString)"])
             baseURL = moved
+            let now = clock()
+            movedAt = now
             if let memory {
-                do { try Data((moved.absoluteString + "\n").utf8).write(to: memory, options: .atomic) } catch {
+                let kept = moved.absoluteString + "\n" + String(Int(now.timeIntervalSince1970)) + "\n"
+                do { try Data(kept.utf8).write(to: memory, options: .atomic) } catch {
                     log.warning("cannot keep the new Mobile Messaging base URL", metadata: ["cause": "\(error)"])
                 }
             }
         }
         return response
+    }
+
+    /// Goes back to the configured base URL and forgets the kept move.
+    private func forgetMove(why: String) {
+        log.notice("Mobile Messaging: back to the configured base URL", metadata: ["from": "\(baseURL.absoluteString)", "why": "\(why)"])
+        baseURL = configuredBaseURL
+        movedAt = nil
+        if let memory, FileManager.default.fileExists(atPath: memory.path) {
+            do { try FileManager.default.removeItem(at: memory) } catch {
+                log.warning("cannot forget the kept Mobile Messaging base URL", metadata: ["cause": "\(error)"])
+            }
+        }
     }
 
     static let missingCode = """

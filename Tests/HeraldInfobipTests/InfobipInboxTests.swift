@@ -58,7 +58,43 @@ import Testing
         #expect(await first.requests(to: "/mobile/").count == 1)
         #expect(await moved.requests(to: "/mobile/").count == 1)
         let kept = try String(contentsOf: h.dir.appendingPathComponent(InfobipPlatform.mobileBaseURLFileName), encoding: .utf8)
-        #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == movedURL.absoluteString)
+        #expect(kept.split(separator: "\n").first.map(String.init) == movedURL.absoluteString)
+    }
+
+    @Test func aMovedHostThatDoesNotAnswerFallsBackAndAMoveIsKeptForADay() async throws {
+        let state = StandInState()
+        await Self.fill(state, user: "u1")
+        let (url, server) = try await InfobipStandIn.start(state: state)
+        defer { server.cancel() }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-move-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let memory = dir.appendingPathComponent(InfobipPlatform.mobileBaseURLFileName)
+        // Infobip moves the application to a host that then does not answer (port 9 on loopback).
+        await state.setMoveInboxTo("http://127.0.0.1:9")
+        let clock = ManualClock(Date())
+        let transport = MobileMessagingTransport(baseURL: url, applicationCode: state.applicationCode, memory: memory,
+                                                 clock: { clock.now() })
+        let fetch = try FetchInbox(credential: .app(state.applicationCode), externalUserId: "u1", limit: 5).request()
+        #expect(try await transport.send(fetch).status == 200)
+        #expect(await transport.baseURL.absoluteString == "http://127.0.0.1:9")
+        await state.setMoveInboxTo(nil)
+        #expect(try await transport.send(fetch).status == 200, "answered by the configured host")
+        #expect(await transport.baseURL == url)
+        #expect(!FileManager.default.fileExists(atPath: memory.path), "the dead host is forgotten")
+        // A move kept more than a day ago is not used: the configured base URL is asked again.
+        let moved = StandInState()
+        let (movedURL, movedServer) = try await InfobipStandIn.start(state: moved)
+        defer { movedServer.cancel() }
+        try Data((movedURL.absoluteString + "\n" + String(Int(clock.now().timeIntervalSince1970 - 90_000)) + "\n").utf8).write(to: memory)
+        #expect(await MobileMessagingTransport(baseURL: url, applicationCode: state.applicationCode, memory: memory,
+                                               clock: { clock.now() }).baseURL == url)
+        try Data((movedURL.absoluteString + "\n" + String(Int(clock.now().timeIntervalSince1970 - 600)) + "\n").utf8).write(to: memory)
+        let recent = MobileMessagingTransport(baseURL: url, applicationCode: state.applicationCode, memory: memory, clock: { clock.now() })
+        #expect(await recent.baseURL == movedURL)
+        clock.advance(by: 86_400)
+        _ = try await recent.send(fetch)
+        #expect(await recent.baseURL == url, "a day later the configured base URL is asked again")
     }
 
     @Test func withoutAnApplicationCodeTheInboxSaysWhatToSet() async throws {
