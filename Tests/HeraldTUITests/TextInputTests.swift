@@ -51,6 +51,11 @@ import Testing
         TextFieldView.render(into: &canvas, rect: canvas.bounds, state: &field, focused: false, placeholder: "search…")
         #expect(canvas.snapshot() == "search…")
         #expect(canvas.cell(x: 0, y: 0)?.style.role == .placeholder)
+        // Focused, the cursor cell comes first and hides no letter of the placeholder.
+        TextFieldView.render(into: &canvas, rect: canvas.bounds, state: &field, focused: true, placeholder: "search…")
+        #expect(canvas.snapshot() == " search…")
+        #expect(canvas.cell(x: 0, y: 0)?.style.role == .cursor)
+        #expect(canvas.cell(x: 1, y: 0)?.style.role == .placeholder)
     }
 }
 

@@ -9,7 +9,10 @@ nonisolated public enum TextFieldView {
         canvas.fill(line, style: style)
         state.scrollToCursor(width: rect.width)
         if state.characters.isEmpty && !placeholder.isEmpty {
-            canvas.put(TextFit.truncate(placeholder, to: rect.width), x: rect.x, y: rect.y, style: Style(.placeholder), clip: line)
+            // Focused, the cursor takes the first cell: the placeholder starts after it, never under it.
+            let start = focused && rect.width > 1 ? 1 : 0
+            canvas.put(TextFit.truncate(placeholder, to: rect.width - start), x: rect.x + start, y: rect.y,
+                       style: Style(.placeholder), clip: line)
         } else {
             canvas.put(TextFit.columns(of: state.text, from: state.scroll, width: rect.width),
                        x: rect.x, y: rect.y, style: style, clip: line)
