@@ -130,6 +130,10 @@ struct DeliveriesPaneTests {
         #expect(vm.searchMatches == 4)
         vm.setFilter(.failed)                          // the shown rows change: counted again
         #expect(vm.searchMatches == 0)
+        // The title counts what the filter shows, and of how many.
+        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
+        #expect(canvas.snapshot().contains("Deliveries — \(counted(vm.visibleBulks.count, "bulk")) of 4 · filter: failed"), "\(canvas.snapshot())")
+        #expect(vm.visibleBulks.count < 4)
         vm.setFilter(.all)
         #expect(vm.searchMatches == 4)
         vm.moveCursor(to: 0)

@@ -48,7 +48,9 @@ public final class DeliveriesPane: LivePane {
     public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
         let vm = viewModel
         let now = clock.now()
-        var title = "Deliveries — \(vm.bulks.count) bulk\(vm.bulks.count == 1 ? "" : "s") · filter: \(vm.filter.rawValue)"
+        // The count is of what the filter shows, and of how many there are when it hides some.
+        let shown = vm.visibleBulks.count, all = vm.bulks.count
+        var title = "Deliveries — \(counted(shown, "bulk"))\(shown == all ? "" : " of \(all)") · filter: \(vm.filter.rawValue)"
             + " · sort: \(vm.sort.rawValue)"
         if vm.isResending { title += " · resending…" }
         let inside = canvas.box(rect, style: Style(.borderFocused), title: title)
