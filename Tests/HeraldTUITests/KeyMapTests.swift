@@ -93,6 +93,17 @@ import Testing
         #expect(footer(remapped).hasPrefix(" ctrl-i invite  space select  esc cancel  ? help  : command  ctrl-q quit"))
     }
 
+    @Test func eachPanesHelpSaysWhatASharedKeyDoesThere() {
+        let contacts = KeyBindings.defaults.filter { $0.contexts.contains(.contacts) }.map(\.description)
+        let deliveries = KeyBindings.defaults.filter { $0.contexts.contains(.deliveries) }.map(\.description)
+        #expect(contacts.contains("Sort by first name or by last name"))
+        #expect(!contacts.contains { $0.contains("most failed") }, "Deliveries' orders are not Contacts' help")
+        #expect(deliveries.contains { $0.contains("most failed") })
+        // A remap of the action moves both.
+        let map = try? KeyMap(overrides: ["sort": ["o"]])
+        #expect(map?.action(for: .char("o"), in: .contacts) == .sort && map?.action(for: .char("o"), in: .deliveries) == .sort)
+    }
+
     @Test func docsKeysMarkdownIsUpToDate() throws {
         let generated = KeyHelp.markdown()
         try RepositoryFiles.expectGenerated("docs/keys.md", is: generated, rerun: "swift test --filter KeyMapTests")
