@@ -121,8 +121,7 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
         // the space goes too when punctuation, a space or the end follows, so the text reads "Hi, …", never "Hi , …".
         var gapAfterSpace = false
         for token in tokens() {
-            let literal = token.kind == .literal ? text[token.range] : nil
-            if gapAfterSpace, literal.map({ $0.first.map { $0.isPunctuation || $0.isWhitespace } ?? true }) ?? false {
+            if gapAfterSpace, token.kind == .literal, let next = text[token.range].first, next.isPunctuation || next.isWhitespace {
                 out.removeLast()
             }
             gapAfterSpace = false

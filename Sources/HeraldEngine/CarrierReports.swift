@@ -23,6 +23,14 @@ extension PlatformEngine {
         return token
     }
 
+    /// The report webhook's address under `base` (the server's public URL): the path with this deployment's token.
+    public func carrierReportsURL(under base: URL) async throws -> URL {
+        let path = try Self.carrierReportsPath.path(["token": try await carrierReportToken()])
+        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        guard let url = URL(string: root + path) else { throw EngineError.invalidArgument("\(base) cannot carry the report webhook's path") }
+        return url
+    }
+
     /// Whether `token` is this deployment's report token, compared in constant time.
     public func acceptsCarrierReportToken(_ token: String) async throws -> Bool {
         let expected = Array(try await carrierReportToken().utf8)

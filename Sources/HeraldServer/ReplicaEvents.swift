@@ -11,7 +11,15 @@ struct ReplicaEvents: Service {
     func run() async throws {
         let bell = engine.bell
         await cancelWhenGracefulShutdown {
-            try? await engine.store.watchEvents { bell.ring() }
+            do {
+                try await engine.store.watchEvents { bell.ring() }
+            } catch is CancellationError {
+                return
+            } catch {
+                // Subscribers still see other replicas' events, on the events table's timer instead of at once.
+                Logger(label: "herald.server").error("cannot follow other replicas' commits; event streams fall back to polling",
+                                                     metadata: ["cause": "\(PlatformEngine.failureText(error))"])
+            }
         }
         // A service that ends stops the server: wait for the server's own end.
         try? await gracefulShutdown()

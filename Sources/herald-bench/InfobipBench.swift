@@ -44,18 +44,11 @@ func infobipBench(dir: URL) async throws {
     // The reports Infobip queued for them are taken away: they come by the webhook below.
     _ = await state.takeReports(limit: .max, bulkId: nil, messageId: nil)
 
-    let listening = AsyncStream<String>.makeStream()
-    let server = HeraldServer(engine: engine, options: ServerOptions(host: "127.0.0.1", port: 0))
-    let serving = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
+    let (url, serving) = try await startServer(engine)
     defer { serving.cancel() }
-    var iterator = listening.stream.makeAsyncIterator()
-    guard let address = await iterator.next(), let url = URL(string: address) else { throw BenchError("the server did not start") }
-    let token = try await engine.carrierReportToken()
-    let webhook = url.appendingPathComponent("1/carriers/infobip/reports/\(token)")
+    let webhook = try await engine.carrierReportsURL(under: url)
     carrier.pushReports(to: webhook)
-    var configuration = HTTPClient.Configuration()
-    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
-    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    let http = benchClient(connections: 64)
     defer { _ = http.shutdown() }
 
     // Reports stored per second: Infobip's buckets of 100 (its default), 4 calls at once.

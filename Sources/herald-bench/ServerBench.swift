@@ -29,16 +29,9 @@ func serverBench(_ o: BenchOptions, dir: URL) async throws {
 private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     let app = try await engine.bootstrapSandbox()
     let key = try await engine.createServerKey(role: .sender, name: "bench").key
-    let listening = AsyncStream<String>.makeStream()
-    let server = HeraldServer(engine: engine, options: ServerOptions(host: "127.0.0.1", port: 0))
-    let serving = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
+    let (url, serving) = try await startServer(engine)
     defer { serving.cancel() }
-    var iterator = listening.stream.makeAsyncIterator()
-    guard let address = await iterator.next(), let url = URL(string: address) else { throw BenchError("the server did not start") }
-    // Several requests at once: a client whose pool is not capped at 8 connections per host.
-    var configuration = HTTPClient.Configuration()
-    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    let client = benchClient(connections: 128)
     defer { _ = client.shutdown() }
     let transport = HTTPTransport(baseURL: url, timeout: 60, client: client)
 
@@ -108,6 +101,26 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
     // Again while the carrier stores the statuses of 5,000 new messages (whose events go to every subscriber too).
     for r in 0..<5 { _ = try await send(1000, from: 200_000 + r * 1000) }
     try await measure(50, from: 300_000, "carrier storing 5,000 statuses")
+}
+
+/// `herald serve` on `engine` at a free loopback port, in this process: its address, and the task to cancel.
+func startServer(_ engine: PlatformEngine) async throws -> (url: URL, task: Task<Void, any Error>) {
+    let listening = AsyncStream<String>.makeStream()
+    let server = HeraldServer(engine: engine, options: ServerOptions(host: "127.0.0.1", port: 0))
+    let serving = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
+    var iterator = listening.stream.makeAsyncIterator()
+    guard let address = await iterator.next(), let url = URL(string: address) else {
+        serving.cancel()
+        throw BenchError("the server did not start")
+    }
+    return (url, serving)
+}
+
+/// An HTTP client for several requests at once: its pool is not capped at 8 connections per host.
+func benchClient(connections: Int) -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 }
 
 /// Prints a figure at once (stdout may be a pipe).

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PostgresTestCluster
 import Testing
 
@@ -62,15 +59,12 @@ import Testing
         // Every report was pushed twice and taken each time; the second changed nothing.
         let pushed = log.filter { $0.hasPrefix("webhook ") }
         #expect(pushed.count == 6 && pushed.allSatisfy { $0.hasPrefix("webhook 204 ") }, "\(pushed)")
-        let metrics = String(decoding: try Self.fetch(URLRequest(url: URL(string: "\(url)/metrics")!)).body, as: UTF8.self)
+        let metrics = try ServeReplicaTests.curl(url + "/metrics").body
         let changed = metrics.split(separator: "\n").first { $0.hasPrefix("herald_carrier_pushed_changes_total ") }
             .flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect((1...3).contains(changed ?? -1), "a report pushed twice counts once: \(changed ?? -1)")
         // Only this deployment's token opens the webhook.
-        var wrong = URLRequest(url: URL(string: "\(url)/1/carriers/infobip/reports/not-the-token")!)
-        wrong.httpMethod = "POST"
-        wrong.httpBody = Data(#"{"results":[]}"#.utf8)
-        #expect(try Self.fetch(wrong).status == 404)
+        #expect(try ServeReplicaTests.curl(url + "/1/carriers/infobip/reports/not-the-token", post: #"{"results":[]}"#).status == 404)
         #expect(try support.ok(["status", first]).stdout.contains("0.0075 EUR"))
         #expect(try serving.interrupt() == 0)
     }
@@ -126,18 +120,4 @@ import Testing
             .compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(posted.sorted() == numbers.map { String($0.dropFirst()) }.sorted(), "each destination posted to Infobip once: \(posted)")
     }
-
-    /// The HTTP status and body of a request's answer.
-    static func fetch(_ request: URLRequest) throws -> (status: Int, body: Data) {
-        let box = AnswerBox()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, _ in
-            box.answer = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + 10) == .success else { throw CLIError("no answer from \(request.url?.absoluteString ?? "")") }
-        return box.answer
-    }
 }
-
-private final class AnswerBox: @unchecked Sendable { var answer = (0, Data()) }

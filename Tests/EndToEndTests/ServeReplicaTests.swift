@@ -102,10 +102,12 @@ import Testing
     }
 
     /// One request with curl: its status, headers and body.
-    static func curl(_ url: String, key: String? = nil) throws -> (status: Int, headers: String, body: String) {
+    /// A GET of `url`, or a POST of the JSON `post` when given.
+    static func curl(_ url: String, key: String? = nil, post: String? = nil) throws -> (status: Int, headers: String, body: String) {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "-i", "--max-time", "20"] + (key.map { ["-H", "Authorization: App \($0)"] } ?? []) + [url]
+        curl.arguments = ["-sS", "-i", "--max-time", "20"] + (key.map { ["-H", "Authorization: App \($0)"] } ?? [])
+            + (post.map { ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", $0] } ?? []) + [url]
         let out = Pipe()
         curl.standardOutput = out
         curl.standardError = FileHandle.nullDevice

@@ -125,15 +125,15 @@ import Testing
     @Test func oneBudgetHoldsEveryLogsRequestToTheMinute() async throws {
         let clock = ManualClock(Date())
         let budget = RequestBudget(perMinute: 3, clock: { clock.now() })
-        let waits = WaitLog()
+        let waits = InfobipBackoffTests.Waits()
         let sleep: @Sendable (Double) async throws -> Void = { seconds in waits.add(seconds); clock.advance(by: seconds) }
         for _ in 0..<3 { try await budget.take(maxWait: 120, sleep: sleep) }
-        #expect(waits.all.isEmpty)
+        #expect(waits.values.isEmpty)
         clock.advance(by: 20)
         try await budget.take(maxWait: 120, sleep: sleep)
-        #expect(waits.all == [40])
+        #expect(waits.values == [40])
         for _ in 0..<2 { try await budget.take(maxWait: 120, sleep: sleep) }
-        #expect(waits.all == [40])
+        #expect(waits.values == [40])
         // A wait longer than allowed is Infobip's own 429, for the pass to defer.
         await #expect(throws: InfobipError.self) { try await budget.take(maxWait: 5, sleep: sleep) }
     }
@@ -141,11 +141,4 @@ import Testing
     static func body(_ report: [String: Any]) throws -> Data {
         try JSONSerialization.data(withJSONObject: ["results": [report]])
     }
-}
-
-final class WaitLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waits: [Double] = []
-    func add(_ seconds: Double) { lock.withLock { waits.append(seconds) } }
-    var all: [Double] { lock.withLock { waits } }
 }

@@ -57,7 +57,8 @@ import Testing
     /// says "connected" when told.
     final class Returning: PlatformConnector, PlatformTransport, PlatformEventSource, @unchecked Sendable {
         let engine: PlatformEngine
-        let isUp = Guarded(false)
+        private let lock = NSLock()
+        private var isUp = false
         let (links, linkFeed) = AsyncStream<PlatformLinkState>.makeStream()
 
         init(engine: PlatformEngine) { self.engine = engine }
@@ -68,7 +69,7 @@ import Testing
         }
 
         func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-            guard isUp.value else { throw .transport("cannot connect to http://127.0.0.1:9: connection refused") }
+            guard lock.withLock({ isUp }) else { throw .transport("cannot connect to http://127.0.0.1:9: connection refused") }
             return await engine.handle(request)
         }
 
@@ -77,7 +78,7 @@ import Testing
         }
 
         func comeBack() {
-            isUp.value = true
+            lock.withLock { isUp = true }
             linkFeed.yield(.connected)
         }
     }
@@ -90,10 +91,9 @@ import Testing
         let server = Returning(engine: engine)
         let ws = try await Workspace.open(dataDirectory: h.dir.url, platform: server, config: WorkspaceHarness.config(), clock: h.clock)
         defer { ws.close() }
-        let toasts = Guarded<[String]>([])
-        let subscription = ws.bus.subscribe { event in
-            if case .toast(_, let text) = event { toasts.value.append(text) }
-        }
+        let events = Recorder()
+        let subscription = ws.bus.subscribe { events.append($0) }
+        let toasts = { events.events.compactMap { event -> String? in if case .toast(_, let text) = event { text } else { nil } } }
         defer { subscription.cancel() }
         try await ws.startFeed()
         await #expect(throws: InviteError.self) { _ = try await ws.invites.invite(numbers: [WorkspaceHarness.mobile(9)]) }
@@ -103,18 +103,7 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while try !ws.ledger.queuedInvitations().isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         #expect(try ws.ledger.queuedInvitations().isEmpty, "the running workspace sent what it had queued")
-        while toasts.value.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
-        #expect(toasts.value.contains { $0.contains("back online: sent 1 invitation") })
-    }
-}
-
-/// A value behind a lock, for tests that read what another task writes.
-final class Guarded<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        while toasts().isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(toasts().contains { $0.contains("back online: sent 1 invitation") })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// The search index saved next to the database, so a new process (`herald contacts list --search`,
 /// the UI's first keystroke) does not read and sort every person again. The file is only used for
@@ -49,7 +50,14 @@ enum SearchIndexFile {
     }
 
     static func load(_ path: String, stamp: Stamp) -> SearchIndex? {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+            // Only a rebuild is lost: the index is made again from the database.
+            Logger(label: "herald.search").notice("the saved search index cannot be read; building it again",
+                                                   metadata: ["file": "\(path)", "cause": "\(error.localizedDescription)"])
+            return nil
+        }
         var reader = Reader(data: data)
         guard reader.value(UInt64.self) == magic, reader.value(Int64.self) == stamp.generation,
               reader.value(Int64.self) == stamp.count, reader.value(Int64.self) == stamp.maxId,

@@ -132,11 +132,9 @@ struct ServeRun: AsyncParsableCommand {
                                                   shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil)
         if let carrier, let publicURL {
             // Infobip pushes delivery reports to this server at an address only this deployment knows.
+            let base = try GlobalOptions.httpURL(publicURL, what: "--public-url")
             do {
-                let token = try await engine.carrierReportToken()
-                let base = try GlobalOptions.httpURL(publicURL, what: "--public-url").absoluteString
-                let path = PlatformEngine.carrierReportsPath.description.replacingOccurrences(of: "{token}", with: token)
-                carrier.pushReports(to: URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)!)
+                carrier.pushReports(to: try await engine.carrierReportsURL(under: base))
             } catch {
                 throw Output.failure("cannot prepare the report webhook: \(PlatformEngine.failureText(error))")
             }
