@@ -29,6 +29,13 @@ struct UIWidthTests {
         for line in [devanagari, family, latin] {
             #expect(try Self.tmuxWidth(of: line) == 100, "\(line)")
         }
+        // The cursor moving over the row and off it again redraws parts of it: the family stays whole.
+        for key in ["j", "j", "j", "k", "k", "k"] {
+            try session.sendKeys(key)
+            usleep(150_000)
+            let row = try session.capture().split(separator: "\n").first { $0.contains("+385 91 222 2222") } ?? ""
+            #expect(row.contains("👩‍👩‍👧 Family"), "after \(key): \(row)")
+        }
     }
 
     /// Columns `text` takes in tmux: printed in a pane of its own with a marker after it, then the

@@ -45,6 +45,18 @@ import Testing
         #expect(String(decoding: plain, as: UTF8.self) == "\u{1B}7\u{1B}[1;1H\u{1B}[0;1m🏳️‍🌈\u{1B}8")
     }
 
+    /// ncurses gets a printable stand-in as wide as the whole cluster (a NUL stand-in drew "^@" wherever
+    /// ncurses re-sent the cell); clusters not joined by ZWJ go out as their cells.
+    @Test func ncursesGetsTheFirstPersonOfAFamilyAndEveryCellOfADevanagariCluster() {
+        let family = JoinedCluster.ncursesCells(of: "👩‍👩‍👧")
+        #expect(family.joined)
+        #expect(family.parts.map(\.text) == ["👩"] && family.parts.map(\.columns) == [2])
+        let flag = JoinedCluster.ncursesCells(of: "🏳️‍🌈")
+        #expect(flag.joined && flag.parts.map(\.text) == ["🏳\u{FE0F}"] && flag.parts.map(\.columns) == [1])
+        let devanagari = JoinedCluster.ncursesCells(of: "मि")
+        #expect(!devanagari.joined && devanagari.parts.map(\.text) == ["म", "ि"])
+    }
+
     @Test func styleChangesAreChangesToo() {
         var a = Canvas(size: Size(width: 4, height: 1))
         a.put("ab", x: 0, y: 0)

@@ -15,6 +15,9 @@ public final class NcursesTerminal: Terminal {
     private var theme: Theme
     /// The frame on screen (nil: the next one is written whole).
     var previous: Canvas?
+    /// The clusters joined by ZWJ on screen, by row then column: written again after every frame that
+    /// touches their row, since ncurses may re-send its stand-in there to save a cursor move.
+    private var joinedOnScreen: [Int: [Int: JoinedCluster]] = [:]
     private var pairs: [PairKey: Int32] = [:]
     private var nextPair: Int32 = 1
     private var styleCache: [Style: (attrs: attr_t, pair: Int32)] = [:]
@@ -135,49 +138,49 @@ public final class NcursesTerminal: Terminal {
     }
 
     public func present(_ canvas: Canvas) {
-        if previous == nil || previous?.size != canvas.size { clearok(herald_stdscr(), true) }
+        if previous == nil || previous?.size != canvas.size {
+            clearok(herald_stdscr(), true)
+            joinedOnScreen = [:]
+        }
         let runs = FrameDiff.changes(from: previous, to: canvas)
         var text = [wchar_t](repeating: 0, count: Int(herald_ccharw_max()) + 1)
-        var overlays: [JoinedCluster] = []
         for run in runs {
             for x in run.x {
+                joinedOnScreen[run.y]?[x] = nil
                 guard let cell = canvas.cell(x: x, y: run.y), !cell.isContinuation else { continue }
                 let look = ncursesStyle(cell.style)
                 if cell.character.unicodeScalars.count == 1 {
-                    fill(Substring(String(cell.character)), into: &text)
+                    fill(String(cell.character).unicodeScalars[...], into: &text)
                     herald_put_cell(herald_stdscr(), Int32(run.y), Int32(x), text, look.attrs, look.pair)
                     continue
                 }
-                // ncurses keeps one spacing character per cell: a cluster such as मि goes out as its cells
-                // (the terminal joins them again). One joined by ZWJ is drawn by the terminal as one
-                // glyph: ncurses gets its first part as a stand-in, and the whole is written over it.
-                let cells = TextWidth.cells(of: cell.character)
+                let (parts, joined) = JoinedCluster.ncursesCells(of: cell.character)
                 var column = x
-                for piece in cells.pieces where piece.columns > 0 {
-                    var part = Substring(piece.text)
-                    if cells.joined { while part.unicodeScalars.last?.value == 0x200D { part = part.dropLast() } }
-                    fill(part, into: &text)
+                for part in parts {
+                    fill(part.text.unicodeScalars[...], into: &text)
                     herald_put_cell(herald_stdscr(), Int32(run.y), Int32(column), text, look.attrs, look.pair)
-                    column += piece.columns
-                    if cells.joined { break }
+                    column += part.columns
                 }
-                if cells.joined {
-                    overlays.append(JoinedCluster(y: run.y, x: x, text: String(cell.character),
-                                                  style: theme.resolve(cell.style, depth: depth)))
+                if joined {
+                    joinedOnScreen[run.y, default: [:]][x] = JoinedCluster(
+                        y: run.y, x: x, text: String(cell.character), style: theme.resolve(cell.style, depth: depth))
                 }
             }
         }
         previous = canvas
         wnoutrefresh(herald_stdscr())
         doupdate()
+        let overlays = Set(runs.map(\.y)).sorted().flatMap { y in
+            (joinedOnScreen[y] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+        }
         if !overlays.isEmpty { writeRaw(JoinedCluster.bytes(overlays, depth: depth)) }
     }
 
     /// Up to CCHARW_MAX code points of `text`, NUL-terminated; a longer piece keeps its first one.
-    private func fill(_ text: Substring, into buffer: inout [wchar_t]) {
+    private func fill(_ text: Substring.UnicodeScalarView, into buffer: inout [wchar_t]) {
         let limit = buffer.count - 1
         var count = 0
-        for scalar in text.unicodeScalars {
+        for scalar in text {
             guard count < limit else { count = 1; break }
             buffer[count] = wchar_t(bitPattern: scalar.value)
             count += 1
