@@ -77,6 +77,7 @@ struct UITests {
         let bulkId = try await ui.pasteBuffer()
         #expect(bulkId.count == 36 && bulkId.split(separator: "-").count == 5)
         #expect(shown.contains(String(bulkId.prefix(8))))
+        #expect(shown.contains("copied the bulk id through the terminal (OSC 52"), "\(shown)")
         try await ui.keys("Enter")
         _ = try await ui.waitUntil("the bulk's recipients", timeout: 10) { $0.contains("Updated") && $0.contains("recipients:") }
         try await ui.keys("y")

@@ -3,7 +3,7 @@ import HeraldServices
 import Testing
 @testable import HeraldViewModels
 
-/// The copy key: what it copies and the OSC 52 bytes that carry it.
+/// The copy key of every pane: what it copies, which way the text goes, and the toast that says so.
 @Suite struct CopyTargetTests {
     @Test func theFirstLinkOfAMessageIsFoundWithoutTrailingPunctuation() {
         #expect(CopyTarget.firstLink(in: "Join us at https://example.com/r/abc123. See you!") == "https://example.com/r/abc123")
@@ -11,22 +11,56 @@ import Testing
         #expect(CopyTarget.firstLink(in: "no link here") == nil)
     }
 
-    @Test func theBytesArePlainOSC52EvenInsideTmuxAndTheToastSaysWhichWay() throws {
-        let target = CopyTarget(text: "+385911234567", what: "number")
-        let osc52 = [0x1B] + Array("]52;c;\(Data("+385911234567".utf8).base64EncodedString())".utf8) + [0x07]
-        #expect(CopyTarget.bytes(for: target, environment: [:]).bytes == osc52)
-        // tmux 3.3 drops passthrough by default: inside it the sequence stays plain, for set-clipboard on to pass on.
-        let inTmux = CopyTarget.bytes(for: target, environment: ["TMUX": "/tmp/tmux-0/default,1,0"])
-        #expect(inTmux.bytes == osc52)
-        #expect(inTmux.toast.1 == "copied the number through the terminal (OSC 52; tmux passes it on with set-clipboard on): +385911234567")
-        let toast = CopyTarget.bytes(for: target, environment: [:]).toast
-        #expect(toast.0 == .success && toast.1 == "copied the number through the terminal (OSC 52): +385911234567")
+    /// A copier on `clipboard`, with what it wrote to the terminal and the toasts it posted.
+    private func copier(_ clipboard: Clipboard, _ pump: EffectPump) -> (Copier, ToastLog, () -> [[UInt8]]) {
+        let toasts = ToastLog()
+        nonisolated(unsafe) var written: [[UInt8]] = []
+        let copier = Copier(clipboard: clipboard, effects: pump.queue, onToast: toasts.sink(), onTerminalBytes: { written.append($0) })
+        return (copier, toasts, { written })
     }
 
-    @Test func nothingToCopySaysSoAndTooMuchIsRefused() {
-        let none = CopyTarget.bytes(for: nil, environment: [:])
-        #expect(none.bytes == nil && none.toast.1 == "nothing to copy here")
-        let huge = CopyTarget.bytes(for: CopyTarget(text: String(repeating: "x", count: 100_000), what: "text"), environment: [:])
-        #expect(huge.bytes == nil && huge.toast.0 == .error)
+    @Test func withNoProgramTheTextGoesThroughTheTerminalAndTheToastSaysSoAndShowsIt() async throws {
+        let pump = EffectPump()
+        let (copier, toasts, written) = copier(Clipboard(method: .automatic(configured: nil), environment: ["PATH": "/nonexistent"]), pump)
+        copier.copy(CopyTarget(text: "+385911234567", what: "number"))
+        await pump.settle()
+        #expect(written() == [try Clipboard.osc52Bytes(for: "+385911234567")])
+        #expect(toasts.entries.last?.level == .success)
+        #expect(toasts.texts.last == "copied the number through the terminal (OSC 52; a terminal that ignores it pastes nothing: "
+                + "set [share] clipboard_command): +385911234567")
+    }
+
+    @Test func theConfiguredProgramTakesTheTextAndNothingIsWrittenToTheTerminal() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("copier-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("clip.txt").path
+        let pump = EffectPump()
+        let program = ExternalCommand(program: "/bin/sh", arguments: ["-c", "cat > '\(out)'"])
+        let (copier, toasts, written) = copier(Clipboard(method: .automatic(configured: program), environment: ["PATH": "/usr/bin:/bin"]), pump)
+        copier.copy(CopyTarget(text: "bulk-1234 Žužić", what: "bulk id"))
+        await pump.settle()
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "bulk-1234 Žužić")
+        #expect(written().isEmpty)
+        #expect(toasts.texts.last == "copied the bulk id with /bin/sh: bulk-1234 Žužić")
+    }
+
+    @Test func aProgramThatFailsSaysWhyAndShowsTheTextNothingToCopySaysSo() async throws {
+        let pump = EffectPump()
+        let failing = ExternalCommand(program: "/bin/sh", arguments: ["-c", "echo no display >&2; exit 3"])
+        let (copier, toasts, written) = copier(Clipboard(method: .command(failing), environment: ["PATH": "/usr/bin:/bin"]), pump)
+        copier.copy(CopyTarget(text: "https://hrld.example/i/42", what: "link"))
+        await pump.settle()
+        #expect(written().isEmpty)
+        #expect(toasts.entries.last?.level == .error)
+        let toast = try #require(toasts.texts.last)
+        #expect(toast.hasPrefix("could not copy:") && toast.contains("no display") && toast.hasSuffix("the link: https://hrld.example/i/42"))
+        copier.copy(nil)
+        #expect(toasts.texts.last == "nothing to copy here")
+        let huge = Clipboard(method: .osc52, environment: [:])
+        let (big, bigToasts, bigWritten) = self.copier(huge, pump)
+        big.copy(CopyTarget(text: String(repeating: "x", count: 100_000), what: "text"))
+        await pump.settle()
+        #expect(bigWritten().isEmpty && bigToasts.entries.last?.level == .error)
     }
 }

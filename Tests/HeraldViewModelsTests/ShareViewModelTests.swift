@@ -73,7 +73,7 @@ import Testing
         await pump.settle()
         let url = try #require(vm.link?.url)
         #expect(written == [try Clipboard.osc52Bytes(for: url)])
-        #expect(toasts.texts.last == "copied the link through the terminal (OSC 52; a terminal that ignores it pastes nothing: set [share] clipboard_command)")
+        #expect(toasts.texts.last == "copied the link through the terminal (OSC 52; a terminal that ignores it pastes nothing: set [share] clipboard_command): \(url)")
     }
 
     @Test func choosingSMSLeadsToTheComposerAndAnUnavailableChannelExplains() async throws {

@@ -9,6 +9,8 @@ import HeraldViewModels
 public final class ContactsPane: LivePane {
     public let viewModel: ContactsViewModel
     public let title = "Contacts"
+    /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
+    var copier: Copier?
     private var list = ListState()
     private var search = TextFieldState()
     private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -211,7 +213,7 @@ public final class ContactsPane: LivePane {
             case .pageDown, .halfPageDown: detailScroll += 10
             case .pageUp, .halfPageUp: detailScroll = max(0, detailScroll - 10)
             case .invite: invite()
-            case .copy: PaneTerminalHooks.write(vm.copyCurrent())
+            case .copy: copier?.copy(vm.copyTarget)
             default: return false
             }
             return true
@@ -238,7 +240,7 @@ public final class ContactsPane: LivePane {
         case .sort: vm.toggleSort()
         case .open: vm.openDetail(); detailScroll = 0
         case .invite: invite()
-        case .copy: PaneTerminalHooks.write(vm.copyCurrent())
+        case .copy: copier?.copy(vm.copyTarget)
         case .back:
             if vm.cancelRange() { return true }
             guard !vm.query.isEmpty else { return false }
@@ -301,5 +303,6 @@ extension ContactsPane {
         let ws = env.workspace
         self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger),
                                                suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
+        copier = env.copier
     }
 }

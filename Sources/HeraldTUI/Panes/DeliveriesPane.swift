@@ -9,6 +9,8 @@ public final class DeliveriesPane: LivePane {
     public let viewModel: DeliveriesViewModel
     public let title = "Deliveries"
     private let clock: any HeraldClock
+    /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
+    var copier: Copier?
     private var list = ListState()
     private var recipientList = ListState()
     private var tableRect = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -200,7 +202,7 @@ public final class DeliveriesPane: LivePane {
         case .sort: vm.cycleSort()
         case .reload: vm.reload()
         case .resend: vm.requestResend()
-        case .copy: PaneTerminalHooks.write(vm.copyCurrent())
+        case .copy: copier?.copy(vm.copyTarget)
         case .back, .quit: return vm.close()      // q leaves the open bulk first; from the list it quits
         default: return false
         }
@@ -254,5 +256,6 @@ extension DeliveriesPane {
         self.init(viewModel: DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
                                                  effects: env.effects, toasts: env.app.toasts, clock: env.clock),
                   clock: env.clock)
+        copier = env.copier
     }
 }

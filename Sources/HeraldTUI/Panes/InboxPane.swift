@@ -8,6 +8,8 @@ import HeraldViewModels
 public final class InboxPane: LivePane {
     public let model: InboxViewModel
     public let title = "Inbox"
+    /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
+    var copier: Copier?
     private var list = ListState()
     private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var editing: Editing?
@@ -223,7 +225,7 @@ public final class InboxPane: LivePane {
         case .open, .select: model.openCurrent()
         case .markSeen: model.markCurrentSeen()
         case .markUnread: model.markCurrentUnread()
-        case .copy: PaneTerminalHooks.write(model.copyCurrent())
+        case .copy: copier?.copy(model.copyTarget)
         case .topic: model.cycleTopic()
         case .dateRange:
             editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)

@@ -72,6 +72,7 @@ extension InboxPane {
         model.onToast = { app.toasts.post($1, level: $0) }
         model.onUnreadChanged = { app.setUnreadInbox($0) }
         self.init(model: model, clock: env.clock)
+        copier = env.copier
         if env.inboxUser != nil { start() }      // the status bar shows the unread count from the start
     }
 }

@@ -4,7 +4,7 @@ import HeraldViewModels
 
 /// What a pane needs to build its view-model: the workspace's services, the shell's view-model
 /// (toasts, status bar), the effect queue that brings async results back to the loop thread,
-/// the key map and the clock.
+/// the key map, the clock and the copy key's way to the clipboard.
 public struct PaneEnvironment {
     public let workspace: Workspace
     public let app: AppViewModel
@@ -13,6 +13,8 @@ public struct PaneEnvironment {
     public let clock: any HeraldClock
     /// The inbox user to open first (the demo's user), nil to ask.
     public let inboxUser: String?
+    /// The panes' copy key: the workspace's clipboard program, tmux, the desktop's, else OSC 52 through the terminal.
+    public let copier: Copier
 
     public init(workspace: Workspace, app: AppViewModel, effects: EffectQueue, keyMap: KeyMap,
                 clock: any HeraldClock, inboxUser: String?) {
@@ -22,5 +24,12 @@ public struct PaneEnvironment {
         self.keyMap = keyMap
         self.clock = clock
         self.inboxUser = inboxUser
+        copier = Copier(clipboard: Clipboard(method: .automatic(configured: workspace.config.clipboardCommand)), effects: effects,
+                        onToast: { app.toasts.post($1, level: $0) },
+                        onTerminalBytes: { bytes in
+                            if let write = PaneTerminalHooks.writeBytes { write(bytes) } else {
+                                app.toasts.post("no terminal to copy through; set [share] clipboard_command", level: .warning)
+                            }
+                        })
     }
 }

@@ -12,21 +12,6 @@ nonisolated public struct CopyTarget: Sendable, Hashable {
         self.what = what
     }
 
-    /// The OSC 52 bytes that put `target` on the clipboard, and the toast that says what went where (and, inside
-    /// tmux, what tmux needs to pass it on); nil bytes when there is nothing to copy or it is too large (the toast
-    /// says why).
-    public static func bytes(for target: CopyTarget?,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) -> (bytes: [UInt8]?, toast: (ToastLevel, String)) {
-        guard let target, !target.text.isEmpty else { return (nil, (.info, "nothing to copy here")) }
-        do {
-            let bytes = try Clipboard.osc52Bytes(for: target.text)
-            let way = (environment["TMUX"] ?? "").isEmpty ? "through the terminal (OSC 52)"
-                : "through the terminal (OSC 52; tmux passes it on with set-clipboard on)"
-            return (bytes, (.success, "copied the \(target.what) \(way): \(TerminalSafeText.sanitize(target.text))"))
-        } catch {
-            return (nil, (.error, userMessage(for: error)))
-        }
-    }
 
     /// The first http(s) link in a text, nil when it has none.
     public static func firstLink(in text: String) -> String? {

@@ -581,10 +581,4 @@ public final class ContactsViewModel {
         return CopyTarget(text: number, what: "number of \(TerminalSafeText.sanitize(person.displayName))")
     }
 
-    /// Copies `copyTarget` (the toast says what); answers the bytes the UI thread writes to the terminal.
-    public func copyCurrent() -> [UInt8]? {
-        let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
-        toasts.post(toast.1, level: toast.0)
-        return bytes
-    }
 }

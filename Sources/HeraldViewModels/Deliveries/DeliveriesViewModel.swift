@@ -392,12 +392,6 @@ public final class DeliveriesViewModel {
         return currentBulk.map { CopyTarget(text: $0.bulkId, what: "bulk id") }
     }
 
-    /// Copies `copyTarget` (the toast says what); answers the bytes the UI thread writes to the terminal.
-    public func copyCurrent() -> [UInt8]? {
-        let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
-        toasts.post(toast.1, level: toast.0)
-        return bytes
-    }
 
     // MARK: search (`/`, n, N)
 

@@ -355,12 +355,6 @@ public final class InboxViewModel {
         return CopyTarget(text: message.messageId, what: "message id")
     }
 
-    /// Copies `copyTarget` (the toast says what); answers the bytes the UI thread writes to the terminal.
-    public func copyCurrent() -> [UInt8]? {
-        let (bytes, toast) = CopyTarget.bytes(for: copyTarget)
-        onToast(toast.0, toast.1)
-        return bytes
-    }
 
     // MARK: search (`/`, n, N)
 

@@ -157,26 +157,11 @@ public final class ShareViewModel {
         copy(url, what: "link")
     }
 
-    private func copy(_ text: String, what: String) {
-        let clipboard = self.clipboard
-        effects.perform({ try await clipboard.copy(text) }) { [weak self] result in
-            guard let self else { return }
-            // The toast says which way the text went, or that it could not be copied, and then shows it.
-            switch result {
-            case .success(.writeToTerminal(let bytes, let via?)):
-                self.onTerminalBytes(bytes)
-                self.onToast(.success, "copied the \(what) to \(via) and through the terminal (OSC 52)")
-            case .success(.writeToTerminal(let bytes, nil)):
-                self.onTerminalBytes(bytes)
-                self.onToast(.success, "copied the \(what) through the terminal (OSC 52; a terminal that ignores it pastes "
-                             + "nothing: set [share] clipboard_command)")
-            case .success(.copied(let via)):
-                self.onToast(.success, "copied the \(what) with \(TerminalSafeText.sanitize(via))")
-            case .failure(let error):
-                self.onToast(.error, "\(userMessage(for: error)); the \(what): \(TerminalSafeText.sanitize(text))")
-            }
-        }
-    }
+    private func copy(_ text: String, what: String) { copier.copy(CopyTarget(text: text, what: what)) }
+
+    private lazy var copier = Copier(clipboard: clipboard, effects: effects,
+                                     onToast: { [weak self] in self?.onToast($0, $1) },
+                                     onTerminalBytes: { [weak self] in self?.onTerminalBytes($0) })
 
     /// Folds a service event into the state; true when something shown changed.
     @discardableResult
