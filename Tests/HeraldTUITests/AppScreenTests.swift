@@ -141,7 +141,7 @@ struct AppScreenTests {
         h.screen.run(commandLine: "pane inbox")
         #expect(h.app.selectedPane == 3)
         h.screen.run(commandLine: "sort sideways")
-        #expect(h.app.toasts.notes.last?.text == ":sort takes first or last")
+        #expect(h.app.toasts.notes.last?.text == ":sort takes first or last (Contacts), or newest, oldest, most-failed, most-pending (Deliveries)")
         h.screen.run(commandLine: "quit")
         #expect(h.screen.wantsToQuit)
     }

@@ -105,6 +105,19 @@ struct ContactsPaneTests {
         #expect(try f.draw().snapshot().contains("Babić"))
     }
 
+    @Test func sortByLastNameFromThePaletteAndADeliveriesOrderIsRefusedWithWhatContactsTake() async throws {
+        let f = try await Fixture()
+        try f.add("Ana", "Zorić", "+385911111111")
+        try f.add("Zoran", "Anić", "+385912222222")
+        let pane = try await f.start()
+        #expect(pane.handle(command: .sort("last")))
+        try await f.settle()
+        #expect(pane.viewModel.sortsByLastName)
+        #expect(pane.handle(command: .sort("most-failed")))
+        #expect(pane.viewModel.sortsByLastName)
+        #expect(f.toasts.notes.last?.text == "Contacts sort by first or last name (:sort first, :sort last); most-failed is an order of Deliveries")
+    }
+
     @Test func emptyAddressBookShowsHowToImport() async throws {
         let f = try await Fixture()
         _ = try await f.start()

@@ -176,6 +176,7 @@ struct DeliveriesPaneTests {
     let ws: Workspace
     let vm: DeliveriesViewModel
     let pane: DeliveriesPane
+    let effects = PaneEffects()
 
     init(numbers: [String]) async throws {
         let clock = self.clock
@@ -184,7 +185,6 @@ struct DeliveriesPaneTests {
             _ = try #require(try await ws.invites.invite(numbers: [number]).bulkId)
             clock.advance(by: 60)
         }
-        let effects = PaneEffects()
         let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
                                      effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
         self.ws = ws

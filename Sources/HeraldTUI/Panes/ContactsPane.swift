@@ -286,7 +286,7 @@ public final class ContactsPane: LivePane {
         let vm = viewModel
         switch command {
         case .invite: invite()
-        case .sort(let name): vm.setSort(byLastName: name == "last")
+        case .sort(let name): vm.setSort(named: name)
         case .select(let name): StateSelection(name: name).map(vm.select)
         case .search(let text): vm.setQuery(text); search.setText(text)
         default: return false

@@ -27,22 +27,31 @@ public final class DeliveriesPane: LivePane {
 
     public var hints: [(key: HintKey, label: String)] {
         if viewModel.confirmation != nil { return [("enter", "resend"), ("esc", "cancel")] }
+        if viewModel.detail != nil { return [(.action(.moveDown), "next"), (.action(.moveUp), "previous"), (.action(.back), "close")] }
         if viewModel.openBulkId != nil {
-            return [(.action(.filter), "filter: \(viewModel.filter.rawValue)"), (.action(.resend), "resend failed"), (.action(.back), "back")]
+            return [(.action(.open), "detail"), (.action(.filter), "filter: \(viewModel.filter.rawValue)"),
+                    (.action(.resend), "resend failed"), (.action(.back), "back")]
         }
         return [(.action(.open), "recipients"), (.action(.filter), "filter: \(viewModel.filter.rawValue)"),
                 (.action(.sort), "sort: \(viewModel.sort.rawValue)"), (.action(.resend), "resend failed")]
     }
 
-    static let bulkColumns = [
-        TableColumn("Bulk", width: .fixed(10)), TableColumn("Sent", width: .fixed(8)), TableColumn("Message", width: .flex(1)),
+    /// The bulk list's columns; the ids are whole when the width leaves the message 24 columns, else cut to 10.
+    static func bulkColumns(_ bulks: [BulkSummary], width: Int) -> [TableColumn] {
+        let longest = bulks.lazy.map { TextWidth.of($0.bulkId) }.max() ?? 10
+        let room = width - 56 - 8 - 24       // the other fixed columns, the gaps, the message
+        return bulkColumns(idWidth: longest <= room ? longest : 10)
+    }
+
+    static func bulkColumns(idWidth: Int) -> [TableColumn] { [
+        TableColumn("Bulk", width: .fixed(idWidth)), TableColumn("Sent", width: .fixed(8)), TableColumn("Message", width: .flex(1)),
         TableColumn("People", width: .fixed(6), alignment: .right), TableColumn("Invited", width: .fixed(7), alignment: .right),
         TableColumn("Pending", width: .fixed(7), alignment: .right), TableColumn("Failed", width: .fixed(6), alignment: .right),
         TableColumn("Progress", width: .fixed(16)), TableColumn("Passes", width: .fixed(6), alignment: .right),
-    ]
+    ] }
     static let recipientColumns = [
-        TableColumn("Name", width: .flex(1)), TableColumn("Number", width: .fixed(16)), TableColumn("Status", width: .flex(1)),
-        TableColumn("Updated", width: .fixed(19)),
+        TableColumn("Name", width: .flex(2)), TableColumn("Number", width: .fixed(16)), TableColumn("Status", width: .flex(2)),
+        TableColumn("Reason", width: .flex(3)), TableColumn("Price", width: .fixed(13)), TableColumn("Updated", width: .fixed(19)),
     ]
 
     // MARK: drawing
@@ -77,6 +86,7 @@ public final class DeliveriesPane: LivePane {
         } else {
             renderBulks(into: &canvas, rect: body, now: now)
         }
+        if let r = vm.detail, let bulk = vm.openBulk { renderDetail(of: r, in: bulk, into: &canvas, area: rect) }
         if let c = vm.confirmation {
             ModalView.render(into: &canvas, area: rect, title: "Resend", lines: [
                 "Send again to \(c.numbers.count) number\(c.numbers.count == 1 ? "" : "s") that failed in bulk \(c.bulkId.prefix(8))?",
@@ -90,9 +100,11 @@ public final class DeliveriesPane: LivePane {
         let bulks = vm.visibleBulks
         list.count = bulks.count
         list.select(vm.cursor)
-        TableView.render(into: &canvas, rect: rect, columns: Self.bulkColumns, state: &list, cells: { i in
+        let columns = Self.bulkColumns(bulks, width: rect.width)
+        let idWidth = if case .fixed(let w) = columns[0].width { w } else { 10 }
+        TableView.render(into: &canvas, rect: rect, columns: columns, state: &list, cells: { i in
             let b = bulks[i]
-            return [String(b.bulkId.prefix(10)), Self.time(b.createdAt, now: now), b.shownMessage, "\(b.recipients)", "\(b.invited)",
+            return [String(b.bulkId.prefix(idWidth)), Self.time(b.createdAt, now: now), b.shownMessage, "\(b.recipients)", "\(b.invited)",
                     "\(b.pending)", "\(b.impossible)", "", vm.passesLeft(b.bulkId).map(String.init) ?? "done"]
         }, cellStyle: { i, column in
             let b = bulks[i]
@@ -106,7 +118,7 @@ public final class DeliveriesPane: LivePane {
             default: return nil
             }
         })
-        let frames = TableView.columnFrames(Self.bulkColumns, in: rect)
+        let frames = TableView.columnFrames(columns, in: rect)
         let bar = frames[7]
         let last = min(bulks.count, list.offset + rect.height - 1)
         guard list.offset < last else { return }
@@ -147,8 +159,7 @@ public final class DeliveriesPane: LivePane {
         }
         TableView.render(into: &canvas, rect: table, columns: Self.recipientColumns, state: &recipientList, cells: { i in
             let r = rows[i]
-            let status = r.status.label + (r.error.map { " (\($0))" } ?? "") + (r.price.map { " · \($0)" } ?? "")
-            return [r.name, r.number, status, PersonDetailView.stamp(r.updatedAt)]
+            return [r.name, r.number, r.status.label, r.error ?? "", r.price ?? "", PersonDetailView.stamp(r.updatedAt)]
         }, cellStyle: { i, column in
             let r = rows[i]
             guard column == 2 else { return nil }
@@ -157,6 +168,37 @@ public final class DeliveriesPane: LivePane {
             if r.status.isImpossible { return Style(.statusFailed) }
             return Style(.statusPending)
         })
+    }
+
+    /// One recipient whole: the number, the status with the platform's reason, price, attempts, times, ids and the
+    /// bulk's message as written; it follows the cursor (j/k) and its status moves live.
+    private func renderDetail(of r: RecipientRow, in bulk: BulkSummary, into canvas: inout Canvas, area: Rect) {
+        let width = max(20, min(area.width - 6, 76))
+        var lines = [
+            "Number      \(r.number)",
+            "Status      \(r.status.label)",
+        ]
+        if let reason = r.error {
+            lines += wrapped("Reason      ", reason + (r.permanentFailure ? " (for good: not retried)" : ""), width: width)
+        }
+        lines += [
+            "Price       \(r.price ?? "not told by the carrier")",
+            "Attempts    \(r.attempts)",
+            "Queued      \(PersonDetailView.stamp(r.queuedAt))",
+            "Updated     \(PersonDetailView.stamp(r.updatedAt))",
+            "Message id  \(r.messageId ?? "none yet (queued)")",
+            "Bulk        \(bulk.bulkId)",
+        ]
+        // The bulk's message as written: the platform fills each recipient's fields and link.
+        if !bulk.message.isEmpty { lines += wrapped("Template    ", bulk.message, width: width) }
+        ModalView.render(into: &canvas, area: area, title: r.name == "—" ? r.number : r.name, lines: Array(lines.prefix(max(1, area.height - 4))),
+                         buttons: ["Close (esc)"], minWidth: width)
+    }
+
+    /// `text` after `label`, wrapped to `width` with the following lines indented under the first.
+    private func wrapped(_ label: String, _ text: String, width: Int) -> [String] {
+        let indent = String(repeating: " ", count: TextWidth.of(label))
+        return WrappedText.lines(text, width: width - TextWidth.of(label)).enumerated().map { ($0.offset == 0 ? label : indent) + $0.element }
     }
 
     /// "14:03:07" for today, else "01-05 14:03".
@@ -239,6 +281,12 @@ public final class DeliveriesPane: LivePane {
         switch command {
         case .resend: viewModel.requestResend()
         case .filter(let name): viewModel.setFilter(DeliveryFilter(name: name) ?? .all)
+        case .sort(let name):
+            guard let order = DeliverySort(name: name) else {
+                viewModel.refuseSort(name)
+                return true
+            }
+            viewModel.setSort(order)
         default: return false
         }
         return true

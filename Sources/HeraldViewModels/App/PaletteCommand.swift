@@ -36,7 +36,8 @@ nonisolated public struct CommandPalette: Sendable {
         Entry(name: "send", argument: nil, summary: "send the composed invitations (Composer)"),
         Entry(name: "resend", argument: nil, summary: "resend what failed (Deliveries)"),
         Entry(name: "user", argument: "ID", summary: "read this user's inbox"),
-        Entry(name: "sort", argument: "first|last", summary: "sort contacts by first or last name"),
+        Entry(name: "sort", argument: "first|last|newest|oldest|most-failed|most-pending",
+              summary: "sort contacts by first or last name, deliveries by time or by failed or pending recipients"),
         Entry(name: "filter", argument: "all|pending|invited|failed", summary: "filter deliveries by status"),
         Entry(name: "search", argument: "TEXT", summary: "search contacts"),
         Entry(name: "select", argument: "not-invited|pending|invited|failed", summary: "select the contacts shown in that state"),
@@ -45,7 +46,7 @@ nonisolated public struct CommandPalette: Sendable {
     ]
 
     public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
-    public static let sortNames = ["first", "last"]
+    public static let sortNames = ["first", "last"] + DeliverySort.allCases.map(\.name)
     public static let filterNames = DeliveryFilter.allCases.map(\.rawValue)
     public static let selectNames = StateSelection.allCases.map(\.rawValue)
 
@@ -84,10 +85,11 @@ nonisolated public struct CommandPalette: Sendable {
             guard let argument else { return .failure(PaletteError(":user needs a user id, e.g. :user alice")) }
             return .success(.user(argument))
         case "sort":
-            guard let argument, Self.sortNames.contains(argument.lowercased()) else {
-                return .failure(PaletteError(":sort takes first or last"))
+            let order = argument?.lowercased().split(separator: " ").joined(separator: "-")
+            guard let order, Self.sortNames.contains(order) else {
+                return .failure(PaletteError(":sort takes first or last (Contacts), or \(DeliverySort.allCases.map(\.name).joined(separator: ", ")) (Deliveries)"))
             }
-            return .success(.sort(argument.lowercased()))
+            return .success(.sort(order))
         case "filter":
             guard let argument, DeliveryFilter(name: argument) != nil else {
                 return .failure(PaletteError(":filter takes \(Self.filterNames.joined(separator: ", "))"))

@@ -369,6 +369,15 @@ public final class ContactsViewModel {
     public var sortsByLastName: Bool { sort == .lastName }
     public func setSort(byLastName: Bool) { setSort(byLastName ? .lastName : .firstName) }
 
+    /// `:sort NAME`: first or last; an order of another pane is refused with what Contacts take.
+    public func setSort(named name: String) {
+        switch name {
+        case "first", "last": setSort(byLastName: name == "last")
+        default: toasts.post("Contacts sort by first or last name (:sort first, :sort last); \(name) is an order of Deliveries",
+                             level: .warning)
+        }
+    }
+
     public func toggleSort() { setSort(sort == .firstName ? .lastName : .firstName) }
 
     // MARK: selection

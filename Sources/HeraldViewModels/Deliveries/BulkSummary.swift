@@ -128,6 +128,11 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
     public let messageId: String?
     /// What the carrier charged ("0.0075 EUR"), when it names a currency (Infobip does; the simulation does not).
     public let price: String?
+    /// Times this number was sent to, and when it was first queued.
+    public let attempts: Int
+    public let queuedAt: Date
+    /// The carrier said the failure is for good (the resend policy does not retry it).
+    public let permanentFailure: Bool
 
     /// The same recipient in a new status.
     func with(status: DeliveryStatus, at: Date) -> RecipientRow {
@@ -146,6 +151,9 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
         updatedAt = inv.updatedAt
         error = inv.error.map { TerminalSafeText.sanitize($0) }
         messageId = inv.messageId
+        attempts = inv.attempts
+        queuedAt = inv.createdAt
+        permanentFailure = inv.permanentFailure
         price = inv.currency.flatMap { currency in
             inv.price.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") }
         }

@@ -37,6 +37,8 @@ public final class DeliveriesViewModel {
     /// Recipients of the open bulk the filter lets through.
     public private(set) var visibleRecipients: [RecipientRow] = []
     public private(set) var recipientCursor = 0
+    /// The recipient shown in detail (Enter on a recipient of the open bulk), by invitation id.
+    public private(set) var detailId: Int64?
     public private(set) var tracker: TrackerState?
     public private(set) var confirmation: ResendConfirmation?
     public private(set) var isResending = false
@@ -77,6 +79,12 @@ public final class DeliveriesViewModel {
     // MARK: reading
 
     public var currentBulk: BulkSummary? { cursor < visibleBulks.count ? visibleBulks[cursor] : nil }
+    /// The recipient under the cursor in the open bulk.
+    public var currentRecipient: RecipientRow? {
+        openBulkId != nil && visibleRecipients.indices.contains(recipientCursor) ? visibleRecipients[recipientCursor] : nil
+    }
+    /// The recipient shown in detail, as it stands now (its status moves live).
+    public var detail: RecipientRow? { detailId.flatMap { id in recipients.first { $0.invitationId == id } } }
     /// The open bulk's summary.
     public var openBulk: BulkSummary? { openBulkId.flatMap { id in bulks.first { $0.bulkId == id } } }
 
@@ -268,31 +276,38 @@ public final class DeliveriesViewModel {
     // MARK: actions
 
     public func moveCursor(by delta: Int) {
+        moveCursor(to: (openBulkId != nil ? recipientCursor : cursor) + delta)
+    }
+
+    /// Moves the cursor; a recipient's detail follows it.
+    public func moveCursor(to index: Int) {
         if openBulkId != nil {
-            recipientCursor = max(0, min(recipientCursor + delta, visibleRecipients.count - 1))
+            recipientCursor = max(0, min(index, visibleRecipients.count - 1))
+            if detailId != nil { detailId = currentRecipient?.invitationId }
         } else {
-            cursor = max(0, min(cursor + delta, visibleBulks.count - 1))
+            cursor = max(0, min(index, visibleBulks.count - 1))
         }
     }
 
-    public func moveCursor(to index: Int) {
-        if openBulkId != nil { recipientCursor = max(0, min(index, visibleRecipients.count - 1)) }
-        else { cursor = max(0, min(index, visibleBulks.count - 1)) }
-    }
-
-    /// Opens the bulk under the cursor.
+    /// Opens the bulk under the cursor; in an open bulk, the recipient under the cursor in detail (again: closes it).
     public func open() {
-        guard openBulkId == nil, let bulk = currentBulk else { return }
+        if openBulkId != nil {
+            detailId = detailId == nil ? currentRecipient?.invitationId : nil
+            return
+        }
+        guard let bulk = currentBulk else { return }
         openBulkId = bulk.bulkId
         recipientCursor = 0
         recipients = []
         loadRecipients(highlight: false)
     }
 
-    /// Closes the open bulk; false when none was open.
+    /// Closes the recipient's detail, else the open bulk; false when neither was open.
     public func close() -> Bool {
+        if detailId != nil { detailId = nil; return true }
         guard openBulkId != nil else { return false }
         openBulkId = nil
+        detailId = nil
         recipients = []
         return true
     }
@@ -305,12 +320,21 @@ public final class DeliveriesViewModel {
     public func cycleFilter() { setFilter(filter.next) }
 
     /// The next order; the cursor stays on the bulk (or recipient) it was on.
-    public func cycleSort() {
+    public func cycleSort() { setSort(sort.next) }
+
+    /// Sorts by `order` (`:sort`); the cursor stays on the bulk (or recipient) it was on.
+    public func setSort(_ order: DeliverySort) {
         let bulkId = currentBulk?.bulkId
         let recipient = visibleRecipients.indices.contains(recipientCursor) ? visibleRecipients[recipientCursor] : nil
-        sort = sort.next
+        sort = order
         if let bulkId, let at = visibleBulks.firstIndex(where: { $0.bulkId == bulkId }) { cursor = at }
         if let recipient, let at = visibleRecipients.firstIndex(of: recipient) { recipientCursor = at }
+    }
+
+    /// `:sort first|last` here: says which orders Deliveries have.
+    public func refuseSort(_ name: String) {
+        toasts.post("Deliveries sort by \(DeliverySort.allCases.map(\.name).joined(separator: ", ")); \(name) is an order of Contacts",
+                    level: .warning)
     }
 
     /// Asks to resend the failed numbers of the open bulk (or the bulk under the cursor); the failed

@@ -8,6 +8,15 @@ nonisolated public enum DeliverySort: String, Sendable, Hashable, CaseIterable {
     case mostFailed = "most failed"
     case mostPending = "most pending"
 
+    /// The order's name in `:sort` ("most-failed").
+    public var name: String { rawValue.replacingOccurrences(of: " ", with: "-") }
+
+    /// The order `:sort` names, nil for none.
+    public init?(name: String) {
+        guard let order = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = order
+    }
+
     public var next: DeliverySort {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]

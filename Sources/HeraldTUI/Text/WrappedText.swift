@@ -1,5 +1,5 @@
 /// Word-wrapping of already sanitised text into lines of at most `width` columns (used by the
-/// composer's preview and the inbox's message view). A word longer than a line is cut.
+/// composer's preview, the inbox's message view, help and the Deliveries detail). A word longer than a line is cut.
 nonisolated enum WrappedText {
     static func lines(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }

@@ -1,0 +1,77 @@
+import Foundation
+import HeraldCore
+import HeraldServices
+import HeraldStore
+import Testing
+@testable import HeraldTUI
+@testable import HeraldViewModels
+
+/// A bulk's recipients with their reasons, one recipient in detail, `:sort` with Deliveries' orders, and bulk ids
+/// whole when the pane is wide enough.
+@MainActor struct DeliveriesDetailTests {
+    private func draw(_ pane: DeliveriesPane, width: Int = 120, height: Int = 24) throws -> String {
+        var canvas = Canvas(size: Size(width: width, height: height))
+        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
+        return canvas.snapshot()
+    }
+
+    @Test func aReasonColumnAndEnterShowsOneRecipientWholeFollowingTheCursorEscClosesIt() async throws {
+        let f = try await BulksFixture(numbers: [])
+        defer { f.close() }
+        let bulk = try #require(try await f.ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
+        _ = try f.ws.ledger.applyDeliveryInfos(bulkId: bulk, [
+            DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible, price: 0.0075, currency: "EUR",
+                           reason: "EC_ABSENT_SUBSCRIBER", permanent: true),
+        ])
+        f.vm.reload()
+        await f.effects.settle()
+        #expect(f.pane.handle(action: .open))
+        await f.effects.settle()
+        let table = try draw(f.pane)
+        let header = try #require(table.split(separator: "\n").first { $0.contains("Number") })
+        #expect(header.contains("Reason") && header.contains("Price"))
+        let failedRow = try #require(table.split(separator: "\n").first { $0.contains("+385911111111") })
+        #expect(failedRow.contains("EC_ABSENT_SUBSCRIBER") && failedRow.contains("0.0075 EUR"))
+
+        let failedAt = try #require(f.vm.visibleRecipients.firstIndex { $0.number == "+385911111111" })
+        f.vm.moveCursor(to: failedAt)
+        #expect(f.pane.handle(action: .open))
+        let detail = try draw(f.pane)
+        #expect(detail.contains("╭ +385911111111 "), "a number without a person is the detail's title")
+        #expect(detail.contains("Template    Hi {RECEIVER_NAME}, {SENDER_NAME} invites you to Herald"))
+        #expect(detail.contains("Number      +385911111111"))
+        #expect(detail.contains("Status      \(DeliveryStatus.deliveryImpossible.label)"))
+        #expect(detail.contains("Reason      EC_ABSENT_SUBSCRIBER (for good: not retried)"))
+        #expect(detail.contains("Price       0.0075 EUR") && detail.contains("Attempts    1"))
+        #expect(detail.contains("Bulk        \(bulk)"))
+        // j moves the cursor and the detail goes with it.
+        f.vm.moveCursor(to: 1 - failedAt)
+        #expect(try draw(f.pane).contains("Number      +385912222222"))
+        #expect(f.pane.handle(action: .back))
+        #expect(f.vm.detail == nil && f.vm.openBulkId == bulk, "Esc closes the detail, the bulk stays open")
+        #expect(f.pane.handle(action: .back))
+        #expect(f.vm.openBulkId == nil)
+    }
+
+    @Test func sortTakesDeliveriesOrdersAndSaysWhatAContactsOrderIsNot() async throws {
+        let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222"])
+        defer { f.close() }
+        let newestFirst = f.vm.visibleBulks.map(\.bulkId)
+        #expect(f.pane.handle(command: .sort("oldest")))
+        #expect(f.vm.sort == .oldest && f.vm.visibleBulks.map(\.bulkId) == newestFirst.reversed())
+        #expect(f.pane.handle(command: .sort("most-pending")))
+        #expect(f.vm.sort == .mostPending)
+        #expect(f.pane.handle(command: .sort("last")))
+        #expect(f.vm.sort == .mostPending)
+        #expect(DeliverySort(name: "most-failed") == .mostFailed && DeliverySort(name: "sideways") == nil)
+    }
+
+    @Test func bulkIdsAreWholeWhenThePaneIsWideEnoughElseCut() async throws {
+        let f = try await BulksFixture(numbers: ["+385911111111"])
+        defer { f.close() }
+        let id = try #require(f.vm.visibleBulks.first?.bulkId)
+        #expect(try draw(f.pane, width: 160).contains(id))
+        let narrow = try draw(f.pane, width: 90)
+        #expect(!narrow.contains(id) && narrow.contains(String(id.prefix(10))))
+    }
+}
