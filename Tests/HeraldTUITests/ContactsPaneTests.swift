@@ -103,6 +103,14 @@ struct ContactsPaneTests {
         #expect(pane.handle(action: .back))           // clears the search
         try await f.settle()
         #expect(try f.draw().snapshot().contains("Babić"))
+        // `/` after a search opens empty: a new search over everyone.
+        #expect(pane.handle(action: .search))
+        for c in "bab" { _ = pane.handle(unboundKey: .char(c)) }
+        #expect(pane.handle(action: .back))
+        #expect(pane.handle(action: .search))
+        try await f.settle()
+        let reopened = try f.draw().snapshot()
+        #expect(!reopened.contains("/ bab") && reopened.contains("Ana Horvat") && reopened.contains("Babić"))
     }
 
     @Test func sortByLastNameFromThePaletteAndADeliveriesOrderIsRefusedWithWhatContactsTake() async throws {

@@ -125,6 +125,13 @@ struct DeliveriesPaneTests {
         var canvas = Canvas(size: Size(width: 100, height: 12))
         pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
         #expect(canvas.snapshot().contains("1 match · n next · N previous"))
+        // `/` again opens empty, as in vim; enter on the empty field keeps the last search.
+        #expect(pane.handle(action: .search))
+        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
+        #expect(canvas.snapshot().contains("enter keeps /\(target.prefix(8))"))
+        #expect(!canvas.snapshot().contains("/\(target.prefix(8))  1 match"))
+        #expect(pane.handle(unboundKey: .enter))
+        #expect(vm.search.query == String(target.prefix(8)))
         // Every bulk's message mentions the app: n walks them and wraps; N goes back.
         vm.setSearch("herald")
         #expect(vm.searchMatches == 4)

@@ -228,7 +228,7 @@ public final class ContactsPane: LivePane {
         case .halfPageUp: vm.moveCursor(by: -page / 2)
         case .first: vm.moveCursor(to: 0)
         case .last: vm.moveCursor(to: vm.count - 1)
-        case .search: vm.beginSearch(); search.setText(vm.query)
+        case .search: vm.beginSearch(); vm.setQuery(""); search.setText("")      // a new search, as in vim
         case .select: vm.toggleSelection(); vm.moveCursor(by: 1)
         case .selectAll: vm.selectAll()
         case .selectNone: vm.selectNone()

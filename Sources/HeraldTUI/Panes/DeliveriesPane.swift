@@ -227,7 +227,7 @@ public final class DeliveriesPane: LivePane {
         }
         let page = max(1, tableRect.height - 2)
         switch action {
-        case .search: finder.begin(query: vm.search.query)
+        case .search: finder.begin()
         case .nextMatch: vm.findNext()
         case .previousMatch: vm.findNext(backward: true)
         case .back where !vm.search.query.isEmpty: vm.setSearch("")

@@ -209,7 +209,7 @@ public final class InboxPane: LivePane {
         case .markAllSeen: model.markAllSeen()
         case .chooseUser: editing = .user(TextFieldState(model.user))
         case .clearTopic: model.setTopic(nil)
-        case .search: finder.begin(query: model.search.query)
+        case .search: finder.begin()
         case .nextMatch: model.findNext()
         case .previousMatch: model.findNext(backward: true)
         case .back where model.opened == nil && !model.search.query.isEmpty: model.setSearch("")

@@ -6,10 +6,11 @@ nonisolated struct ListFinder {
     private(set) var field = TextFieldState()
     private(set) var typing = false
 
-    /// Opens the field on the current query.
-    mutating func begin(query: String) {
+    /// Opens the field empty, as vim does: the last query still counts (n, N, and enter on the empty field) until
+    /// a key types a new one.
+    mutating func begin() {
         typing = true
-        field.setText(query)
+        field.setText("")
     }
 
     mutating func end() { typing = false }
@@ -28,7 +29,8 @@ nonisolated struct ListFinder {
         let line = Rect(x: row.x, y: row.y, width: row.width, height: 1)
         canvas.fill(line, style: Style(.text))
         canvas.put("/", x: row.x, y: row.y, style: Style(.title), clip: line)
-        let counted = query.isEmpty ? "" : "  \(matches) match\(matches == 1 ? "" : "es")" + (typing ? "" : " · n next · N previous · esc clears")
+        var counted = query.isEmpty ? "" : "  \(matches) match\(matches == 1 ? "" : "es")" + (typing ? "" : " · n next · N previous · esc clears")
+        if typing, field.text.isEmpty, !query.isEmpty { counted = "  enter keeps /\(query)" }
         let fieldWidth = max(8, min(40, row.width - 1 - counted.count))
         if typing {
             TextFieldView.render(into: &canvas, rect: Rect(x: row.x + 1, y: row.y, width: fieldWidth, height: 1), state: &field,
