@@ -57,7 +57,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries], hint: "filter"),
         KeyBinding(.sort, [.char("s")], "Change the sort order: newest, oldest, most failed, most pending", [.deliveries]),
         KeyBinding(.copy, [.char("y"), .char("c")],
-                   "Copy (OSC 52): the person's number, the bulk or message id, the message's link or id, the share link",
+                   "Copy to the clipboard: the person's number, the bulk or message id, the message's link or id, the share link",
                    [.contacts, .share, .inbox, .deliveries], hint: "copy"),
         // Share
         KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share], hint: "QR"),

@@ -3,6 +3,8 @@ public struct HelpOverlay: Sendable, Equatable {
     public let context: KeyContext
     public let lines: [String]
     public private(set) var scroll = 0
+    /// Lines as last drawn, long descriptions wrapped (what scrolling counts).
+    private var drawnCount = 0
 
     public init(context: KeyContext, keyMap: KeyMap) {
         self.context = context
@@ -11,7 +13,18 @@ public struct HelpOverlay: Sendable, Equatable {
 
     /// Scrolls by `delta` lines when `visible` lines are shown.
     public mutating func scroll(by delta: Int, visible: Int) {
-        scroll = max(0, min(scroll + delta, max(0, lines.count - visible)))
+        scroll = max(0, min(scroll + delta, max(0, max(lines.count, drawnCount) - visible)))
+    }
+
+    /// `lines` fitted to `width`: a description too long for its row goes on under itself, not cut.
+    static func wrap(_ lines: [String], width: Int, keyColumn: Int = 19) -> [String] {
+        lines.flatMap { line -> [String] in
+            guard TextWidth.of(line) > width, line.hasPrefix("  "), width > keyColumn + 10 else { return [line] }
+            let head = String(line.prefix(keyColumn))
+            let description = String(line.dropFirst(keyColumn))
+            let indent = String(repeating: " ", count: keyColumn)
+            return WrappedText.lines(description, width: width - keyColumn).enumerated().map { ($0.offset == 0 ? head : indent) + $0.element }
+        }
     }
 
     /// Lines the box shows in `area`.
@@ -21,6 +34,8 @@ public struct HelpOverlay: Sendable, Equatable {
     public mutating func render(into canvas: inout Canvas, area: Rect) {
         let width = min(area.width - 4, 84)
         let visible = Self.visibleLines(in: area)
+        let lines = Self.wrap(self.lines, width: width - 4)
+        drawnCount = lines.count
         scroll(by: 0, visible: visible)
         let rect = area.centered(width: width, height: min(lines.count, visible) + 3)
         canvas.fill(rect, style: Style(.modal))
