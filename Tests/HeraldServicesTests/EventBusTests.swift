@@ -31,6 +31,28 @@ import Testing
         #expect(seen == [toast(2)])
     }
 
+    /// The demo's Deliveries once said "tracker idle" with every bulk pending: its subscription came after the
+    /// tracker's first state. The latest state is handed to a new subscriber first; other events are not.
+    @Test func aNewSubscriberGetsTheTrackersLatestStateFirstAndNoOlderEvent() async {
+        let bus = EventBus()
+        let watched = HeraldEvent.trackerState(TrackerState(nextPassAt: Date(timeIntervalSince1970: 60), bulks: [
+            .init(bulkId: "b1", passesLeft: 3, pendingRecipients: 2),
+        ]))
+        bus.publish(.trackerState(TrackerState(nextPassAt: nil, bulks: [])))
+        bus.publish(watched)
+        bus.publish(toast(1))
+        let log = Recorder()
+        let subscription = bus.subscribe { log.append($0) }
+        let stream = bus.stream()
+        bus.publish(toast(2))
+        #expect(log.events == [watched, toast(2)])
+        subscription.cancel()
+        bus.close()
+        var seen: [HeraldEvent] = []
+        for await event in stream { seen.append(event) }
+        #expect(seen == [watched, toast(2)])
+    }
+
     @Test func callbackSubscriberReceivesInOrderAndStopsAfterCancel() {
         let bus = EventBus()
         let log = Recorder()

@@ -134,7 +134,9 @@ struct DeliveriesViewModelTests {
         let ws = try await ShellWorkspace()
         let bulk = try await send(ws, ["+385911111111"])
         let vm = await make(ws)
-        #expect(vm.trackerLine(now: ws.clock.now()).contains("idle"))
+        #expect(vm.trackerLine(now: ws.clock.now()) == "tracker starting…", "no state yet is not idle")
+        _ = vm.handle(event: .trackerState(TrackerState(nextPassAt: nil, bulks: [])))
+        #expect(vm.trackerLine(now: ws.clock.now()) == "tracker idle: every bulk settled")
         let now = ws.clock.now()
         _ = vm.handle(event: .trackerState(TrackerState(nextPassAt: now.addingTimeInterval(3),
                                                         bulks: [.init(bulkId: bulk, passesLeft: 7, pendingRecipients: 1)])))

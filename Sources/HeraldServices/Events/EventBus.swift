@@ -9,6 +9,9 @@ import Foundation
 /// - `subscribe(_:)`: a callback for a non-async thread (the terminal UI posts into its mailbox);
 ///   it runs on the publishing thread, one event at a time per subscriber, and must be quick.
 ///   The subscription ends when the returned `EventSubscription` is cancelled or released.
+///
+/// The tracker's state is a state, not a happening: a new subscriber gets the latest one first, so a screen that
+/// subscribes after the tracker spoke does not take it for idle until it speaks again.
 public final class EventBus: @unchecked Sendable {
     private enum Sink {
         case stream(AsyncStream<HeraldEvent>.Continuation)
@@ -19,6 +22,8 @@ public final class EventBus: @unchecked Sendable {
     private var sinks: [UInt64: Sink] = [:]
     private var nextId: UInt64 = 0
     private var closed = false
+    /// The latest `.trackerState`, handed to each new subscriber.
+    private var latestState: HeraldEvent?
 
     public init() {}
 
@@ -30,6 +35,7 @@ public final class EventBus: @unchecked Sendable {
         var toDrain: [CallbackSink] = []
         lock.withLock {
             guard !closed else { return }
+            if case .trackerState = event { latestState = event }
             for sink in sinks.values {
                 switch sink {
                 case .stream(let continuation):
@@ -53,6 +59,7 @@ public final class EventBus: @unchecked Sendable {
             let id = nextId
             nextId += 1
             sinks[id] = .stream(continuation)
+            if let latestState { continuation.yield(latestState) }
             return id
         }
         guard let id else {
@@ -71,12 +78,14 @@ public final class EventBus: @unchecked Sendable {
             let id = nextId
             nextId += 1
             sinks[id] = .callback(sink)
+            if let latestState { sink.enqueue(latestState) }
             return id
         }
         guard let id else {
             sink.cancel()
             return EventSubscription {}
         }
+        sink.drain()
         return EventSubscription { [weak self] in self?.remove(id) }
     }
 

@@ -105,7 +105,7 @@ public final class DeliveriesPane: LivePane {
         TableView.render(into: &canvas, rect: rect, columns: columns, state: &list, cells: { i in
             let b = bulks[i]
             return [String(b.bulkId.prefix(idWidth)), Self.time(b.createdAt, now: now), b.shownMessage, "\(b.recipients)", "\(b.invited)",
-                    "\(b.pending)", "\(b.impossible)", "", vm.passesLeft(b.bulkId).map(String.init) ?? "done"]
+                    "\(b.pending)", "\(b.impossible)", "", vm.tracker == nil ? "…" : vm.passesLeft(b.bulkId).map(String.init) ?? "done"]
         }, cellStyle: { i, column in
             let b = bulks[i]
             let key: DeliveryColumn? = [4: .invited, 5: .pending, 6: .impossible][column]

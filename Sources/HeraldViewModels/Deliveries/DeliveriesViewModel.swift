@@ -257,7 +257,8 @@ public final class DeliveriesViewModel {
 
     /// "next pass in 3 s · 2 bulks watched (7 passes left)" or "idle".
     public func trackerLine(now: Date) -> String {
-        guard let tracker, !tracker.bulks.isEmpty else { return "tracker idle: every bulk settled" }
+        guard let tracker else { return "tracker starting…" }
+        guard !tracker.bulks.isEmpty else { return "tracker idle: every bulk settled" }
         var parts: [String] = []
         if let until = tracker.backingOffUntil, until > now {
             parts.append("backing off \(Int(until.timeIntervalSince(now).rounded(.up))) s")
