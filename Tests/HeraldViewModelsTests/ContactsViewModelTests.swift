@@ -29,6 +29,24 @@ struct ContactsViewModelTests {
         try ws.add("Marko", "Ćosić")
     }
 
+    /// Đ sorts under D as Š does under S (the folding the store sorts by), in its section, by first and by last name.
+    @Test func đuroSortsUnderDBetweenDarioAndEva() async throws {
+        let ws = try await ShellWorkspace()
+        try ws.add("Eva", "Đapić", "091 111 1111")
+        try ws.add("Đuro", "Zorić", "091 222 2222")
+        try ws.add("Dario", "Dujmović", "091 333 3333")
+        try ws.add("Zvonko", "Erceg", "091 444 4444")
+        let (vm, effects, ui) = await make(ws)
+        let rows = await ui.rows(vm, 0..<4, effects)
+        #expect(rows.map(\.name) == ["Dario Dujmović", "Đuro Zorić", "Eva Đapić", "Zvonko Erceg"])
+        #expect(rows.map(\.section) == ["D", "D", "E", "Z"])
+        ui { vm.setSort(byLastName: true) }
+        await effects.settle()
+        let byLast = await ui.rows(vm, 0..<4, effects)
+        #expect(byLast.map(\.name) == ["Eva Đapić", "Dario Dujmović", "Zvonko Erceg", "Đuro Zorić"])
+        #expect(byLast.map(\.section) == ["D", "D", "E", "Z"])
+    }
+
     @Test func listsEveryoneInSectionsByFirstNameThenByLastName() async throws {
         let ws = try await ShellWorkspace()
         try seed(ws)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeraldCore
 
 /// One search hit: a person id and how well it matched (higher is better).
 public struct SearchHit: Sendable, Hashable {

@@ -186,7 +186,7 @@ public final class ContactsViewModel {
             }
         }
         guard let c = key.first else { return "#" }
-        let folded = String(c).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).uppercased()
+        let folded = TextFolding.fold(String(c)).uppercased()      // Đ under D, as the list is sorted
         guard let letter = folded.first, letter.isASCII, letter.isLetter else { return "#" }
         return String(letter)
     }
