@@ -205,7 +205,8 @@ extension PlatformEngine {
         try insert(&new, prepared: prepared, applicationKey: app.key, message: message, now: now, db)
         if !accepted.isEmpty {
             // Every subscriber learns of the bulk (and who is in it) in the transaction that accepted it.
-            try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true))
+            try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true,
+                                                                          text: message.text))
         }
         let infoURL = try Self.deliveryInfoURL(bulkId)
         return (SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: infoURL, responses: responses)),

@@ -25,8 +25,9 @@ import Testing
         // The bulk is announced with everyone in it, in the transaction that accepted it.
         let first = try await events(h)
         #expect(first.count == 1)
-        guard case .deliveryChanged(let bulkId, let infos, _)? = first.first else { Issue.record("no bulk event"); return }
+        guard case .deliveryChanged(let bulkId, let infos, _, let text)? = first.first else { Issue.record("no bulk event"); return }
         #expect(bulkId == bulk.bulkId)
+        #expect(text?.contains("{RECEIVER_NAME}") == true, "the announcement carries the bulk's message as written: \(text ?? "none")")
         #expect(infos.count == 20 && infos.allSatisfy { $0.deliveryStatus == .messageWaiting })
 
         h.clock.advance(by: 60)
@@ -40,7 +41,7 @@ import Testing
         #expect(read.deliveryInfoList.deliveryInfo.allSatisfy { $0.deliveryStatus != .messageWaiting })
         let later = try await events(h, after: 1)
         let changed = later.flatMap { event -> [DeliveryInfo] in
-            if case .deliveryChanged(_, let infos, _) = event { return infos }
+            if case .deliveryChanged(_, let infos, _, _) = event { return infos }
             return []
         }
         #expect(changed.count == 20)
@@ -72,7 +73,7 @@ import Testing
         let (one, two) = try await (a, b)
         #expect(one.changed + two.changed == 30)
         let changes = try await events(h, after: 1).flatMap { event -> [DeliveryInfo] in
-            if case .deliveryChanged(_, let infos, _) = event { return infos }
+            if case .deliveryChanged(_, let infos, _, _) = event { return infos }
             return []
         }
         #expect(changes.count == 30)

@@ -16,6 +16,21 @@ import HeraldEmbedded
         return (t, counting)
     }
 
+    /// A colleague's bulk learnt from a server's events is kept with the message its announcement carried, so
+    /// Deliveries shows "team · <message>" instead of an empty cell.
+    @Test func aColleaguesBulkIsKeptWithItsMessage() async throws {
+        let h = try await WorkspaceHarness()
+        let (tracker, _) = tracker(h)
+        let info = DeliveryInfo(address: "385911111111", messageId: "m-1", clientCorrelator: "team-bulk", deliveryStatus: .messageWaiting, price: 0)
+        #expect(await tracker.applyPushed([info], bulkId: "team-bulk", messageText: "Hi {RECEIVER_NAME}, come along: <>") == 1)
+        let kept = try #require(try h.workspace.ledger.bulk(id: "team-bulk"))
+        #expect(!kept.sentHere && kept.messageText == "Hi {RECEIVER_NAME}, come along: <>")
+        // A later event without the text keeps it.
+        _ = await tracker.applyPushed([DeliveryInfo(address: "385911111111", messageId: "m-1", clientCorrelator: "team-bulk",
+                                                    deliveryStatus: .deliveredToTerminal, price: 0)], bulkId: "team-bulk")
+        #expect(try h.workspace.ledger.bulk(id: "team-bulk")?.messageText == "Hi {RECEIVER_NAME}, come along: <>")
+    }
+
     @Test func pollsPerBulkOnItsScheduleAndPublishesChangesUntilFinal() async throws {
         let h = try await WorkspaceHarness()
         let people = try h.people(6)

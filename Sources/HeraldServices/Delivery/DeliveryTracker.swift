@@ -286,13 +286,14 @@ public actor DeliveryTracker {
 
     /// Delivery states the platform pushed (a server's event stream), stored like a poll's answer without
     /// spending a pass. A bulk this ledger does not hold is a colleague's: it is stored as theirs, so the
-    /// team's bulks show beside this workspace's. Answers how many rows changed or were added.
+    /// team's bulks show beside this workspace's, with their message when the event carries it. Answers how many rows
+    /// changed or were added.
     @discardableResult
-    public func applyPushed(_ infos: [DeliveryInfo], bulkId: String) -> Int {
+    public func applyPushed(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil) -> Int {
         do {
             let updates = infos.map { DeliveryUpdate($0) }
             guard try ledger.bulk(id: bulkId) != nil else {
-                return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), updates)
+                return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), messageText: messageText, updates)
             }
             let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
             if var entry = entries[bulkId], !applied.isEmpty {

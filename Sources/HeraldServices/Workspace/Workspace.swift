@@ -197,8 +197,8 @@ public final class Workspace: @unchecked Sendable {
                 await source.follow(after: after) { update in
                     switch update {
                     case .event(let event, let id):
-                        if case .deliveryChanged(let bulkId, let infos, _) = event {
-                            await tracker.applyPushed(infos, bulkId: bulkId)
+                        if case .deliveryChanged(let bulkId, let infos, _, let text) = event {
+                            await tracker.applyPushed(infos, bulkId: bulkId, messageText: text)
                         }
                         // Where to resume next time (this run resumes by itself).
                         if let id {

@@ -47,7 +47,7 @@ public struct LedgerStore: Sendable {
     /// here, and each messageId not held yet, with what the carrier said of it (price, reason). Answers how many
     /// recipients were added.
     @discardableResult
-    public func recordTeamBulk(bulkId: String, createdAt: Date, _ recipients: [DeliveryUpdate]) throws -> Int {
+    public func recordTeamBulk(bulkId: String, createdAt: Date, messageText: String? = nil, _ recipients: [DeliveryUpdate]) throws -> Int {
         let now = clock.now().epochMilliseconds
         return try database.write { db in
             // This workspace's own send, announced before its answer was recorded: the send records it.
@@ -56,8 +56,12 @@ public struct LedgerStore: Sendable {
                 if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE correlator = ?", arguments: [messageId]) != nil { return 0 }
             }
             try db.execute(sql: """
-                INSERT OR IGNORE INTO bulk (bulk_id, created_ms, recipient_count, sent_here) VALUES (?, ?, 0, 0)
-                """, arguments: [bulkId, createdAt.epochMilliseconds])
+                INSERT OR IGNORE INTO bulk (bulk_id, created_ms, recipient_count, sent_here, message_text) VALUES (?, ?, 0, 0, ?)
+                """, arguments: [bulkId, createdAt.epochMilliseconds, messageText])
+            if let messageText {
+                try db.execute(sql: "UPDATE bulk SET message_text = ? WHERE bulk_id = ? AND message_text IS NULL",
+                               arguments: [messageText, bulkId])
+            }
             var added = 0
             for r in recipients {
                 guard let messageId = r.messageId else { continue }
