@@ -165,10 +165,17 @@ struct DeliveriesViewModelTests {
         ui { vm.confirmResend() }
         await effects.settle()
         #expect(try ws.workspace.ledger.bulks().count == 2)
-        #expect(toasts.notes.last?.text.hasPrefix("resent to 1 number") == true)
+        // The toast names the new bulk, and the new bulk links back to the one it resent.
+        let resent = try #require(try ws.workspace.ledger.bulks().first { $0.bulkId != bulk })
+        #expect(resent.resendOf == bulk)
+        #expect(toasts.notes.last?.text == "resent to 1 number: new bulk \(resent.bulkId.prefix(8)), a resend of \(bulk.prefix(8))")
         let change = try #require(try await ws.workspace.feed.check())
         _ = ui { vm.handle(event: .ledgerChanged(change)) }
         #expect(vm.bulks.count == 2)
+        ui { vm.reload() }
+        await effects.settle()
+        let shown = try #require(vm.bulks.first { $0.bulkId == resent.bulkId })
+        #expect(shown.resendOf == bulk && shown.shownMessage.hasPrefix("↻ \(bulk.prefix(8)) · "))
         #expect(ui.violations.isEmpty)
     }
 }

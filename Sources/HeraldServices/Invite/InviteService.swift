@@ -139,7 +139,8 @@ public actor InviteService {
                 id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,
                 destinations: chunk.map { .init(address: String($0.msisdn.dropFirst()), messageId: $0.correlator,
                                                 clientData: byCorrelator[$0.correlator]?.clientData) },
-                personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }))
+                personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }),
+                resendOf: options.resendOf)
             claimed.append(pending)
             return (pending.id, try pending.encoded())
         }
@@ -430,7 +431,7 @@ public actor InviteService {
             let outcomes = byBulk[bulkId] ?? []
             var bulk = BulkRecord(bulkId: bulkId, createdAt: now, messageKey: pending.messageKey,
                                   messageText: pending.messageText, sender: pending.sender, recipientCount: outcomes.count,
-                                  nextPollAt: now.addingTimeInterval(settings.firstPollDelay))
+                                  nextPollAt: now.addingTimeInterval(settings.firstPollDelay), resendOf: pending.resendOf)
             if let existing = try ledger.bulk(id: bulkId) {
                 bulk = existing
                 bulk.recipientCount = max(existing.recipientCount, try ledger.recipients(ofBulk: bulkId).count + outcomes.count)

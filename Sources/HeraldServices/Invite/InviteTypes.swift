@@ -18,9 +18,12 @@ public struct InviteOptions: Sendable, Hashable {
     /// per person unless given here.
     public var fields: [String: String]
     public var policy: ResendPolicy
+    /// The bulk whose failed numbers this send resends (Deliveries' resend): its new bulk links back to it.
+    public var resendOf: String?
 
     public init(messageKey: String? = nil, sender: String? = nil, fields: [String: String] = [:],
-                policy: ResendPolicy = .default) {
+                policy: ResendPolicy = .default, resendOf: String? = nil) {
+        self.resendOf = resendOf
         self.messageKey = messageKey
         self.sender = sender
         self.fields = fields

@@ -12,6 +12,8 @@ struct PendingSend: Codable, Sendable, Hashable {
     var destinations: [SendInvitationBody.Destination]
     /// Person of each destination, by correlator (the destination's messageId).
     var personIds: [String: Int64]
+    /// The bulk whose failed numbers this send resends, when it is a resend.
+    var resendOf: String?
 
     var body: SendInvitationBody {
         SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations)

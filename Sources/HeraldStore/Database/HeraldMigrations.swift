@@ -214,6 +214,10 @@ enum HeraldMigrations {
             // B-tree insert per person or email.
             try db.execute(sql: "DROP INDEX person_uid; DROP INDEX email_norm")
         }
+        m.registerMigration("v9-resend-of") { db in
+            // A resend's bulk names the bulk whose failed numbers it sent again.
+            try db.execute(sql: "ALTER TABLE bulk ADD COLUMN resend_of TEXT")
+        }
         return m
     }
 }

@@ -40,7 +40,7 @@ public struct LedgerStore: Sendable {
                           recipientCount: row["recipient_count"], passesDone: row["passes_done"],
                           nextPollAt: next.map { Date(epochMilliseconds: $0) },
                           lastPolledAt: last.map { Date(epochMilliseconds: $0) },
-                          sentHere: (row["sent_here"] as Bool?) ?? true)
+                          sentHere: (row["sent_here"] as Bool?) ?? true, resendOf: row["resend_of"])
     }
 
     /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
@@ -126,11 +126,11 @@ public struct LedgerStore: Sendable {
         try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO bulk (bulk_id, created_ms, message_key, message_text, sender, recipient_count,
-                                             passes_done, next_poll_ms, last_polled_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                             passes_done, next_poll_ms, last_polled_ms, resend_of)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [bulk.bulkId, bulk.createdAt.epochMilliseconds, bulk.messageKey, bulk.messageText,
                                  bulk.sender, bulk.recipientCount, bulk.passesDone,
-                                 bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds])
+                                 bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds, bulk.resendOf])
             for o in outcomes {
                 try db.execute(sql: """
                     UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?

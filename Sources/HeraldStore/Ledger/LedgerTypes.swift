@@ -15,11 +15,14 @@ public struct BulkRecord: Sendable, Hashable, Codable {
     public var lastPolledAt: Date?
     /// False for a colleague's bulk learnt from a Herald server's events.
     public var sentHere: Bool
+    /// The bulk whose failed numbers this one sent again, when it is a resend.
+    public var resendOf: String?
 
     public init(bulkId: String, createdAt: Date, messageKey: String? = nil, messageText: String? = nil,
                 sender: String? = nil, recipientCount: Int, passesDone: Int = 0, nextPollAt: Date? = nil,
-                lastPolledAt: Date? = nil, sentHere: Bool = true) {
+                lastPolledAt: Date? = nil, sentHere: Bool = true, resendOf: String? = nil) {
         self.sentHere = sentHere
+        self.resendOf = resendOf
         self.bulkId = bulkId
         self.createdAt = createdAt
         self.messageKey = messageKey

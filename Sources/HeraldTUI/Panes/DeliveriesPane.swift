@@ -134,7 +134,8 @@ public final class DeliveriesPane: LivePane {
 
     private func renderRecipients(of bulk: BulkSummary, into canvas: inout Canvas, rect: Rect, now: Date) {
         let vm = viewModel
-        let head = "Bulk \(bulk.bulkId) · \(Self.time(bulk.createdAt, now: now)) · \(bulk.recipients) recipients: "
+        let head = "Bulk \(bulk.bulkId) · \(Self.time(bulk.createdAt, now: now))" + (bulk.resendOf.map { " · resend of \($0)" } ?? "")
+            + " · \(bulk.recipients) recipients: "
             + "\(bulk.invited) invited, \(bulk.pending) pending, \(bulk.impossible) failed"
         canvas.put(TextFit.truncate(head, to: rect.width - 2), x: rect.x + 1, y: rect.y, style: Style(.title), clip: rect)
         if !bulk.message.isEmpty {

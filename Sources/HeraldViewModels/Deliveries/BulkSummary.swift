@@ -53,6 +53,8 @@ nonisolated public struct BulkSummary: Sendable, Hashable {
     public let passesDone: Int
     /// False for a colleague's bulk (on a Herald server).
     public let sentHere: Bool
+    /// The bulk this one resent the failed numbers of.
+    public let resendOf: String?
 
     public init(_ bulk: BulkCounts) {
         let record = bulk.record
@@ -63,10 +65,13 @@ nonisolated public struct BulkSummary: Sendable, Hashable {
         recordedRecipients = record.recipientCount
         passesDone = record.passesDone
         sentHere = record.sentHere
+        resendOf = record.resendOf.map { TerminalSafeText.sanitize($0) }
     }
 
-    /// The message column: a colleague's bulk says so first.
-    public var shownMessage: String { sentHere ? message : "team · " + message }
+    /// The message column: a colleague's bulk says so first, a resend names the bulk it resent.
+    public var shownMessage: String {
+        (sentHere ? "" : "team · ") + (resendOf.map { "↻ \($0.prefix(8)) · " } ?? "") + message
+    }
 
     public var recipients: Int { max(recordedRecipients, counts.values.reduce(0, +)) }
     public var invited: Int { total(where: \.isInvited) }

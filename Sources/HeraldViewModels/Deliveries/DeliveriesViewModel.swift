@@ -372,15 +372,15 @@ public final class DeliveriesViewModel {
         guard let confirmation, !isResending else { return }
         self.confirmation = nil
         isResending = true
-        let invites = self.invites, numbers = confirmation.numbers
-        effects.perform({ try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default)) },
+        let invites = self.invites, numbers = confirmation.numbers, original = confirmation.bulkId
+        effects.perform({ try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default, resendOf: original)) },
                         then: { [weak self] result in
             guard let self else { return }
             self.isResending = false
             switch result {
             case .success(let sent):
-                var text = "resent to \(sent.recipients.count) number\(sent.recipients.count == 1 ? "" : "s")"
-                if let bulk = sent.bulkId { text += " (bulk \(bulk.prefix(8)))" }
+                var text = "resent to \(counted(sent.recipients.count, "number"))"
+                if let bulk = sent.bulkId { text += ": new bulk \(bulk.prefix(8)), a resend of \(original.prefix(8))" }
                 if !sent.skipped.isEmpty { text += "; \(sent.skipped.count) skipped by the resend policy" }
                 self.toasts.post(text, level: sent.recipients.isEmpty ? .warning : .success)
             case .failure(let error):
