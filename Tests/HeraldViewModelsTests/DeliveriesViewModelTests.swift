@@ -178,4 +178,52 @@ struct DeliveriesViewModelTests {
         #expect(shown.resendOf == bulk && shown.shownMessage.hasPrefix("↻ \(bulk.prefix(8)) · "))
         #expect(ui.violations.isEmpty)
     }
+
+    @Test func rResendsWhatFailedAmongTheSelectedBulksOrTheSelectedRecipients() async throws {
+        let ws = try await ShellWorkspace()
+        let first = try await send(ws, ["+385911111111", "+385912222222"])
+        ws.clock.advance(by: 60)
+        let second = try await send(ws, ["+385913333333"])
+        ws.clock.advance(by: 60)
+        let third = try await send(ws, ["+385914444444"])
+        _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: first, [
+            DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible),
+            DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible),
+        ])
+        _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: second, [
+            DeliveryUpdate(address: "385913333333", messageId: nil, status: .deliveryImpossible),
+        ])
+        _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: third, [
+            DeliveryUpdate(address: "385914444444", messageId: nil, status: .deliveryImpossible),
+        ])
+        let ui = UISide()
+        let effects = ShellEffects(ui: ui)
+        let toasts = ToastBoard(clock: ws.clock)
+        let vm = await make(ws, ui: ui, effects: effects, toasts: toasts)
+        // Newest first: select the second and the first bulk, not the third.
+        ui {
+            vm.moveCursor(to: 1); vm.toggleSelection()
+            vm.moveCursor(to: 2); vm.toggleSelection()
+            vm.requestResend()
+        }
+        await effects.settle()
+        #expect(vm.selectedBulks == [first, second])
+        #expect(vm.confirmation?.numbers == ["+385911111111", "+385912222222", "+385913333333"])
+        #expect(vm.confirmation?.what == "in 2 selected bulks")
+        ui { vm.cancelResend() }
+
+        // In the open first bulk, one selected recipient of the two that failed.
+        ui { vm.moveCursor(to: 2); vm.open() }
+        await effects.settle()
+        let at = try #require(vm.visibleRecipients.firstIndex { $0.number == "+385912222222" })
+        ui { vm.moveCursor(to: at); vm.toggleSelection(); vm.requestResend() }
+        #expect(vm.confirmation?.numbers == ["+385912222222"])
+        #expect(vm.confirmation?.what == "among 1 selected recipient")
+        ui { vm.confirmResend() }
+        await effects.settle()
+        let resent = try #require(try ws.workspace.ledger.bulks().first { ![first, second, third].contains($0.bulkId) })
+        #expect(resent.resendOf == first)
+        #expect(vm.selectedBulks.isEmpty && vm.selectedRecipients.isEmpty)
+        #expect(ui.violations.isEmpty)
+    }
 }

@@ -89,7 +89,7 @@ public final class DeliveriesPane: LivePane {
         if let r = vm.detail, let bulk = vm.openBulk { renderDetail(of: r, in: bulk, into: &canvas, area: rect) }
         if let c = vm.confirmation {
             ModalView.render(into: &canvas, area: rect, title: "Resend", lines: [
-                "Send again to \(c.numbers.count) number\(c.numbers.count == 1 ? "" : "s") that failed in bulk \(c.bulkId.prefix(8))?",
+                "Send again to \(counted(c.numbers.count, "number")) that failed \(c.what)?",
                 "The resend policy skips numbers already invited or on their way.",
             ], buttons: ["Resend (enter)", "Cancel (esc)"])
         }
@@ -104,7 +104,8 @@ public final class DeliveriesPane: LivePane {
         let idWidth = if case .fixed(let w) = columns[0].width { w } else { 10 }
         TableView.render(into: &canvas, rect: rect, columns: columns, state: &list, cells: { i in
             let b = bulks[i]
-            return [String(b.bulkId.prefix(idWidth)), Self.time(b.createdAt, now: now), b.shownMessage, "\(b.recipients)", "\(b.invited)",
+            return [String(b.bulkId.prefix(idWidth)), Self.time(b.createdAt, now: now),
+                    (vm.selectedBulks.contains(b.bulkId) ? "✓ " : "") + b.shownMessage, "\(b.recipients)", "\(b.invited)",
                     "\(b.pending)", "\(b.impossible)", "", vm.tracker == nil ? "…" : vm.passesLeft(b.bulkId).map(String.init) ?? "done"]
         }, cellStyle: { i, column in
             let b = bulks[i]
@@ -160,7 +161,8 @@ public final class DeliveriesPane: LivePane {
         }
         TableView.render(into: &canvas, rect: table, columns: Self.recipientColumns, state: &recipientList, cells: { i in
             let r = rows[i]
-            return [r.name, r.number, r.status.label, r.error ?? "", r.price ?? "", PersonDetailView.stamp(r.updatedAt)]
+            let selected = r.invitationId.map(vm.selectedRecipients.contains) ?? false
+            return [(selected ? "✓ " : "") + r.name, r.number, r.status.label, r.error ?? "", r.price ?? "", PersonDetailView.stamp(r.updatedAt)]
         }, cellStyle: { i, column in
             let r = rows[i]
             guard column == 2 else { return nil }
@@ -245,6 +247,7 @@ public final class DeliveriesPane: LivePane {
         case .sort: vm.cycleSort()
         case .reload: vm.reload()
         case .resend: vm.requestResend()
+        case .select: vm.toggleSelection(); vm.moveCursor(by: 1)
         case .copy: copier?.copy(vm.copyTarget)
         case .back, .quit: return vm.close()      // q leaves the open bulk first; from the list it quits
         default: return false

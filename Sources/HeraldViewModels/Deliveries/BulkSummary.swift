@@ -167,7 +167,10 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
 
 /// The resend waiting for the user's yes.
 nonisolated public struct ResendConfirmation: Sendable, Hashable {
-    public let bulkId: String
+    /// The bulks the failed numbers come from.
+    public let bulkIds: [String]
     /// Failed numbers (E.164) to send to again.
     public let numbers: [String]
+    /// Where they failed, for the question ("in bulk 1a2b3c4d", "among 2 selected recipients").
+    public let what: String
 }

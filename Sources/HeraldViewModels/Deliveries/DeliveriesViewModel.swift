@@ -41,6 +41,10 @@ public final class DeliveriesViewModel {
     public private(set) var detailId: Int64?
     public private(set) var tracker: TrackerState?
     public private(set) var confirmation: ResendConfirmation?
+    /// Bulks selected with space in the list, and recipients selected in the open bulk (by invitation id): `r`
+    /// resends what failed among them.
+    public private(set) var selectedBulks: Set<String> = []
+    public private(set) var selectedRecipients: Set<Int64> = []
     public private(set) var isResending = false
     public private(set) var loadError: String?
     /// True until the first snapshot arrived.
@@ -309,6 +313,7 @@ public final class DeliveriesViewModel {
         guard openBulkId != nil else { return false }
         openBulkId = nil
         detailId = nil
+        selectedRecipients = []
         recipients = []
         return true
     }
@@ -338,31 +343,46 @@ public final class DeliveriesViewModel {
                     level: .warning)
     }
 
-    /// Asks to resend the failed numbers of the open bulk (or the bulk under the cursor); the failed
-    /// numbers are read off the UI thread unless the bulk is open.
+    /// Selects or unselects the row under the cursor (a bulk, or a recipient of the open bulk).
+    public func toggleSelection() {
+        if openBulkId != nil {
+            guard let id = currentRecipient?.invitationId else { return }
+            if selectedRecipients.remove(id) == nil { selectedRecipients.insert(id) }
+        } else if let id = currentBulk?.bulkId {
+            if selectedBulks.remove(id) == nil { selectedBulks.insert(id) }
+        }
+    }
+
+    /// Asks to resend what failed: among the selected recipients of the open bulk, else in the open bulk, else in the
+    /// selected bulks, else in the bulk under the cursor. Bulks not open are read off the UI thread.
     public func requestResend() {
         guard !isResending else { toasts.post("a resend is already running", level: .warning); return }
-        guard let bulkId = openBulkId ?? currentBulk?.bulkId else { toasts.post("no bulk to resend", level: .warning); return }
-        if openBulkId == bulkId, !isLoadingRecipients {
-            confirmResend(of: bulkId, failed: recipients.filter { $0.status.isImpossible }.map(\.number))
+        if let open = openBulkId, !isLoadingRecipients {
+            let chosen = selectedRecipients.isEmpty ? recipients : recipients.filter { $0.invitationId.map(selectedRecipients.contains) ?? false }
+            let what = selectedRecipients.isEmpty ? "in bulk \(open.prefix(8))" : "among \(counted(selectedRecipients.count, "selected recipient"))"
+            confirmResend(of: [open], failed: chosen.filter { $0.status.isImpossible }.map(\.number), what: what)
             return
         }
+        let bulkIds = openBulkId.map { [$0] } ?? (selectedBulks.isEmpty ? currentBulk.map { [$0.bulkId] } ?? [] : selectedBulks.sorted())
+        guard !bulkIds.isEmpty else { toasts.post("no bulk to resend", level: .warning); return }
+        let what = bulkIds.count == 1 ? "in bulk \(bulkIds[0].prefix(8))" : "in \(counted(bulkIds.count, "selected bulk"))"
         let book = self.book
-        effects.perform({ try book.recipients(ofBulk: bulkId).map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn) },
-                        then: { [weak self] result in
+        effects.perform({
+            try bulkIds.flatMap { id in try book.recipients(ofBulk: id).map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn) }
+        }, then: { [weak self] result in
             switch result {
-            case .success(let failed): self?.confirmResend(of: bulkId, failed: failed)
+            case .success(let failed): self?.confirmResend(of: bulkIds, failed: failed, what: what)
             case .failure(let error):
-                self?.toasts.post("could not read bulk \(bulkId.prefix(8)): \((error as? any UserFacingError)?.userMessage ?? "\(error)")",
+                self?.toasts.post("could not read the bulks to resend: \((error as? any UserFacingError)?.userMessage ?? "\(error)")",
                                   level: .error)
             }
         })
     }
 
-    private func confirmResend(of bulkId: String, failed numbers: [String]) {
+    private func confirmResend(of bulkIds: [String], failed numbers: [String], what: String) {
         let failed = Array(Set(numbers)).sorted()
-        guard !failed.isEmpty else { toasts.post("nothing failed in bulk \(bulkId.prefix(8))", level: .info); return }
-        confirmation = ResendConfirmation(bulkId: bulkId, numbers: failed)
+        guard !failed.isEmpty else { toasts.post("nothing failed \(what)", level: .info); return }
+        confirmation = ResendConfirmation(bulkIds: bulkIds, numbers: failed, what: what)
     }
 
     public func cancelResend() { confirmation = nil }
@@ -372,7 +392,11 @@ public final class DeliveriesViewModel {
         guard let confirmation, !isResending else { return }
         self.confirmation = nil
         isResending = true
-        let invites = self.invites, numbers = confirmation.numbers, original = confirmation.bulkId
+        let invites = self.invites, numbers = confirmation.numbers
+        // A resend of one bulk links back to it; one gathered from several bulks links to none of them.
+        let original = confirmation.bulkIds.count == 1 ? confirmation.bulkIds[0] : nil
+        selectedBulks = []
+        selectedRecipients = []
         effects.perform({ try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default, resendOf: original)) },
                         then: { [weak self] result in
             guard let self else { return }
@@ -380,7 +404,7 @@ public final class DeliveriesViewModel {
             switch result {
             case .success(let sent):
                 var text = "resent to \(counted(sent.recipients.count, "number"))"
-                if let bulk = sent.bulkId { text += ": new bulk \(bulk.prefix(8)), a resend of \(original.prefix(8))" }
+                if let bulk = sent.bulkId { text += ": new bulk \(bulk.prefix(8))" + (original.map { ", a resend of \($0.prefix(8))" } ?? "") }
                 if !sent.skipped.isEmpty { text += "; \(sent.skipped.count) skipped by the resend policy" }
                 self.toasts.post(text, level: sent.recipients.isEmpty ? .warning : .success)
             case .failure(let error):
