@@ -66,9 +66,12 @@ public struct SendInvitationResponse: Codable, Sendable, Hashable {
         public var reason: String?
         /// Herald extension: the bulk this message belongs to (differs from the response's bulkId on a replay).
         public var bulkId: String?
+        /// Herald extension: the text as sent (fields filled, link made), for accepted messages.
+        public var text: String?
 
         public init(messageId: String, status: DeliveryStatus, price: Double, address: String? = nil,
-                    reason: String? = nil, bulkId: String? = nil) {
+                    reason: String? = nil, bulkId: String? = nil, text: String? = nil) {
+            self.text = text
             self.messageId = messageId
             self.status = status
             self.price = price
@@ -77,7 +80,7 @@ public struct SendInvitationResponse: Codable, Sendable, Hashable {
             self.bulkId = bulkId
         }
 
-        enum CodingKeys: String, CodingKey { case messageId, status, price, address, reason, bulkId }
+        enum CodingKeys: String, CodingKey { case messageId, status, price, address, reason, bulkId, text }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -87,6 +90,7 @@ public struct SendInvitationResponse: Codable, Sendable, Hashable {
             address = try c.decodeIfPresent(String.self, forKey: .address)
             reason = try c.decodeIfPresent(String.self, forKey: .reason)
             bulkId = try c.decodeIfPresent(String.self, forKey: .bulkId)
+            text = try c.decodeIfPresent(String.self, forKey: .text)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -97,6 +101,7 @@ public struct SendInvitationResponse: Codable, Sendable, Hashable {
             try c.encodeIfPresent(address, forKey: .address)
             try c.encodeIfPresent(reason, forKey: .reason)
             try c.encodeIfPresent(bulkId, forKey: .bulkId)
+            try c.encodeIfPresent(text, forKey: .text)
         }
     }
 }

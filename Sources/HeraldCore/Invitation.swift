@@ -22,11 +22,14 @@ public struct InvitationInfo: Sendable, Hashable, Codable {
     public var currency: String?
     /// The carrier says the failure is for good: the resend policy does not retry it.
     public var permanentFailure: Bool
+    /// The text as the platform sent it (fields filled, link made), when it said.
+    public var text: String?
 
     public init(id: Int64? = nil, msisdn: String, personId: Int64?, bulkId: String? = nil, messageId: String? = nil,
                 correlator: String, status: DeliveryStatus, createdAt: Date, updatedAt: Date,
                 attempts: Int = 1, error: String? = nil, price: Double? = nil, currency: String? = nil,
-                permanentFailure: Bool = false) {
+                permanentFailure: Bool = false, text: String? = nil) {
+        self.text = text
         self.price = price
         self.currency = currency
         self.permanentFailure = permanentFailure

@@ -313,7 +313,8 @@ extension PlatformEngine {
 
     private nonisolated func result(_ sent: SentMessage) -> SendInvitationResponse.MessageResponse {
         SendInvitationResponse.MessageResponse(messageId: sent.messageId, status: sent.status, price: sent.price,
-                                               address: sent.address, reason: sent.reason, bulkId: sent.bulkId)
+                                               address: sent.address, reason: sent.reason, bulkId: sent.bulkId,
+                                               text: sent.accepted ? sent.text : nil)
     }
 
     /// The earlier result of a replayed messageId; a replay naming another number is refused instead.

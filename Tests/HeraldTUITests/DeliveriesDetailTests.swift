@@ -38,7 +38,10 @@ import Testing
         #expect(f.pane.handle(action: .open))
         let detail = try draw(f.pane)
         #expect(detail.contains("╭ +385911111111 "), "a number without a person is the detail's title")
-        #expect(detail.contains("Template    Hi {RECEIVER_NAME}, {SENDER_NAME} invites you to Herald"))
+        // The text as the platform sent it: fields filled, the link made, nothing left in braces.
+        let sent = try #require(try f.ws.ledger.recipients(ofBulk: bulk).first { $0.msisdn == "+385911111111" }?.text)
+        #expect(!sent.contains("{") && sent.contains("https://"))
+        #expect(detail.contains("Text        " + String(sent.prefix(40))), "\(detail)")
         #expect(detail.contains("Number      +385911111111"))
         #expect(detail.contains("Status      \(DeliveryStatus.deliveryImpossible.label)"))
         #expect(detail.contains("Reason      EC_ABSENT_SUBSCRIBER (for good: not retried)"))

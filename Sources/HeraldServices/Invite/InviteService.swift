@@ -422,7 +422,7 @@ public actor InviteService {
             let reason = response == nil ? "the platform did not answer for this number" : response?.reason
             if byBulk[bulkId] == nil { order.append(bulkId) }
             byBulk[bulkId, default: []].append(SendOutcome(correlator: correlator, messageId: response?.messageId,
-                                                           status: status, error: reason))
+                                                           status: status, error: reason, text: response?.text))
             recipients.append(InvitedRecipient(address: "+" + d.address, messageId: response?.messageId,
                                                personId: pending.personIds[correlator], bulkId: bulkId, status: status,
                                                reason: reason, correlator: correlator))

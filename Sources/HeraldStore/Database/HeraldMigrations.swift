@@ -218,6 +218,10 @@ enum HeraldMigrations {
             // A resend's bulk names the bulk whose failed numbers it sent again.
             try db.execute(sql: "ALTER TABLE bulk ADD COLUMN resend_of TEXT")
         }
+        m.registerMigration("v10-sent-text") { db in
+            // The text as the platform sent it (fields filled, link made), for Deliveries' recipient detail.
+            try db.execute(sql: "ALTER TABLE invitation ADD COLUMN text TEXT")
+        }
         return m
     }
 }

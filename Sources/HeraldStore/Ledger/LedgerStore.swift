@@ -15,7 +15,8 @@ public struct LedgerStore: Sendable {
     }
 
     static let columns = """
-        id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error, price, currency, permanent
+        id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error, price, currency, permanent,
+        text
         """
 
     /// An invitation from a row whose first columns are `columns`, in that order (read by position:
@@ -28,7 +29,7 @@ public struct LedgerStore: Sendable {
                               status: DeliveryStatus(parsing: row[6]),
                               createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
                               attempts: row[9], error: row[10], price: row[11], currency: row[12],
-                              permanentFailure: row[13])
+                              permanentFailure: row[13], text: row[14])
     }
 
     static func bulk(_ row: Row) -> BulkRecord {
@@ -133,9 +134,9 @@ public struct LedgerStore: Sendable {
                                  bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds, bulk.resendOf])
             for o in outcomes {
                 try db.execute(sql: """
-                    UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?
+                    UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?, text = ?
                     WHERE correlator = ?
-                    """, arguments: [bulk.bulkId, o.messageId, o.status.rawValue, o.error, now, o.correlator])
+                    """, arguments: [bulk.bulkId, o.messageId, o.status.rawValue, o.error, now, o.text, o.correlator])
                 if db.changesCount == 0 { throw LedgerError.unknownCorrelator(o.correlator) }
             }
             if let sendId { try db.execute(sql: "DELETE FROM pending_send WHERE id = ?", arguments: [sendId]) }

@@ -57,8 +57,11 @@ public struct SendOutcome: Sendable, Hashable {
     public var status: DeliveryStatus
     /// Why the platform refused this recipient, when it did.
     public var error: String?
+    /// The text as the platform sent it, when it says.
+    public var text: String?
 
-    public init(correlator: String, messageId: String?, status: DeliveryStatus, error: String? = nil) {
+    public init(correlator: String, messageId: String?, status: DeliveryStatus, error: String? = nil, text: String? = nil) {
+        self.text = text
         self.correlator = correlator
         self.messageId = messageId
         self.status = status

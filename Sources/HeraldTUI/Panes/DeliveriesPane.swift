@@ -174,7 +174,7 @@ public final class DeliveriesPane: LivePane {
     }
 
     /// One recipient whole: the number, the status with the platform's reason, price, attempts, times, ids and the
-    /// bulk's message as written; it follows the cursor (j/k) and its status moves live.
+    /// text as sent; it follows the cursor (j/k) and its status moves live.
     private func renderDetail(of r: RecipientRow, in bulk: BulkSummary, into canvas: inout Canvas, area: Rect) {
         let width = max(20, min(area.width - 6, 76))
         var lines = [
@@ -192,8 +192,12 @@ public final class DeliveriesPane: LivePane {
             "Message id  \(r.messageId ?? "none yet (queued)")",
             "Bulk        \(bulk.bulkId)",
         ]
-        // The bulk's message as written: the platform fills each recipient's fields and link.
-        if !bulk.message.isEmpty { lines += wrapped("Template    ", bulk.message, width: width) }
+        // The text as the platform sent it; else (a colleague's bulk, an older ledger) the bulk's message as written.
+        if let text = r.text {
+            lines += wrapped("Text        ", text, width: width)
+        } else if !bulk.message.isEmpty {
+            lines += wrapped("Template    ", bulk.message, width: width)
+        }
         ModalView.render(into: &canvas, area: area, title: r.name == "—" ? r.number : r.name, lines: Array(lines.prefix(max(1, area.height - 4))),
                          buttons: ["Close (esc)"], minWidth: width)
     }

@@ -138,6 +138,8 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
     public let queuedAt: Date
     /// The carrier said the failure is for good (the resend policy does not retry it).
     public let permanentFailure: Bool
+    /// The text as the platform sent it, when it said (sanitised).
+    public let text: String?
 
     /// The same recipient in a new status.
     func with(status: DeliveryStatus, at: Date) -> RecipientRow {
@@ -159,6 +161,7 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
         attempts = inv.attempts
         queuedAt = inv.createdAt
         permanentFailure = inv.permanentFailure
+        text = inv.text.map { TerminalSafeText.sanitize($0) }
         price = inv.currency.flatMap { currency in
             inv.price.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") }
         }
