@@ -143,13 +143,14 @@ public struct InfobipCarrier: Carrier {
     /// One send request; a report per message Infobip answered for.
     private func send(_ chunk: [OutboundSMS], bulkId: String, at now: Date) async throws -> [CarrierReport] {
         let pushTo = settings.reports == .reports ? webhook.withLockedValue { $0 } : nil
-        let request = InfobipSendRequest(bulkId: bulkId, messages: chunk.map { message in
+        var request = InfobipSendRequest(bulkId: bulkId, messages: chunk.map { message in
             .init(sender: message.sender, destinations: [.init(to: message.address, messageId: message.messageId)],
                   content: .init(text: message.text), webhooks: pushTo.map {
                       .init(delivery: .init(url: $0.absoluteString, intermediateReport: true, notify: true),
                             contentType: "application/json", callbackData: Self.callbackData(message))
                   })
         })
+        settings.sendOptions.apply(to: &request)
         let body: Data
         do { body = try JSONEncoder().encode(request) } catch { throw InfobipError.unreadable("cannot encode the request") }
         let answer = try await http.call(InfobipSendResponse.self, .post, "/sms/3/messages", body: body, repeatable: false)

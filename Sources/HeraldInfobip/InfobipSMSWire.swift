@@ -10,7 +10,80 @@ public struct InfobipSendRequest: Codable, Sendable, Hashable {
         public var sender: String
         public var destinations: [Destination]
         public var content: Content
+        public var options: MessageOptions?
         public var webhooks: Webhooks?
+
+        public init(sender: String, destinations: [Destination], content: Content, options: MessageOptions? = nil,
+                    webhooks: Webhooks? = nil) {
+            self.sender = sender
+            self.destinations = destinations
+            self.content = content
+            self.options = options
+            self.webhooks = webhooks
+        }
+    }
+
+    /// `messages[].options`: what one message carries besides its text (each part only when set).
+    public struct MessageOptions: Codable, Sendable, Hashable {
+        public var validityPeriod: ValidityPeriod?
+        public var deliveryTimeWindow: DeliveryTimeWindow?
+        public var campaignReferenceId: String?
+        public var regional: Regional?
+
+        public init(validityPeriod: ValidityPeriod? = nil, deliveryTimeWindow: DeliveryTimeWindow? = nil,
+                    campaignReferenceId: String? = nil, regional: Regional? = nil) {
+            self.validityPeriod = validityPeriod
+            self.deliveryTimeWindow = deliveryTimeWindow
+            self.campaignReferenceId = campaignReferenceId
+            self.regional = regional
+        }
+    }
+
+    /// `{amount, timeUnit}`; Infobip cuts anything over 48 hours to 48.
+    public struct ValidityPeriod: Codable, Sendable, Hashable {
+        public var amount: Int
+        public var timeUnit: String
+    }
+
+    /// Days, and UTC hours within them, a message may be delivered in.
+    public struct DeliveryTimeWindow: Codable, Sendable, Hashable {
+        public var days: [String]
+        public var from: DeliveryTime?
+        public var to: DeliveryTime?
+    }
+
+    public struct DeliveryTime: Codable, Sendable, Hashable {
+        public var hour: Int
+        public var minute: Int
+    }
+
+    public struct Regional: Codable, Sendable, Hashable {
+        public var indiaDlt: IndiaDlt?
+        public var turkeyIys: TurkeyIys?
+    }
+
+    /// India's DLT registration of the sender and the template.
+    public struct IndiaDlt: Codable, Sendable, Hashable {
+        public var contentTemplateId: String?
+        public var principalEntityId: String
+        public var telemarketerId: String?
+
+        public init(contentTemplateId: String?, principalEntityId: String, telemarketerId: String?) {
+            self.contentTemplateId = contentTemplateId
+            self.principalEntityId = principalEntityId
+            self.telemarketerId = telemarketerId
+        }
+    }
+
+    /// Turkey's IYS: the brand and whether recipients are individuals (BIREYSEL) or merchants (TACIR).
+    public struct TurkeyIys: Codable, Sendable, Hashable {
+        public var brandCode: Int?
+        public var recipientType: String
+
+        public init(brandCode: Int?, recipientType: String) {
+            self.brandCode = brandCode
+            self.recipientType = recipientType
+        }
     }
 
     /// Where Infobip pushes this message's delivery reports, and what it hands back with them.
@@ -35,14 +108,70 @@ public struct InfobipSendRequest: Codable, Sendable, Hashable {
 
     public struct Content: Codable, Sendable, Hashable {
         public var text: String
+        public var transliteration: String?
+        public var language: Language?
+
+        public init(text: String, transliteration: String? = nil, language: Language? = nil) {
+            self.text = text
+            self.transliteration = transliteration
+            self.language = language
+        }
     }
 
+    public struct Language: Codable, Sendable, Hashable {
+        public var languageCode: String
+    }
+
+    /// The request's `options`: its bulk and pace, URL shortening and click tracking, conversion tracking.
     public struct Options: Codable, Sendable, Hashable {
         public var schedule: Schedule?
+        public var tracking: Tracking?
+        public var conversionTracking: ConversionTracking?
+
+        public init(schedule: Schedule? = nil, tracking: Tracking? = nil, conversionTracking: ConversionTracking? = nil) {
+            self.schedule = schedule
+            self.tracking = tracking
+            self.conversionTracking = conversionTracking
+        }
     }
 
     public struct Schedule: Codable, Sendable, Hashable {
         public var bulkId: String?
+        public var sendingSpeedLimit: SpeedLimit?
+
+        public init(bulkId: String? = nil, sendingSpeedLimit: SpeedLimit? = nil) {
+            self.bulkId = bulkId
+            self.sendingSpeedLimit = sendingSpeedLimit
+        }
+    }
+
+    /// At most `amount` messages a `timeUnit` (MINUTE, HOUR, DAY).
+    public struct SpeedLimit: Codable, Sendable, Hashable {
+        public var amount: Int
+        public var timeUnit: String
+    }
+
+    /// URL shortening and click tracking of the links in the texts.
+    public struct Tracking: Codable, Sendable, Hashable {
+        public var shortenUrl: Bool?
+        public var trackClicks: Bool?
+        public var trackingUrl: String?
+        public var removeProtocol: Bool?
+        public var customDomain: String?
+
+        public init(shortenUrl: Bool? = nil, trackClicks: Bool? = nil, trackingUrl: String? = nil, removeProtocol: Bool? = nil,
+                    customDomain: String? = nil) {
+            self.shortenUrl = shortenUrl
+            self.trackClicks = trackClicks
+            self.trackingUrl = trackingUrl
+            self.removeProtocol = removeProtocol
+            self.customDomain = customDomain
+        }
+    }
+
+    public struct ConversionTracking: Codable, Sendable, Hashable {
+        public var useConversionTracking: Bool
+        public var conversionTrackingName: String
     }
 
     public init(bulkId: String?, messages: [Message]) {

@@ -56,6 +56,8 @@ public struct InfobipSettings: Sendable, Hashable {
     public var requestsInFlight = 2
     /// Requests to `GET /sms/3/logs` a minute, shared by every pass of this process (Infobip allows 120).
     public var logsPerMinute = 120
+    /// What every message carries on Infobip (`[infobip.send]`).
+    public var sendOptions = InfobipSendOptions()
 
     public static let defaultMobileBaseURL = URL(string: "https://mobile.infobip.com")!
 

@@ -64,6 +64,8 @@ struct HeraldConfig: Sendable, Equatable {
     var inviteAllMobiles = false
     /// `[infobip] lookup_grace`, `hand_over_lease`, `report_deadline` (seconds) and `logs_per_minute`, by key.
     var infobipNumbers: [String: Double] = [:]
+    /// `[infobip.send]`: what every message carries on Infobip.
+    var infobipSend = InfobipSendOptions()
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
@@ -73,7 +75,7 @@ struct HeraldConfig: Sendable, Equatable {
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
                                             "keys", "platform", "inbox", "share", "infobip", "invite"]
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
-                                             "lookup_grace", "hand_over_lease", "report_deadline", "logs_per_minute"]
+                                             "lookup_grace", "hand_over_lease", "report_deadline", "logs_per_minute", "send"]
     /// The `[infobip]` keys that are numbers, with their ranges and units.
     static let infobipNumberRanges: [(key: String, range: ClosedRange<Double>, unit: String)] = [
         ("lookup_grace", InfobipLimits.lookupGrace, "seconds"), ("hand_over_lease", InfobipLimits.handOverLease, "seconds"),
@@ -176,6 +178,10 @@ struct HeraldConfig: Sendable, Equatable {
             c.infobipMobileBaseURL = try string(infobip, "mobile_base_url", "infobip.mobile_base_url")
             c.infobipApplicationCode = try string(infobip, "application_code", "infobip.application_code")
             c.infobipLink = try string(infobip, "link", "infobip.link")
+            if let sendValue = infobip["send"] {
+                guard let send = sendValue.table else { throw ConfigError(file: file, message: "[infobip.send] must be a table") }
+                c.infobipSend = try parseInfobipSend(send, file: file, warnings: &c.warnings)
+            }
             for (key, range, unit) in infobipNumberRanges {
                 guard let v = infobip[key] else { continue }
                 guard let number = v.double ?? v.int.map(Double.init), range.contains(number) else {

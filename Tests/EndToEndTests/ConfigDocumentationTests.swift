@@ -5,7 +5,7 @@ import Testing
 /// the README's config examples set is one the binary knows. The binary's knowledge is read from what it says of an
 /// unknown key in each table ("unknown key … ignored (known: …)"), so the test follows the parser, not a copy of it.
 @Suite struct ConfigDocumentationTests {
-    static let tables = ["", "platform", "infobip", "share", "inbox", "invite"]
+    static let tables = ["", "platform", "infobip", "infobip.send", "share", "inbox", "invite"]
 
     /// The keys the binary knows, per table ("" is the top level).
     func knownKeys() throws -> [String: Set<String>] {
@@ -17,7 +17,7 @@ import Testing
         var known: [String: Set<String>] = [:]
         for line in run.stderr.split(separator: "\n") where line.contains("zz_unknown") {
             guard let open = line.range(of: "(known: "), let close = line.range(of: ")", options: .backwards) else { continue }
-            let table = line.contains("\"zz_unknown\"") ? "" : String(line.split(separator: "\"")[1].split(separator: ".")[0])
+            let table = line.contains("\"zz_unknown\"") ? "" : line.split(separator: "\"")[1].split(separator: ".").dropLast().joined(separator: ".")
             known[table] = Set(line[open.upperBound..<close.lowerBound].components(separatedBy: ", "))
         }
         return known
@@ -29,7 +29,7 @@ import Testing
         let known = try knownKeys()
         #expect(Set(known.keys) == Set(Self.tables), "a warning per table: \(known)")
         for (table, keys) in known {
-            for key in keys where table != "" || !Self.tables.contains(key) && key != "keys" {
+            for key in keys where (table != "" || !Self.tables.contains(key) && key != "keys") && !Self.tables.contains("\(table).\(key)") {
                 let spelled = [" \(key) =", "\n\(key) =", "# \(key) =", "`\(key)`", "\(table).\(key)", "[\(table)] \(key)"]
                 #expect(spelled.contains { readme.contains($0) }, "\(table.isEmpty ? "" : "[\(table)] ")\(key) is not documented in README.md")
             }
@@ -47,5 +47,32 @@ import Testing
             guard key.allSatisfy({ $0.isLowercase || $0 == "_" }), Self.tables.contains(table) else { continue }
             #expect(known[table]?.contains(key) == true, "README sets \(table.isEmpty ? "" : "[\(table)] ")\(key), which Herald does not know")
         }
+    }
+
+    /// `[infobip.send]` values are held to Infobip's published limits when the file is read: a wrong one stops every
+    /// command with the key and what to write; right ones load without a word.
+    @Test func infobipSenderOptionsOutsideThePublishedLimitsAreRefusedWithTheKey() throws {
+        let box = try CLISandbox()
+        for (setting, said) in [("validity = \"72h\"", "infobip.send.validity: \"72h\" is longer than Infobip's 48 hours"),
+                                ("speed_limit = \"10/week\"", "infobip.send.speed_limit: \"10/week\" is not a speed"),
+                                ("delivery_days = [\"MONDAY\"]\ndelivery_from = \"08:00\"", "set both delivery_from and delivery_to"),
+                                ("turkey_iys_recipient_type = \"PERSON\"", "is not one of BIREYSEL, TACIR")] {
+            try box.write("config/herald/config.toml", "[infobip.send]\n\(setting)\n")
+            let run = try box.run(["templates", "list", "--data-dir", box.dataDir.path])
+            #expect(run.status != 0 && run.stderr.contains(said), "\(setting): \(run.stderr)")
+            #expect(run.status == 1, "a clean failure, not a crash: \(run.status)")
+        }
+        try box.write("config/herald/config.toml", """
+            [infobip.send]
+            validity = "2h"
+            delivery_days = ["MONDAY", "FRIDAY"]
+            delivery_from = "08:00"
+            delivery_to = "17:00"
+            speed_limit = "100/minute"
+            campaign = "summer"
+            transliteration = "central_european"
+            """)
+        let fine = try box.run(["templates", "list", "--data-dir", box.dataDir.path])
+        #expect(fine.status == 0 && !fine.stderr.contains("infobip"), "\(fine.stderr)")
     }
 }

@@ -18,14 +18,16 @@ final class InfobipHarness: @unchecked Sendable {
                                         sendRetry: SendRetry(attempts: 1, baseDelay: 0, maxDelay: 0))
 
     init(apiKey: String? = nil, applicationCode: String? = "stand-in-app-code", maxPerRequest: Int = 100,
-         state: StandInState = StandInState()) async throws {
+         state: StandInState = StandInState(), sendOptions: InfobipSendOptions = InfobipSendOptions()) async throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.state = state
         (url, server) = try await InfobipStandIn.start(state: state)
-        settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "HERALD_INFOBIP_API_KEY",
-                                   mobileBaseURL: url, applicationCode: applicationCode, link: "https://example.com/join",
-                                   reportInterval: 0, maxMessagesPerRequest: maxPerRequest, attempts: 3, maxRetryWait: 2)
+        var settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "HERALD_INFOBIP_API_KEY",
+                                       mobileBaseURL: url, applicationCode: applicationCode, link: "https://example.com/join",
+                                       reportInterval: 0, maxMessagesPerRequest: maxPerRequest, attempts: 3, maxRetryWait: 2)
+        settings.sendOptions = sendOptions
+        self.settings = settings
         workspace = try await Workspace.open(dataDirectory: dir, platform: InfobipPlatform(settings: settings),
                                              config: Self.config)
     }

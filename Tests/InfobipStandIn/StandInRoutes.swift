@@ -86,6 +86,8 @@ public struct StandInRoutes: Sendable {
               let messages = object["messages"] as? [[String: Any]], !messages.isEmpty else {
             return (400, [:], Self.badRequestV3([("messages", "must not be empty")]))
         }
+        let violations = StandInSendOptions.violations(in: object)
+        if !violations.isEmpty { return (400, [:], Self.badRequestV3(violations)) }
         let options = object["options"] as? [String: Any]
         var bulkId = (options?["schedule"] as? [String: Any])?["bulkId"] as? String ?? ""
         // The published lengths: bulkId at most 100 characters, messageId 200, callbackData 4,000.

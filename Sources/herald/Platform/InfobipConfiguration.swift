@@ -66,6 +66,7 @@ extension GlobalOptions {
         settings.handOverLease = try number("hand_over_lease", "HERALD_INFOBIP_HANDOVER_LEASE") ?? settings.handOverLease
         settings.reportDeadline = try number("report_deadline", "HERALD_INFOBIP_REPORT_DEADLINE") ?? settings.reportDeadline
         settings.logsPerMinute = try number("logs_per_minute", "HERALD_INFOBIP_LOGS_PER_MINUTE").map { Int($0) } ?? settings.logsPerMinute
+        settings.sendOptions = config.infobipSend
         return settings
     }
 
