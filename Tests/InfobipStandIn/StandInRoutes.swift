@@ -129,7 +129,7 @@ public struct StandInRoutes: Sendable {
                                                   callbackData: callbackData))
                 answered.append([
                     "messageId": id, "destination": to,
-                    "status": Self.status(group: 1, "PENDING", id: 26, "MESSAGE_ACCEPTED", "Message sent to next instance"),
+                    "status": Self.status(group: 1, "PENDING", id: 26, "PENDING_ACCEPTED", "Message sent to next instance"),
                     "details": ["messageCount": 1],
                 ])
             }
