@@ -106,6 +106,7 @@ let package = Package(
         .target(name: "HeraldViewModels", dependencies: ["HeraldCore", "HeraldServices"], swiftSettings: uiIsolation),
         .target(name: "HeraldTUI", dependencies: [
             "CNCurses", "HeraldCore", "HeraldViewModels",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: uiIsolation),
         .executableTarget(name: "herald", dependencies: [

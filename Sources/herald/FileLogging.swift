@@ -36,11 +36,19 @@ final class LogSink: @unchecked Sendable {
     /// Added to every line (the replica's name and pid on a server).
     private var fields: [(String, String)] = []
 
-    /// Opens (creating, 0600) `url` for appending; logs are dropped when it cannot be opened.
+    /// Why nothing can be logged (the folder or the file could not be made), nil when logs are written.
+    private(set) var problem: String?
+
+    /// Opens (creating, 0600) `url` for appending; when it cannot be opened, logs are dropped and `problem` says why.
     init(url: URL) {
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            problem = "cannot make the log folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)"
+        }
         descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0, problem == nil { problem = "cannot open the log file \(url.path): \(String(cString: strerror(errno)))" }
     }
 
     /// Sends every line to standard error in `format` from now on, each with `fields`.

@@ -27,6 +27,9 @@ struct Herald: AsyncParsableCommand {
         let arguments = RecipientArguments.extract(from: Array(CommandLine.arguments.dropFirst()))
         // Logs go to $XDG_STATE_HOME/herald/herald.log (the data folder does not move them).
         FileLogging.bootstrap(file: HeraldPaths.resolve(dataDirOption: nil).logFile)
+        if let problem = FileLogging.sink?.problem {
+            Output.warn("\(problem); nothing will be logged (set XDG_STATE_HOME)")
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -73,6 +73,17 @@ import Testing
         #expect(!r.crashed, "\(r)")
         #expect(r.stderr.contains(file.path), "\(r)")
     }
+    /// A log folder that cannot be made is said once, not a silent loss of every log line; the command still works.
+    @Test func aLogFolderThatCannotBeMadeIsSaidAndTheCommandStillRuns() throws {
+        let cli = try PlatformCLI()
+        let file = cli.home.appendingPathComponent("state-is-a-file")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let r = try cli.run(["templates", "list"], env: ["XDG_STATE_HOME": file.path])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr.contains("herald: warning: cannot make the log folder \(file.path)/herald"), "\(r)")
+        #expect(r.stderr.contains("nothing will be logged"), "\(r)")
+    }
+
     /// With --json an error is JSON on stderr too, with the same exit status: a message and, when it says what to
     /// do, that advice as the hint.
     @Test func withJSONAnErrorIsJSONWithItsHint() throws {

@@ -58,6 +58,38 @@ import HeraldEmbedded
         #expect(vm.counts.total == 6)
     }
 
+    /// A server tells of a new message on its event stream: the inbox reads its first page then, not on a timer
+    /// (Infobip's inbox and a server's are read every 30 s otherwise, the embedded engine's local file every second).
+    @Test func aNewMessageTheServerToldOfIsReadAtOnceAndOtherUsersAreNotRead() async throws {
+        let ws = try await workspace(messages: 3)
+        let pump = EffectPump()
+        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        vm.reload()
+        await pump.settle()
+        try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Told", body: "by the event stream",
+                                                at: Date(timeIntervalSince1970: 1_700_001_000), seen: false)
+        #expect(!vm.handle(.inboxArrived(externalUserId: "ivo")))
+        #expect(!vm.isRefreshing, "another user's message reads nothing")
+        _ = vm.handle(.inboxArrived(externalUserId: "ana"))
+        #expect(vm.isRefreshing)
+        await pump.settle()
+        #expect(vm.messages.first?.title == "Told" && vm.refreshProblem == nil)
+        // A refresh the local copy answered (the platform busy) is shown as offline; one that fails outright keeps
+        // what is shown and says why until one succeeds.
+        await ws.workspace.engine.injectFaults(.serverError(status: 503), count: 20, pathPrefix: "/mobile/1/user")
+        vm.refresh()
+        await pump.settle()
+        #expect(vm.fromCache && vm.refreshProblem == nil)
+        try ws.workspace.database.write { try $0.execute(sql: "DROP TABLE inbox_message") }
+        vm.refresh()
+        await pump.settle()
+        #expect(vm.messages.first?.title == "Told")
+        #expect(vm.refreshProblem?.hasPrefix("could not refresh: ") == true, "\(vm.refreshProblem ?? "nil")")
+        #expect(PlatformKind.embedded.inboxRefreshInterval == 1)
+        #expect(PlatformKind.infobip(URL(string: "https://x.api.infobip.com")!).inboxRefreshInterval == 30)
+        #expect(PlatformKind.server(URL(string: "https://herald.example")!).inboxRefreshInterval == 30)
+    }
+
     @Test func openingAMessageDropsTheUnreadCountAtOnceAndTheMarkSticks() async throws {
         let ws = try await workspace(messages: 5)
         let pump = EffectPump()

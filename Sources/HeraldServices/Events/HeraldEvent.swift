@@ -14,6 +14,8 @@ public enum HeraldEvent: Sendable, Hashable {
     case bulkSent(BulkSent)
     /// A page of a user's inbox arrived.
     case inboxLoaded(InboxLoaded)
+    /// The platform told of a new message in a user's inbox (a server's event stream).
+    case inboxArrived(externalUserId: String)
     /// Messages of a user's inbox were marked seen (or the mark was rolled back).
     case inboxSeenChanged(InboxSeenChange)
     /// Where the delivery tracker's schedule stands.

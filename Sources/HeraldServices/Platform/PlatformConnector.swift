@@ -12,6 +12,14 @@ public enum PlatformKind: Sendable, Hashable, CustomStringConvertible {
     /// Infobip Mobile Messaging's.
     case infobip(URL)
 
+    /// How often a shown inbox is read again. The embedded engine's inbox is a read of a local file: every second, so a
+    /// message another process pushed shows at once. A server also tells of new messages on its event stream, and
+    /// Infobip's inbox is a call over the network counted against the account: every 30 seconds.
+    public var inboxRefreshInterval: TimeInterval {
+        if case .embedded = self { return 1 }
+        return 30
+    }
+
     public var description: String {
         switch self {
         case .embedded: return "embedded"

@@ -197,8 +197,13 @@ public final class Workspace: @unchecked Sendable {
                 await source.follow(after: after) { update in
                     switch update {
                     case .event(let event, let id):
-                        if case .deliveryChanged(let bulkId, let infos, _, let text) = event {
+                        switch event {
+                        case .deliveryChanged(let bulkId, let infos, _, let text):
                             await tracker.applyPushed(infos, bulkId: bulkId, messageText: text)
+                        case .inboxMessage(let user, _):
+                            bus.publish(.inboxArrived(externalUserId: user))
+                        default:
+                            break
                         }
                         // Where to resume next time (this run resumes by itself).
                         if let id {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Edits a text in the person's own editor (`$VISUAL`, `$EDITOR`, else `vi`) on a temporary file,
 /// with the terminal handed over for the time it runs.
@@ -24,7 +25,14 @@ public enum ComposerExternalEditor {
         do { try Data(text.utf8).write(to: file, options: [.atomic]) } catch {
             throw Failure(description: "cannot write the temporary file \(file.path): \(error.localizedDescription)")
         }
-        defer { try? FileManager.default.removeItem(at: file) }
+        defer {
+            // The message may hold a person's name: a copy left in the temporary folder is worth a line in the log.
+            do { if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) } } catch {
+                Logger(label: "herald.editor").warning("could not remove the edited message's temporary file", metadata: [
+                    "file": "\(file.path)", "cause": "\(error.localizedDescription)",
+                ])
+            }
+        }
         let editor = command(environment: environment)
         var outcome: Result<Int32, ForegroundCommand.Failure> = .failure(.init(description: "the editor did not run"))
         // The command may carry arguments ("code -w"); the file name is passed as $1, never spliced in.

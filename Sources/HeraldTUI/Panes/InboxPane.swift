@@ -122,7 +122,11 @@ public final class InboxPane: LivePane {
         var text = model.countsSummary
         if model.isLoading { text += "  · loading…" }
         if model.fromCache { text += "  · offline: from the local cache" }
-        canvas.put(TextFit.truncate(text, to: rect.width), x: rect.x, y: rect.y, style: Style(.muted), clip: rect)
+        let x = canvas.put(TextFit.truncate(text, to: rect.width), x: rect.x, y: rect.y, style: Style(.muted), clip: rect)
+        if let problem = model.refreshProblem, x + 4 < rect.maxX {
+            canvas.put(TextFit.truncate("  · " + TerminalSafeText.sanitize(problem), to: rect.maxX - x), x: x, y: rect.y,
+                       style: Style(.warning), clip: rect)
+        }
     }
 
     private func renderList(into canvas: inout Canvas, rect: Rect) {
@@ -326,6 +330,7 @@ public final class InboxPane: LivePane {
     }
 
     public func handle(serviceEvent: HeraldEvent) -> Bool {
+        if case .inboxArrived = serviceEvent, !started { return false }      // read when the inbox is first opened
         let changed = model.handle(serviceEvent)
         // The shell folds inbox events into its own unread count first; this pane knows the real one
         // (its optimistic marks already counted), so it has the last word for its user.

@@ -73,6 +73,7 @@ extension InboxPane {
         model.onUnreadChanged = { app.setUnreadInbox($0) }
         self.init(model: model, clock: env.clock)
         copier = env.copier
+        refreshInterval = env.workspace.connection.kind.inboxRefreshInterval
         if env.inboxUser != nil { start() }      // the status bar shows the unread count from the start
     }
 }

@@ -70,6 +70,8 @@ public final class AppViewModel {
         case .inboxLoaded(let loaded):
             unreadInbox = loaded.countUnread
             lastEvent = "\(time) inbox of \(loaded.externalUserId): \(loaded.countUnread) unread"
+        case .inboxArrived(let user):
+            lastEvent = "\(time) new message in the inbox of \(user)"
         case .inboxSeenChanged(let change):
             if let unread = unreadInbox {
                 unreadInbox = max(0, unread + (change.seen ? -change.messageIds.count : change.messageIds.count))

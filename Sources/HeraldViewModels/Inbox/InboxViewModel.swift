@@ -31,6 +31,8 @@ public final class InboxViewModel {
     public private(set) var isLoading = false
     /// True while `refresh` reads the first page again in the background.
     public private(set) var isRefreshing = false
+    /// Why the last refresh failed (what is shown stays); nil once one succeeds.
+    public private(set) var refreshProblem: String?
     /// Bumped by every local seen mark (a refresh started before one is dropped).
     private var seenEdits = 0
     public private(set) var hasMore = false
@@ -105,7 +107,9 @@ public final class InboxViewModel {
 
     /// Reads the first page again without disturbing what is shown: messages that arrived meanwhile
     /// go on top, known ones take their new seen state, the cursor and an open message stay put.
-    /// Does nothing while a read is in flight (the pane calls it every second while it is shown).
+    /// Does nothing while a read is in flight (the pane calls it on the platform's schedule while it is shown, and
+    /// when the platform tells of a new message). A failed refresh keeps what is shown and says why
+    /// (`refreshProblem`) until one succeeds.
     public func refresh() {
         guard !user.isEmpty, !isLoading, !isRefreshing, problem == nil || lastPage != nil else { return }
         let asked = generation, marks = seenEdits
@@ -115,8 +119,15 @@ public final class InboxViewModel {
             guard let self else { return }
             self.isRefreshing = false
             // A mark made meanwhile may not be in this answer: the next refresh has it.
+            if case .failure(let error) = result {
+                self.refreshProblem = "could not refresh: \(userMessage(for: error))"
+                return
+            }
             guard asked == self.generation, marks == self.seenEdits, !self.isLoading,
                   case .success(let page) = result else { return }
+            // The platform did not answer and the local copy stood in: shown as offline, not as news.
+            self.fromCache = page.fromCache
+            self.refreshProblem = nil
             let fresh = Dictionary(page.messages.map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
             let known = Set(self.messages.map(\.messageId))
             let arrived = page.messages.filter { !known.contains($0.messageId) }
@@ -339,6 +350,9 @@ public final class InboxViewModel {
     @discardableResult
     public func handle(_ event: HeraldEvent) -> Bool {
         switch event {
+        case .inboxArrived(let externalUserId) where externalUserId == user:
+            refresh()
+            return false
         case .inboxSeenChanged(let change) where change.externalUserId == user:
             let before = counts
             applySeen(change.messageIds, seen: change.seen)
