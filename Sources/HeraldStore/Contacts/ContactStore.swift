@@ -2,12 +2,6 @@ import Foundation
 import GRDB
 import HeraldCore
 
-/// How a list of people is ordered.
-public enum ContactSort: String, Sendable, CaseIterable, Codable {
-    case firstName = "first"
-    case lastName = "last"
-}
-
 /// A page of matching people and how many matched in all.
 public struct ContactPage: Sendable {
     /// Number of people matching (not just the ones returned).

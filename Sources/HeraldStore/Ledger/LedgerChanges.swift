@@ -25,12 +25,6 @@ public struct LedgerDelta: Sendable, Hashable {
     public let hasMore: Bool
 }
 
-/// Every bulk with its counts, as of one change sequence.
-public struct BulkCountsSnapshot: Sendable, Hashable {
-    public let sequence: Int64
-    public let bulks: [BulkCounts]
-}
-
 /// The rows of the ledger that can still change, as of one change sequence.
 public struct OpenRows: Sendable, Hashable {
     public struct Row: Sendable, Hashable {
@@ -46,17 +40,6 @@ public struct OpenRows: Sendable, Hashable {
     /// Rows with a higher id were inserted later.
     public let maxInvitationId: Int64
     public let rows: [Int64: Row]
-}
-
-/// A bulk with how many of its recipients stand in each status: one row of the Deliveries table.
-public struct BulkCounts: Sendable, Hashable {
-    public let record: BulkRecord
-    public let counts: [DeliveryStatus: Int]
-
-    public init(record: BulkRecord, counts: [DeliveryStatus: Int]) {
-        self.record = record
-        self.counts = counts
-    }
 }
 
 extension LedgerStore {

@@ -1,40 +1,6 @@
 import Foundation
 import HeraldCore
 
-/// One bulk of invitations as the platform answered it, and where its delivery polling stands.
-public struct BulkRecord: Sendable, Hashable, Codable {
-    public var bulkId: String
-    public var createdAt: Date
-    public var messageKey: String?
-    public var messageText: String?
-    public var sender: String?
-    public var recipientCount: Int
-    /// Delivery-info passes already made for this bulk.
-    public var passesDone: Int
-    public var nextPollAt: Date?
-    public var lastPolledAt: Date?
-    /// False for a colleague's bulk learnt from a Herald server's events.
-    public var sentHere: Bool
-    /// The bulk whose failed numbers this one sent again, when it is a resend.
-    public var resendOf: String?
-
-    public init(bulkId: String, createdAt: Date, messageKey: String? = nil, messageText: String? = nil,
-                sender: String? = nil, recipientCount: Int, passesDone: Int = 0, nextPollAt: Date? = nil,
-                lastPolledAt: Date? = nil, sentHere: Bool = true, resendOf: String? = nil) {
-        self.sentHere = sentHere
-        self.resendOf = resendOf
-        self.bulkId = bulkId
-        self.createdAt = createdAt
-        self.messageKey = messageKey
-        self.messageText = messageText
-        self.sender = sender
-        self.recipientCount = recipientCount
-        self.passesDone = passesDone
-        self.nextPollAt = nextPollAt
-        self.lastPolledAt = lastPolledAt
-    }
-}
-
 /// A recipient written to the ledger before the platform is called.
 public struct QueuedRecipient: Sendable, Hashable {
     /// E.164 ("+385981234567").

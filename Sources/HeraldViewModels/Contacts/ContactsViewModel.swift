@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCore
 import HeraldServices
-import HeraldStore
 
 /// A listing and the first rows of it, read together.
 nonisolated struct ListingRead: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCore
 import HeraldServices
-import HeraldStore
 
 /// Which recipients the Deliveries pane shows.
 nonisolated public enum DeliveryFilter: String, Sendable, CaseIterable, Hashable {

@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCore
 import HeraldServices
-import HeraldStore
 
 /// The Deliveries pane's state: every bulk with its counts per status, live as the change feed's
 /// batches arrive (changed cells stay lit for `highlightDuration`), one bulk opened to its
