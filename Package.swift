@@ -109,8 +109,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: uiIsolation),
+        // The composition root of the screens: panes built on a workspace's services, in one place.
+        .target(name: "HeraldApp", dependencies: ["HeraldCore", "HeraldServices", "HeraldViewModels", "HeraldTUI"],
+                swiftSettings: uiIsolation),
         .executableTarget(name: "herald", dependencies: [
-            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEngine",
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEngine",
             "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -118,7 +121,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "herald-bench", dependencies: [
-            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldEmbedded",
+            "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEmbedded",
             "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "PostgresTestCluster",
             "HeraldInfobip", "InfobipStandIn",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

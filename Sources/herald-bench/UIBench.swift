@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldEmbedded
 import HeraldServices
+import HeraldApp
 import HeraldTUI
 import HeraldViewModels
 

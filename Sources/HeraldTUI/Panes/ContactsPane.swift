@@ -10,7 +10,7 @@ public final class ContactsPane: LivePane {
     public let viewModel: ContactsViewModel
     public let title = "Contacts"
     /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
-    var copier: Copier?
+    public var copier: Copier?
     private var list = ListState()
     private var search = TextFieldState()
     private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -295,14 +295,4 @@ public final class ContactsPane: LivePane {
     }
 
     public func handle(serviceEvent: HeraldEvent) -> Bool { viewModel.handle(event: serviceEvent) }
-}
-
-extension ContactsPane {
-    /// The pane on a workspace (what the registry builds).
-    public convenience init(_ env: PaneEnvironment) {
-        let ws = env.workspace
-        self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger),
-                                               suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
-        copier = env.copier
-    }
 }

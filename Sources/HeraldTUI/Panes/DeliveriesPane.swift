@@ -10,7 +10,7 @@ public final class DeliveriesPane: LivePane {
     public let title = "Deliveries"
     private let clock: any HeraldClock
     /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
-    var copier: Copier?
+    public var copier: Copier?
     private var list = ListState()
     private var recipientList = ListState()
     private var tableRect = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -303,15 +303,4 @@ public final class DeliveriesPane: LivePane {
     public func handle(serviceEvent: HeraldEvent) -> Bool { viewModel.handle(event: serviceEvent) }
     public func nextDeadline() -> Date? { viewModel.nextDeadline(now: clock.now()) }
     public func tick(now: Date) -> Bool { viewModel.tick(now: now) }
-}
-
-extension DeliveriesPane {
-    /// The pane on a workspace (what the registry builds).
-    public convenience init(_ env: PaneEnvironment) {
-        let ws = env.workspace
-        self.init(viewModel: DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
-                                                 effects: env.effects, toasts: env.app.toasts, clock: env.clock),
-                  clock: env.clock)
-        copier = env.copier
-    }
 }

@@ -9,7 +9,7 @@ public final class InboxPane: LivePane {
     public let model: InboxViewModel
     public let title = "Inbox"
     /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
-    var copier: Copier?
+    public var copier: Copier?
     private var list = ListState()
     private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var editing: Editing?

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldServices
 import HeraldViewModels
 
 /// The whole Herald screen: tab bar, the focused pane, hint and status lines, toasts, and the

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldServices
 import HeraldStore
+import HeraldApp
 import HeraldTUI
 import HeraldViewModels
 import Logging

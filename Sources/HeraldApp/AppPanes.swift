@@ -1,4 +1,5 @@
 import HeraldServices
+import HeraldTUI
 import HeraldViewModels
 
 /// THE pane registry: the five panes in tab order. Each line builds one pane; replace a

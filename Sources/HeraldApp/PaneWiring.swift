@@ -1,19 +1,19 @@
 import Foundation
 import HeraldCore
 import HeraldServices
+import HeraldTUI
 import HeraldViewModels
 
-/// Hooks into the terminal that only the launcher has (it owns the `NcursesTerminal`): set once
-/// before the loop starts; nil in tests and when there is no terminal.
-public enum PaneTerminalHooks {
-    /// Writes bytes to the terminal between frames (`NcursesTerminal.writeRaw`), for OSC 52 copies.
-    nonisolated(unsafe) public static var writeBytes: (([UInt8]) -> Void)?
-    /// Hands the terminal to an outside program (`NcursesTerminal.suspend`), for `$EDITOR`.
-    nonisolated(unsafe) public static var suspend: ((() -> Void) -> Void)?
+// Each pane on a workspace: its view-model built from the workspace's services, and its hooks into the shell. The
+// only place panes and services meet (the TUI module knows view-models, not services).
 
-    /// Writes a copy's OSC 52 bytes, when there are any and a terminal to take them.
-    static func write(_ bytes: [UInt8]?) {
-        if let bytes, let writeBytes { writeBytes(bytes) }
+extension ContactsPane {
+    /// The pane on a workspace (what the registry builds).
+    public convenience init(_ env: PaneEnvironment) {
+        let ws = env.workspace
+        self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger),
+                                               suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
+        copier = env.copier
     }
 }
 
@@ -75,5 +75,16 @@ extension InboxPane {
         copier = env.copier
         refreshInterval = env.workspace.connection.kind.inboxRefreshInterval
         if env.inboxUser != nil { start() }      // the status bar shows the unread count from the start
+    }
+}
+
+extension DeliveriesPane {
+    /// The pane on a workspace (what the registry builds).
+    public convenience init(_ env: PaneEnvironment) {
+        let ws = env.workspace
+        self.init(viewModel: DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+                                                 effects: env.effects, toasts: env.app.toasts, clock: env.clock),
+                  clock: env.clock)
+        copier = env.copier
     }
 }

@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldServices
+import HeraldTUI
 import HeraldViewModels
 
 /// What a pane needs to build its view-model: the workspace's services, the shell's view-model
