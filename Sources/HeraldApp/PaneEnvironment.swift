@@ -27,10 +27,13 @@ public struct PaneEnvironment {
         self.inboxUser = inboxUser
         copier = Copier(clipboard: Clipboard(method: .automatic(configured: workspace.config.clipboardCommand)), effects: effects,
                         onToast: { app.toasts.post($1, level: $0) },
-                        onTerminalBytes: { bytes in
-                            if let write = PaneTerminalHooks.writeBytes { write(bytes) } else {
-                                app.toasts.post("no terminal to copy through; set [share] clipboard_command", level: .warning)
-                            }
-                        })
+                        onTerminalBytes: Self.writeToTerminal)
+    }
+
+    /// Writes bytes to the terminal when there is one (the launcher's hook); false when there is none.
+    static func writeToTerminal(_ bytes: [UInt8]) -> Bool {
+        guard let write = PaneTerminalHooks.writeBytes else { return false }
+        write(bytes)
+        return true
     }
 }

@@ -27,11 +27,7 @@ extension SharePane {
                                                            sender: ws.config.sender))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
-        model.onTerminalBytes = { bytes in
-            if let write = PaneTerminalHooks.writeBytes { write(bytes) } else {
-                app.toasts.post("no terminal to copy through; set [share] clipboard_command", level: .warning)
-            }
-        }
+        model.onTerminalBytes = PaneEnvironment.writeToTerminal
         model.onCompose = { [weak composer] channel in
             guard let composer else { return }
             composer.model.setChannel(channel)

@@ -66,7 +66,7 @@ public struct InfobipSendOptions: Sendable, Hashable {
         guard let amount = Int(trimmed.dropLast(unit.suffix.count)), amount > 0 else {
             throw InfobipOptionError("\"\(text)\" is not a period: write it like \"90m\", \"2h\" or \"3600s\"")
         }
-        guard amount * unit.seconds <= 48 * 3_600 else {
+        guard amount <= 48 * 3_600 / unit.seconds else {
             throw InfobipOptionError("\"\(text)\" is longer than Infobip's 48 hours")
         }
         return .init(amount: amount, timeUnit: unit.unit)

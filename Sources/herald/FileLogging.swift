@@ -41,14 +41,15 @@ final class LogSink: @unchecked Sendable {
 
     /// Opens (creating, 0600) `url` for appending; when it cannot be opened, logs are dropped and `problem` says why.
     init(url: URL) {
+        var folderProblem: String?
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            problem = "cannot make the log folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)"
+            folderProblem = "cannot make the log folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)"
         }
         descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor < 0, problem == nil { problem = "cannot open the log file \(url.path): \(String(cString: strerror(errno)))" }
+        if descriptor < 0 { problem = folderProblem ?? "cannot open the log file \(url.path): \(String(cString: strerror(errno)))" }
     }
 
     /// Sends every line to standard error in `format` from now on, each with `fields`.

@@ -50,8 +50,15 @@ import Testing
         // j moves the cursor and the detail goes with it.
         f.vm.moveCursor(to: 1 - failedAt)
         #expect(try draw(f.pane).contains("Number      +385912222222"))
+        // With the detail in front, the list behind takes no keys: space selects nothing, f filters nothing, and Esc
+        // closes the detail even while a search is set.
+        f.vm.setSearch("+385")
+        #expect(f.pane.handle(action: .select) && f.pane.handle(action: .filter))
+        #expect(f.vm.selectedRecipients.isEmpty && f.vm.filter == .all)
         #expect(f.pane.handle(action: .back))
         #expect(f.vm.detail == nil && f.vm.openBulkId == bulk, "Esc closes the detail, the bulk stays open")
+        #expect(f.vm.search.query == "+385")
+        #expect(f.pane.handle(action: .back) && f.vm.search.query.isEmpty, "then Esc clears the search")
         #expect(f.pane.handle(action: .back))
         #expect(f.vm.openBulkId == nil)
     }

@@ -61,7 +61,7 @@ import Testing
         let effects = PaneEffects()
         let pane = await pane(ws, effects)
         var written: [UInt8] = []
-        pane.model.onTerminalBytes = { written += $0 }
+        pane.model.onTerminalBytes = { written += $0; return true }
         #expect(pane.handle(action: .copy))
         await effects.settle()
         let url = try #require(pane.model.link?.url)

@@ -15,7 +15,7 @@ import Testing
     private func copier(_ clipboard: Clipboard, _ pump: EffectPump) -> (Copier, ToastLog, () -> [[UInt8]]) {
         let toasts = ToastLog()
         nonisolated(unsafe) var written: [[UInt8]] = []
-        let copier = Copier(clipboard: clipboard, effects: pump.queue, onToast: toasts.sink(), onTerminalBytes: { written.append($0) })
+        let copier = Copier(clipboard: clipboard, effects: pump.queue, onToast: toasts.sink(), onTerminalBytes: { written.append($0); return true })
         return (copier, toasts, { written })
     }
 
@@ -28,6 +28,17 @@ import Testing
         #expect(toasts.entries.last?.level == .success)
         #expect(toasts.texts.last == "copied the number through the terminal (OSC 52; a terminal that ignores it pastes nothing: "
                 + "set [share] clipboard_command): +385911234567")
+    }
+
+    @Test func withNoTerminalToWriteToTheCopySaysItCouldNotAndShowsTheText() async throws {
+        let pump = EffectPump()
+        let toasts = ToastLog()
+        let copier = Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: pump.queue, onToast: toasts.sink(),
+                            onTerminalBytes: { _ in false })
+        copier.copy(CopyTarget(text: "+385911234567", what: "number"))
+        await pump.settle()
+        #expect(toasts.entries.map(\.level) == [.warning], "one toast, not a warning and then a success")
+        #expect(toasts.texts.last == "could not copy: no terminal to copy through; set [share] clipboard_command; the number: +385911234567")
     }
 
     @Test func theConfiguredProgramTakesTheTextAndNothingIsWrittenToTheTerminal() async throws {

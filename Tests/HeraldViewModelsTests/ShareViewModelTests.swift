@@ -66,7 +66,7 @@ import Testing
         let vm = share(ws, pump)
         vm.onToast = toasts.sink()
         var written: [[UInt8]] = []
-        vm.onTerminalBytes = { written.append($0) }
+        vm.onTerminalBytes = { written.append($0); return true }
         vm.refresh()
         await pump.settle()
         vm.choose(.link)

@@ -136,7 +136,9 @@ public struct StandInRoutes: Sendable {
         }
         // Encoded from types, not dictionaries: Foundation's JSONSerialization would spend more of the two cores
         // than Herald does on the same request, and the benchmark runs the stand-in in its own process.
-        return (200, [:], (try? JSONEncoder().encode(SendAnswer(bulkId: bulkId, messages: answered))) ?? Data("{}".utf8))
+        do { return (200, [:], try JSONEncoder().encode(SendAnswer(bulkId: bulkId, messages: answered))) } catch {
+            return (500, [:], Self.json(["requestError": ["serviceException": ["messageId": "GENERAL_ERROR", "text": "\(error)"]]]))
+        }
     }
 
     /// The reports of an accepted message: pushed to its webhook shortly after (intermediate ones when asked for),

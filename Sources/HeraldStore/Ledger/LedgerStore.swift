@@ -134,7 +134,7 @@ public struct LedgerStore: Sendable {
                                  bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds, bulk.resendOf])
             for o in outcomes {
                 try db.execute(sql: """
-                    UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?, text = ?
+                    UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?, text = COALESCE(?, text)
                     WHERE correlator = ?
                     """, arguments: [bulk.bulkId, o.messageId, o.status.rawValue, o.error, now, o.text, o.correlator])
                 if db.changesCount == 0 { throw LedgerError.unknownCorrelator(o.correlator) }

@@ -45,7 +45,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.previousMatch, [.char("N")], "Previous match of the search", [.inbox, .deliveries]),
         KeyBinding(.open, [.enter], "Open the row under the cursor", [.list]),
         // Contacts
-        KeyBinding(.select, [.space], "Select or unselect the row (in a person's detail: invite the number under the cursor)", [.contacts, .share, .deliveries], hint: "select"),
+        KeyBinding(.select, [.space], "Select or unselect the row (in Contacts' person detail: invite the number under the cursor)", [.contacts, .share, .deliveries], hint: "select"),
         KeyBinding(.selectAll, [.char("a")], "Select all (shown) rows", [.contacts], hint: "all"),
         KeyBinding(.selectNone, [.char("D")], "Select none (u brings the selection back)", [.contacts]),
         KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts]),

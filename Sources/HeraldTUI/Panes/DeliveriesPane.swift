@@ -38,7 +38,7 @@ public final class DeliveriesPane: LivePane {
 
     /// The bulk list's columns; the ids are whole when the width leaves the message 24 columns, else cut to 10.
     static func bulkColumns(_ bulks: [BulkSummary], width: Int) -> [TableColumn] {
-        let longest = bulks.lazy.map { TextWidth.of($0.bulkId) }.max() ?? 10
+        let longest = bulks.lazy.map { $0.bulkId.utf8.count }.max() ?? 10      // ids are ASCII (sanitised)
         let room = width - 56 - 8 - 24       // the other fixed columns, the gaps, the message
         return bulkColumns(idWidth: longest <= room ? longest : 10)
     }
@@ -189,7 +189,7 @@ public final class DeliveriesPane: LivePane {
             "Attempts    \(r.attempts)",
             "Queued      \(PersonDetailView.stamp(r.queuedAt))",
             "Updated     \(PersonDetailView.stamp(r.updatedAt))",
-            "Message id  \(r.messageId ?? "none yet (queued)")",
+            "Message id  \(r.messageId ?? (r.status.isPending ? "none yet (queued)" : "none: the platform gave none"))",
             "Bulk        \(bulk.bulkId)",
         ]
         // The text as the platform sent it; else (a colleague's bulk, an older ledger) the bulk's message as written.
@@ -230,6 +230,18 @@ public final class DeliveriesPane: LivePane {
         if finder.typing {
             guard action == .back || action == .finishEditing else { return false }
             finder.end()
+            return true
+        }
+        if vm.detail != nil {
+            // The detail is in front: j/k walk the recipients under it, Enter, Esc or q close it, y copies; the list
+            // behind takes nothing else.
+            switch action {
+            case .moveDown: vm.moveCursor(by: 1)
+            case .moveUp: vm.moveCursor(by: -1)
+            case .copy: copier?.copy(vm.copyTarget)
+            case .open, .back, .quit: _ = vm.close()
+            default: break
+            }
             return true
         }
         let page = max(1, tableRect.height - 2)

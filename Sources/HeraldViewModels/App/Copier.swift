@@ -9,11 +9,12 @@ public final class Copier {
     private let clipboard: Clipboard
     private let effects: EffectQueue
     private let onToast: (ToastLevel, String) -> Void
-    private let onTerminalBytes: ([UInt8]) -> Void
+    private let onTerminalBytes: ([UInt8]) -> Bool
 
-    /// `onTerminalBytes` writes an OSC 52 escape to the terminal (the UI thread's job).
+    /// `onTerminalBytes` writes an OSC 52 escape to the terminal (the UI thread's job) and says whether there was a
+    /// terminal to write to.
     public init(clipboard: Clipboard, effects: EffectQueue, onToast: @escaping (ToastLevel, String) -> Void,
-                onTerminalBytes: @escaping ([UInt8]) -> Void) {
+                onTerminalBytes: @escaping ([UInt8]) -> Bool) {
         self.clipboard = clipboard
         self.effects = effects
         self.onToast = onToast
@@ -29,17 +30,20 @@ public final class Copier {
             guard let self else { return }
             switch result {
             case .success(.writeToTerminal(let bytes, let via?)):
-                if !bytes.isEmpty { self.onTerminalBytes(bytes) }
-                let terminal = bytes.isEmpty ? "" : " and through the terminal (OSC 52)"
+                let terminal = !bytes.isEmpty && self.onTerminalBytes(bytes) ? " and through the terminal (OSC 52)" : ""
                 self.onToast(.success, "copied the \(what) to \(via)\(terminal): \(shown)")
             case .success(.writeToTerminal(let bytes, nil)):
-                self.onTerminalBytes(bytes)
+                guard self.onTerminalBytes(bytes) else {
+                    self.onToast(.warning, "could not copy: no terminal to copy through; set [share] clipboard_command; "
+                                 + "the \(what): \(shown)")
+                    return
+                }
                 self.onToast(.success, "copied the \(what) through the terminal (OSC 52; a terminal that ignores it pastes "
                              + "nothing: set [share] clipboard_command): \(shown)")
             case .success(.copied(let via)):
                 self.onToast(.success, "copied the \(what) with \(TerminalSafeText.sanitize(via)): \(shown)")
             case .failure(let error):
-                self.onToast(.error, "\(userMessage(for: error)); the \(what): \(TerminalSafeText.sanitize(text))")
+                self.onToast(.error, "\(userMessage(for: error)); the \(what): \(shown)")
             }
         }
     }

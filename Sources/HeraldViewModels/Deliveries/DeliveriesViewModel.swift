@@ -102,6 +102,10 @@ public final class DeliveriesViewModel {
         visibleRecipients = sort.ordered(filter == .all ? recipients : recipients.filter { filter.matches($0.status) })
         shownVersion += 1
         recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
+        // The cursor stays on the recipient shown in detail; one no longer shown closes the detail.
+        if let id = detailId {
+            if let at = visibleRecipients.firstIndex(where: { $0.invitationId == id }) { recipientCursor = at } else { detailId = nil }
+        }
     }
 
     /// Reads every bulk again off the UI thread (first load, `ctrl-r`, or a missed batch).
@@ -356,7 +360,7 @@ public final class DeliveriesViewModel {
     /// selected bulks, else in the bulk under the cursor. Bulks not open are read off the UI thread.
     public func requestResend() {
         guard !isResending else { toasts.post("a resend is already running", level: .warning); return }
-        if let open = openBulkId, !isLoadingRecipients {
+        if let open = openBulkId, !isLoadingRecipients || !selectedRecipients.isEmpty {
             let chosen = selectedRecipients.isEmpty ? recipients : recipients.filter { $0.invitationId.map(selectedRecipients.contains) ?? false }
             let what = selectedRecipients.isEmpty ? "in bulk \(open.prefix(8))" : "among \(counted(selectedRecipients.count, "selected recipient"))"
             confirmResend(of: [open], failed: chosen.filter { $0.status.isImpossible }.map(\.number), what: what)

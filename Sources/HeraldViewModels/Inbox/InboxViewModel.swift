@@ -33,6 +33,8 @@ public final class InboxViewModel {
     public private(set) var isRefreshing = false
     /// Why the last refresh failed (what is shown stays); nil once one succeeds.
     public private(set) var refreshProblem: String?
+    /// A refresh was asked for while one was running: it runs once that one is done.
+    private var refreshAgain = false
     /// Bumped by every local seen mark (a refresh started before one is dropped).
     private var seenEdits = 0
     public private(set) var hasMore = false
@@ -88,6 +90,7 @@ public final class InboxViewModel {
         generation += 1
         let asked = generation
         isLoading = true
+        refreshProblem = nil
         let service = self.service, user = self.user, filter = self.filter
         effects.perform({ try await service.fetch(user: user, filter: filter) }) { [weak self] result in
             guard let self, asked == self.generation else { return }
@@ -111,6 +114,7 @@ public final class InboxViewModel {
     /// when the platform tells of a new message). A failed refresh keeps what is shown and says why
     /// (`refreshProblem`) until one succeeds.
     public func refresh() {
+        if isRefreshing { refreshAgain = true }       // a message told of during a read is read right after it
         guard !user.isEmpty, !isLoading, !isRefreshing, problem == nil || lastPage != nil else { return }
         let asked = generation, marks = seenEdits
         let service = self.service, user = self.user, filter = self.filter
@@ -118,9 +122,12 @@ public final class InboxViewModel {
         effects.perform({ try await service.fetch(user: user, filter: filter, announce: false) }) { [weak self] result in
             guard let self else { return }
             self.isRefreshing = false
+            defer {
+                if self.refreshAgain { self.refreshAgain = false; self.refresh() }
+            }
             // A mark made meanwhile may not be in this answer: the next refresh has it.
             if case .failure(let error) = result {
-                self.refreshProblem = "could not refresh: \(userMessage(for: error))"
+                if asked == self.generation { self.refreshProblem = "could not refresh: " + InboxAuthAdvice.message(for: error) }
                 return
             }
             guard asked == self.generation, marks == self.seenEdits, !self.isLoading,

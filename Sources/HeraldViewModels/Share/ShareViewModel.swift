@@ -15,7 +15,8 @@ public final class ShareViewModel {
     /// Called for toasts.
     public var onToast: (ToastLevel, String) -> Void = { _, _ in }
     /// Bytes the UI thread must write to the terminal (the OSC 52 clipboard escape).
-    public var onTerminalBytes: ([UInt8]) -> Void = { _ in }
+    /// Answers whether there was a terminal to write to.
+    public var onTerminalBytes: ([UInt8]) -> Bool = { _ in false }
     /// SMS or email invite chosen: the shell switches to the composer for that channel.
     public var onCompose: (ShareChannel) -> Void = { _ in }
 
@@ -161,7 +162,7 @@ public final class ShareViewModel {
 
     private lazy var copier = Copier(clipboard: clipboard, effects: effects,
                                      onToast: { [weak self] in self?.onToast($0, $1) },
-                                     onTerminalBytes: { [weak self] in self?.onTerminalBytes($0) })
+                                     onTerminalBytes: { [weak self] in self?.onTerminalBytes($0) ?? false })
 
     /// Folds a service event into the state; true when something shown changed.
     @discardableResult

@@ -110,7 +110,7 @@ struct UILauncher {
         let terminal: NcursesTerminal
         do { terminal = try NcursesTerminal(theme: theme) } catch { return .failed("\(error)") }
         defer { terminal.stop() }
-        PaneTerminalHooks.writeBytes = { terminal.writeRaw($0) }      // OSC 52 copies (Share pane)
+        PaneTerminalHooks.writeBytes = { terminal.writeRaw($0) }      // OSC 52 copies (every pane's copy key)
         PaneTerminalHooks.suspend = { terminal.suspend($0) }          // $EDITOR (Composer pane)
         defer { PaneTerminalHooks.writeBytes = nil; PaneTerminalHooks.suspend = nil }
         let clock = SystemClock()

@@ -46,7 +46,7 @@ extension HeraldConfig {
             }
             o.deliveryWindow = try checked("delivery_days") { try InfobipSendOptions.deliveryWindow(days: days, from: from, to: to) }
         } else if from != nil || to != nil {
-            throw fail("delivery_from", "needs delivery_days, the days the hours are for")
+            throw fail(from != nil ? "delivery_from" : "delivery_to", "needs delivery_days, the days the hours are for")
         }
         if let text = try string("speed_limit") { o.speedLimit = try checked("speed_limit") { try InfobipSendOptions.speedLimit(text) } }
         let tracking = InfobipSendRequest.Tracking(shortenUrl: try bool("shorten_urls"), trackClicks: try bool("track_clicks"),
