@@ -21,13 +21,11 @@ extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
     public convenience init(_ env: PaneEnvironment, composer: ComposerPane, composerIndex: Int = 2) {
         let ws = env.workspace
-        let clipboard = Clipboard(method: .automatic(configured: ws.config.clipboardCommand))
-        let model = ShareViewModel(share: ws.share, clipboard: clipboard, emailInviter: ws.emailInviter, effects: env.effects,
+        let model = ShareViewModel(share: ws.share, copier: env.copier, emailInviter: ws.emailInviter, effects: env.effects,
                                    settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
                                                            sender: ws.config.sender))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
-        model.onTerminalBytes = PaneEnvironment.writeToTerminal
         model.onCompose = { [weak composer] channel in
             guard let composer else { return }
             composer.model.setChannel(channel)

@@ -6,8 +6,10 @@ import HeraldViewModels
 import Testing
 
 @Suite struct SharePaneTests {
-    func pane(_ ws: PaneTestWorkspace, _ effects: PaneEffects) async -> SharePane {
-        let model = ShareViewModel(share: ws.workspace.share, clipboard: Clipboard(method: .osc52, environment: [:]),
+    func pane(_ ws: PaneTestWorkspace, _ effects: PaneEffects, terminal: @escaping ([UInt8]) -> Bool = { _ in true }) async -> SharePane {
+        let copier = Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: effects.queue, onToast: { _, _ in },
+                            onTerminalBytes: terminal)
+        let model = ShareViewModel(share: ws.workspace.share, copier: copier,
                                    emailInviter: nil, effects: effects.queue,
                                    settings: ShareSettings(referrer: "Ana", sender: "Herald"))
         let pane = SharePane(model: model)
@@ -59,9 +61,8 @@ import Testing
     @Test func copyWritesTheOSC52EscapeThroughTheTerminalHook() async throws {
         let ws = try await PaneTestWorkspace()
         let effects = PaneEffects()
-        let pane = await pane(ws, effects)
-        var written: [UInt8] = []
-        pane.model.onTerminalBytes = { written += $0; return true }
+        nonisolated(unsafe) var written: [UInt8] = []
+        let pane = await pane(ws, effects) { written += $0; return true }
         #expect(pane.handle(action: .copy))
         await effects.settle()
         let url = try #require(pane.model.link?.url)

@@ -5,8 +5,12 @@ import Testing
 @testable import HeraldViewModels
 
 @Suite struct ShareViewModelTests {
-    func share(_ ws: PaneWorkspace, _ pump: EffectPump, sender: String? = "Herald") -> ShareViewModel {
-        ShareViewModel(share: ws.workspace.share, clipboard: Clipboard(method: .osc52, environment: [:]),
+    /// The Share view-model; its copies go through OSC 52 to `terminal`, their toasts to `toasts`.
+    func share(_ ws: PaneWorkspace, _ pump: EffectPump, sender: String? = "Herald", toasts: ToastLog = ToastLog(),
+               terminal: @escaping ([UInt8]) -> Bool = { _ in true }) -> ShareViewModel {
+        ShareViewModel(share: ws.workspace.share,
+                       copier: Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: pump.queue,
+                                      onToast: toasts.sink(), onTerminalBytes: terminal),
                        emailInviter: ws.workspace.config.emailFrom.flatMap { from in
                            (try? EmailAddress(from)).map { EmailInviter(sender: $0, command: ws.workspace.config.emailCommand) }
                        },
@@ -63,10 +67,9 @@ import Testing
         let ws = try await PaneWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = share(ws, pump)
+        nonisolated(unsafe) var written: [[UInt8]] = []
+        let vm = share(ws, pump, toasts: toasts) { written.append($0); return true }
         vm.onToast = toasts.sink()
-        var written: [[UInt8]] = []
-        vm.onTerminalBytes = { written.append($0); return true }
         vm.refresh()
         await pump.settle()
         vm.choose(.link)

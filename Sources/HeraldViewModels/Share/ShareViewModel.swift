@@ -7,16 +7,14 @@ import HeraldServices
 /// clicks, its QR code, and the social share URLs. Confined to the app loop's thread.
 public final class ShareViewModel {
     private let share: ShareService
-    private let clipboard: Clipboard
+    /// The copy key's way to the clipboard (the same for every pane).
+    private let copier: Copier
     private let emailInviter: EmailInviter?
     private let effects: EffectQueue
     public let settings: ShareSettings
 
     /// Called for toasts.
     public var onToast: (ToastLevel, String) -> Void = { _, _ in }
-    /// Bytes the UI thread must write to the terminal (the OSC 52 clipboard escape).
-    /// Answers whether there was a terminal to write to.
-    public var onTerminalBytes: ([UInt8]) -> Bool = { _ in false }
     /// SMS or email invite chosen: the shell switches to the composer for that channel.
     public var onCompose: (ShareChannel) -> Void = { _ in }
 
@@ -31,10 +29,10 @@ public final class ShareViewModel {
     /// Whether the QR code is shown large (the `Q` key or the QR row).
     public private(set) var showsQR = false
 
-    public init(share: ShareService, clipboard: Clipboard, emailInviter: EmailInviter?, effects: EffectQueue,
+    public init(share: ShareService, copier: Copier, emailInviter: EmailInviter?, effects: EffectQueue,
                 settings: ShareSettings) {
         self.share = share
-        self.clipboard = clipboard
+        self.copier = copier
         self.emailInviter = emailInviter
         self.effects = effects
         self.settings = settings
@@ -159,10 +157,6 @@ public final class ShareViewModel {
     }
 
     private func copy(_ text: String, what: String) { copier.copy(CopyTarget(text: text, what: what)) }
-
-    private lazy var copier = Copier(clipboard: clipboard, effects: effects,
-                                     onToast: { [weak self] in self?.onToast($0, $1) },
-                                     onTerminalBytes: { [weak self] in self?.onTerminalBytes($0) ?? false })
 
     /// Folds a service event into the state; true when something shown changed.
     @discardableResult
