@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The module rules of DESIGN.md, read from the sources: what each UI module may not import. A new import that breaks
+/// The module rules of DESIGN.md, read from the sources: what each UI module may not import (the build's explicit
+/// import check holds every module to its declared dependencies besides). A new import that breaks
 /// a rule fails here, naming the file.
 @Suite struct ModuleRulesTests {
     /// Every `import X` of the Swift files under `folder`, as (file, module).
@@ -28,10 +29,10 @@ import Testing
         }
     }
 
-    @Test func theTerminalUIReachesNeitherStorageNorTheEngine() throws {
+    @Test func theTerminalUIReachesNeitherServicesNorStorageNorTheEngine() throws {
         let found = try Self.imports(under: "Sources/HeraldTUI")
         #expect(found.count > 20, "the sources were read")
-        for (file, module) in found where ["HeraldStore", "HeraldEngine", "HeraldEngineSQLite", "HeraldEnginePostgres"].contains(module) {
+        for (file, module) in found where ["HeraldStore", "HeraldEngine", "HeraldEnginePostgres", "HeraldServices"].contains(module) {
             Issue.record("\(file) imports \(module): the screens go through view-models")
         }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldServices
 import HeraldViewModels
 
 /// The Composer pane: the message chosen, the sender ID, the signature, the editor (link
@@ -331,5 +330,5 @@ public final class ComposerPane: LivePane {
         return true
     }
 
-    public func handle(serviceEvent: HeraldEvent) -> Bool { model.handle(serviceEvent) }
+    public func handle(serviceEvent: ServiceEvent) -> Bool { model.handle(serviceEvent) }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldServices
 import HeraldViewModels
 
 /// Pane 1: the address book. Draws `ContactsViewModel` (Suggested block, A–Z list with sections,
@@ -294,5 +293,5 @@ public final class ContactsPane: LivePane {
         return true
     }
 
-    public func handle(serviceEvent: HeraldEvent) -> Bool { viewModel.handle(event: serviceEvent) }
+    public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }
 }

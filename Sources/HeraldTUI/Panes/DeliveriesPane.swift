@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldServices
 import HeraldViewModels
 
 /// Pane 5: bulks of invitations with their counts per status and a segmented progress bar, live;
@@ -312,7 +311,7 @@ public final class DeliveriesPane: LivePane {
         return true
     }
 
-    public func handle(serviceEvent: HeraldEvent) -> Bool { viewModel.handle(event: serviceEvent) }
+    public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }
     public func nextDeadline() -> Date? { viewModel.nextDeadline(now: clock.now()) }
     public func tick(now: Date) -> Bool { viewModel.tick(now: now) }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldServices
 import HeraldViewModels
 
 /// The Inbox pane: whose inbox and the filter on top, the messages (unread marked) with counts,
@@ -329,7 +328,7 @@ public final class InboxPane: LivePane {
         model.reload()
     }
 
-    public func handle(serviceEvent: HeraldEvent) -> Bool {
+    public func handle(serviceEvent: ServiceEvent) -> Bool {
         if case .inboxArrived = serviceEvent, !started { return false }      // read when the inbox is first opened
         let changed = model.handle(serviceEvent)
         // The shell folds inbox events into its own unread count first; this pane knows the real one

@@ -1,5 +1,4 @@
 import HeraldCore
-import HeraldServices
 import HeraldViewModels
 
 /// The Share pane: the ways to share on the left (with why one is not available), the referral
@@ -110,9 +109,8 @@ public final class SharePane: LivePane {
         }
         if case .social = model.current { return }
         y += 1
-        for platform in SharePlatform.allCases {
-            guard let url = model.shareURL(for: platform) else { break }
-            line(TextFit.pad(platform.displayName, to: 9) + " " + url, Style(.muted))
+        for (name, url) in model.socialLinks {
+            line(TextFit.pad(name, to: 9) + " " + url, Style(.muted))
         }
     }
 
@@ -179,5 +177,5 @@ public final class SharePane: LivePane {
         model.refresh()          // the click count moves while the pane is away
     }
 
-    public func handle(serviceEvent: HeraldEvent) -> Bool { model.handle(serviceEvent) }
+    public func handle(serviceEvent: ServiceEvent) -> Bool { model.handle(serviceEvent) }
 }

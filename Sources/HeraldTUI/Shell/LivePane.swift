@@ -1,5 +1,4 @@
 import Foundation
-import HeraldServices
 import HeraldViewModels
 
 /// What a pane may do beyond drawing and keys: fold service events, keep timers (highlights that
@@ -7,7 +6,7 @@ import HeraldViewModels
 /// adopts only what it uses; the shell calls these on every pane that conforms.
 public protocol LivePane: Pane {
     /// A service event from the bus; true when the pane changed.
-    func handle(serviceEvent: HeraldEvent) -> Bool
+    func handle(serviceEvent: ServiceEvent) -> Bool
     /// The next time `tick` must run (nil: nothing scheduled).
     func nextDeadline() -> Date?
     /// A deadline passed; true when the pane changed.
@@ -25,7 +24,7 @@ public protocol LivePane: Pane {
 }
 
 extension LivePane {
-    public func handle(serviceEvent: HeraldEvent) -> Bool { false }
+    public func handle(serviceEvent: ServiceEvent) -> Bool { false }
     public func nextDeadline() -> Date? { nil }
     public func tick(now: Date) -> Bool { false }
     public func handle(command: PaletteCommand) -> Bool { false }

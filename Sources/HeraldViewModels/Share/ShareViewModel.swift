@@ -65,6 +65,16 @@ public final class ShareViewModel {
     }
 
     /// The share URL for a social platform (nil until the link is known).
+    /// Each social network's name and share URL, in order, as long as the link is known.
+    public var socialLinks: [(name: String, url: String)] {
+        var links: [(name: String, url: String)] = []
+        for platform in SharePlatform.allCases {
+            guard let url = shareURL(for: platform) else { break }
+            links.append((platform.displayName, url))
+        }
+        return links
+    }
+
     public func shareURL(for platform: SharePlatform) -> String? {
         link.map { ShareLinks.url(for: platform, text: settings.socialText, link: $0.url) }
     }
