@@ -53,6 +53,9 @@ import Testing
         #expect(family.parts.map(\.text) == ["👩"] && family.parts.map(\.columns) == [2])
         let flag = JoinedCluster.ncursesCells(of: "🏳️‍🌈")
         #expect(flag.joined && flag.parts.map(\.text) == ["🏳\u{FE0F}"] && flag.parts.map(\.columns) == [1])
+        // A skin-toned one takes 4 columns: ncurses holds the stand-in and two spaces, so it tracks every cell.
+        let coder = JoinedCluster.ncursesCells(of: "👩🏽‍💻")
+        #expect(coder.joined && coder.parts.map(\.text) == ["👩", " ", " "] && coder.parts.map(\.columns) == [2, 1, 1])
         let devanagari = JoinedCluster.ncursesCells(of: "मि")
         #expect(!devanagari.joined && devanagari.parts.map(\.text) == ["म", "ि"])
     }

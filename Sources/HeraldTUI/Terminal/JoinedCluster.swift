@@ -9,15 +9,16 @@ nonisolated struct JoinedCluster {
 
     /// What ncurses, which keeps one spacing character per cell, is given for `character`: a cluster
     /// such as मि goes out as its cells (the terminal joins them again); one joined by ZWJ is drawn by the
-    /// terminal as one glyph, so ncurses gets its first part without the joiner as a stand-in (as wide as
-    /// the whole), and `joined` says the whole is to be written over it.
+    /// terminal as one glyph, so ncurses gets its first part without the joiner as a stand-in, then spaces for
+    /// the rest of the cluster's columns (👩🏽‍💻 takes 4), and `joined` says the whole is to be written over them.
     static func ncursesCells(of character: Character) -> (parts: [(text: String, columns: Int)], joined: Bool) {
         let cells = TextWidth.cells(of: character)
         let spacing = cells.pieces.filter { $0.columns > 0 }
         guard cells.joined, let first = spacing.first else { return (spacing, false) }
         var standIn = first.text.unicodeScalars[...]
         while standIn.last?.value == 0x200D { standIn = standIn.dropLast() }
-        return ([(String(standIn), first.columns)], true)
+        let rest = TextWidth.of(character) - first.columns       // the columns the canvas gave the whole
+        return ([(String(standIn), first.columns)] + Array(repeating: (" ", 1), count: max(0, rest)), true)
     }
 
     /// The bytes that draw `clusters`: save cursor, then for each one a move, its colours and its text,
