@@ -4,19 +4,19 @@ import Testing
 /// The `?` overlay on a narrow terminal: long descriptions wrap under themselves instead of being cut, and scrolling
 /// reaches the last wrapped line.
 @Suite struct HelpOverlayTests {
-    @Test func aLongDescriptionWrapsUnderItselfAndScrollingReachesTheEnd() {
+    @Test func aLongDescriptionWrapsUnderItselfAndScrollingReachesTheEnd() throws {
         var help = HelpOverlay(context: .contacts, keyMap: KeyMap())
         var canvas = Canvas(size: Size(width: 64, height: 60))
         help.render(into: &canvas, area: canvas.bounds)
         let screen = canvas.snapshot()
         #expect(!screen.contains("…"), "nothing is cut:\n\(screen)")
         let lines = screen.split(separator: "\n").map(String.init)
-        let first = try! #require(lines.firstIndex { $0.contains("Select everyone shown") })
+        let first = try #require(lines.firstIndex { $0.contains("Select everyone shown") })
         // The rest of the sentence is on the next row, starting in the description's column.
-        let column = lines[first].range(of: "Select everyone")!.lowerBound.utf16Offset(in: lines[first])
+        let column = try #require(lines[first].range(of: "Select everyone")).lowerBound.utf16Offset(in: lines[first])
         let next = lines[first + 1]
         let rest = next.drop { $0 == " " || $0 == "│" }
-        #expect(next.range(of: String(rest.prefix(5)))!.lowerBound.utf16Offset(in: next) == column, "\(next)")
+        #expect(try #require(next.range(of: String(rest.prefix(5)))).lowerBound.utf16Offset(in: next) == column, "\(next)")
         #expect((lines[first] + " " + rest).contains("has a number"))
 
         // In a short terminal, scrolling to the end shows the last wrapped row.
@@ -26,7 +26,7 @@ import Testing
         help.render(into: &short, area: short.bounds)
         let wrapped = HelpOverlay.wrap(help.lines, width: 60)
         #expect(wrapped.count > help.lines.count)
-        let last = wrapped.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }!.trimmingCharacters(in: .whitespaces)
+        let last = try #require(wrapped.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }).trimmingCharacters(in: .whitespaces)
         #expect(short.snapshot().contains(last))
     }
 }

@@ -35,11 +35,9 @@ public final class DeliveriesPane: LivePane {
                 (.action(.sort), "sort: \(viewModel.sort.rawValue)"), (.action(.resend), "resend failed")]
     }
 
-    /// The bulk list's columns; the ids are whole when the width leaves the message 24 columns, else cut to 10.
-    static func bulkColumns(_ bulks: [BulkSummary], width: Int) -> [TableColumn] {
-        let longest = bulks.lazy.map { $0.bulkId.utf8.count }.max() ?? 10      // ids are ASCII (sanitised)
-        let room = width - 56 - 8 - 24       // the other fixed columns, the gaps, the message
-        return bulkColumns(idWidth: longest <= room ? longest : 10)
+    /// The Bulk column's width: the longest id whole when the pane leaves the message 24 columns, else 10.
+    static func idWidth(longest: Int, width: Int) -> Int {
+        longest <= width - 56 - 8 - 24 ? longest : 10       // the other fixed columns, the gaps, the message
     }
 
     static func bulkColumns(idWidth: Int) -> [TableColumn] { [
@@ -99,8 +97,8 @@ public final class DeliveriesPane: LivePane {
         let bulks = vm.visibleBulks
         list.count = bulks.count
         list.select(vm.cursor)
-        let columns = Self.bulkColumns(bulks, width: rect.width)
-        let idWidth = if case .fixed(let w) = columns[0].width { w } else { 10 }
+        let idWidth = Self.idWidth(longest: vm.longestBulkId, width: rect.width)
+        let columns = Self.bulkColumns(idWidth: idWidth)
         TableView.render(into: &canvas, rect: rect, columns: columns, state: &list, cells: { i in
             let b = bulks[i]
             return [String(b.bulkId.prefix(idWidth)), Self.time(b.createdAt, now: now),

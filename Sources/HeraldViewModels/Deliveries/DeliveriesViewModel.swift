@@ -29,6 +29,8 @@ public final class DeliveriesViewModel {
     private var matchCount: (key: MatchKey, count: Int)?
     /// Bulks the filter lets through (those with at least one recipient in that state).
     public private(set) var visibleBulks: [BulkSummary] = []
+    /// Characters of the longest id shown (ids are ASCII once sanitised): counted when the rows change, not per frame.
+    public private(set) var longestBulkId = 0
     public private(set) var cursor = 0
     /// The bulk opened to its recipients, nil for the list of bulks.
     public private(set) var openBulkId: String?
@@ -93,6 +95,7 @@ public final class DeliveriesViewModel {
 
     private func refilter() {
         visibleBulks = sort.ordered(filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 })
+        longestBulkId = visibleBulks.lazy.map(\.bulkId.utf8.count).max() ?? 0
         shownVersion += 1
         cursor = max(0, min(cursor, visibleBulks.count - 1))
         refilterRecipients()
@@ -136,7 +139,7 @@ public final class DeliveriesViewModel {
             waiting = []
             for change in held { fold(change) }
         case .failure(let error):
-            loadError = "could not read the ledger: \((error as? any UserFacingError)?.userMessage ?? "\(error)")"
+            loadError = "could not read the ledger: \(userMessage(for: error))"
             waiting = []
         }
     }
@@ -230,7 +233,7 @@ public final class DeliveriesViewModel {
                 }
                 self.recipients = fresh
             case .failure(let error):
-                self.toasts.post("could not read the recipients: \((error as? any UserFacingError)?.userMessage ?? "\(error)")", level: .error)
+                self.toasts.post("could not read the recipients: \(userMessage(for: error))", level: .error)
             }
             self.recipientCursor = max(0, min(self.recipientCursor, self.visibleRecipients.count - 1))
         })
@@ -376,7 +379,7 @@ public final class DeliveriesViewModel {
             switch result {
             case .success(let failed): self?.confirmResend(of: bulkIds, failed: failed, what: what)
             case .failure(let error):
-                self?.toasts.post("could not read the bulks to resend: \((error as? any UserFacingError)?.userMessage ?? "\(error)")",
+                self?.toasts.post("could not read the bulks to resend: \(userMessage(for: error))",
                                   level: .error)
             }
         })
@@ -411,7 +414,7 @@ public final class DeliveriesViewModel {
                 if !sent.skipped.isEmpty { text += "; \(sent.skipped.count) skipped by the resend policy" }
                 self.toasts.post(text, level: sent.recipients.isEmpty ? .warning : .success)
             case .failure(let error):
-                self.toasts.post("resend failed: \((error as? any UserFacingError)?.userMessage ?? "\(error)")", level: .error)
+                self.toasts.post("resend failed: \(userMessage(for: error))", level: .error)
             }
         })
     }

@@ -41,7 +41,8 @@ extension HeraldConfig {
         if let text = try string("validity") { o.validity = try checked("validity") { try InfobipSendOptions.validity(text) } }
         let from = try string("delivery_from"), to = try string("delivery_to")
         if let value = t["delivery_days"] {
-            guard let array = value.array, let days = Optional(array.compactMap(\.string)), days.count == array.count else {
+            let days = value.array?.compactMap(\.string) ?? []
+            guard let array = value.array, days.count == array.count else {
                 throw fail("delivery_days", "must be a list of days, like [\"MONDAY\", \"FRIDAY\"]")
             }
             o.deliveryWindow = try checked("delivery_days") { try InfobipSendOptions.deliveryWindow(days: days, from: from, to: to) }
