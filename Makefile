@@ -7,7 +7,7 @@ TEST_PACKAGES := vim nano postgresql curl openssl python3
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build release deps bench screenshots clean
+.PHONY: run test build release deps bench screenshots docs clean
 
 # Installs the Debian packages Herald builds against (and, for `make test`, the editors its tests run),
 # only when one is missing.
@@ -53,6 +53,9 @@ bench: deps
 
 screenshots: build
 	scripts/screenshots.sh
+
+docs:
+	scripts/generate.sh
 
 clean:
 	rm -rf .build

@@ -140,10 +140,13 @@ let package = Package(
         .testTarget(name: "HeraldServicesTests", dependencies: [
             "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI", "HeraldLocks",
         ]),
+        // What the view-model and pane tests share: a temporary workspace, the effect pump, the UI-thread guard.
+        .target(name: "HeraldUITestSupport", dependencies: ["HeraldCore", "HeraldServices", "HeraldEmbedded", "HeraldViewModels"],
+                path: "Tests/HeraldUITestSupport", swiftSettings: uiIsolation),
         .testTarget(name: "HeraldViewModelsTests", dependencies: [
-            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine",
+            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport",
         ], swiftSettings: uiIsolation),
-        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine"],
+        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport"],
                     swiftSettings: uiIsolation),
         .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster"]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).

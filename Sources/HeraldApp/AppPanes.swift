@@ -13,7 +13,7 @@ public enum AppPanes {
         contacts.onInvite = { [weak composer] ids in
             guard let composer else { return }
             composer.invite(ids)
-            app.select(pane: 2)
+            app.requestFocus(.composer)
         }
         return [
             contacts,

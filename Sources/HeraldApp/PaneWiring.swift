@@ -11,7 +11,7 @@ extension ContactsPane {
     /// The pane on a workspace (what the registry builds).
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
-        self.init(viewModel: ContactsViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger),
+        self.init(viewModel: ContactsViewModel(book: ws.book,
                                                suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
         copier = env.copier
     }
@@ -19,7 +19,7 @@ extension ContactsPane {
 
 extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
-    public convenience init(_ env: PaneEnvironment, composer: ComposerPane, composerIndex: Int = 2) {
+    public convenience init(_ env: PaneEnvironment, composer: ComposerPane) {
         let ws = env.workspace
         let model = ShareViewModel(share: ws.share, copier: env.copier, emailInviter: ws.emailInviter, effects: env.effects,
                                    settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
@@ -29,8 +29,7 @@ extension SharePane {
         model.onCompose = { [weak composer] channel in
             guard let composer else { return }
             composer.model.setChannel(channel)
-            app.select(pane: composerIndex)
-            composer.didAppear()
+            app.requestFocus(.composer)
         }
         self.init(model: model)
     }
@@ -48,11 +47,10 @@ extension ComposerPane {
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
         model.onAskSenderName = { app.ask(inPalette: "name ") }
-        let invites = ws.invites
+        let invites = ws.invites, book = ws.book
         model.saveSenderName = { name in try invites.saveSenderName(name) }
-        let ledger = ws.ledger, store = ws.contacts
-        model.latestStatuses = { numbers in try ledger.latestStatuses(msisdns: numbers) }
-        model.readPeople = { ids in try store.people(ids: ids) }
+        model.latestStatuses = { numbers in try await book.latestStatuses(msisdns: numbers) }
+        model.readPeople = { ids in try await book.people(ids: ids) }
         self.init(model: model)
         recipientIds = { [weak contacts] in contacts?.selection.sorted() ?? [] }
     }
@@ -76,7 +74,7 @@ extension DeliveriesPane {
     /// The pane on a workspace (what the registry builds).
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
-        self.init(viewModel: DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+        self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites,
                                                  effects: env.effects, toasts: env.app.toasts, clock: env.clock),
                   clock: env.clock)
         copier = env.copier

@@ -165,9 +165,7 @@ func searchBench(_ o: BenchOptions, db: HeraldDatabase) throws {
     for q in ["ana", "horvat", "gmail", "zz-nothing"] {
         for _ in 0..<5 {
             likeTimes.append(try seconds {
-                _ = try db.pool.read { d in
-                    try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM person WHERE search_key LIKE ?", arguments: ["%\(q)%"])
-                }
+                _ = try store.likeScanCount(q)
             } * 1000)
         }
     }

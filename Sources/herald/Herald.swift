@@ -8,7 +8,7 @@ struct Herald: AsyncParsableCommand {
         discussion: "With no subcommand, opens the terminal UI on your workspace (--demo: on a throwaway demo workspace).",
         subcommands: [ContactsCommand.self, PlatformCommand.self, SendCommand.self, StatusCommand.self, WatchCommand.self, InboxCommand.self,
                       TemplatesCommand.self, SuggestCommand.self, ShareCommand.self, SandboxCommand.self,
-                      ServeCommand.self]
+                      ServeCommand.self, KeysCommand.self]
     )
 
     @Flag(name: .customLong("demo"), help: "Open a throwaway demo workspace (removed on exit unless --data-dir is given).")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldServices
 import Testing
@@ -11,6 +12,8 @@ struct AppScreenTests {
         let clock = ManualClock()
         let app: AppViewModel
         let screen: AppScreen
+        /// The screen's reads off the UI thread (theme names, a theme's file), handed back as the app loop does.
+        let effects = EffectPump()
         var applied: [String] = []
 
         init(quitNote: String? = nil) throws {
@@ -22,9 +25,8 @@ struct AppScreenTests {
                 PlaceholderPane(title: "Inbox", context: .inbox, message: ["inbox here"]),
                 PlaceholderPane(title: "Deliveries", context: .deliveries, message: ["deliveries here"]),
             ]
-            let effects = EffectQueue { _ in }
             var box: Harness?
-            screen = AppScreen(app: app, panes: panes, effects: effects, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"),
+            screen = AppScreen(app: app, panes: panes, effects: effects.queue, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"),
                                themeLoader: ThemeLoader(userDirectory: nil, builtinDirectory: nil), clock: clock,
                                quitNote: quitNote, applyTheme: { box?.applied.append($0.name) })
             box = self
@@ -32,6 +34,7 @@ struct AppScreenTests {
 
         func draw(_ width: Int = 100, _ height: Int = 30) -> Canvas {
             var canvas = Canvas(size: Size(width: width, height: height))
+            screen.layout(size: canvas.size)
             screen.render(into: &canvas, size: canvas.size)
             return canvas
         }
@@ -46,15 +49,48 @@ struct AppScreenTests {
         h.type(.char("5"))
         #expect(h.draw().snapshot().contains("deliveries here"))
         h.type(.tab)
-        #expect(h.app.selectedPane == 0)
+        #expect(h.app.selectedPane == .contacts)
         h.type(.backTab, .backTab)
-        #expect(h.app.selectedPane == 3)
+        #expect(h.app.selectedPane == .inbox)
         let canvas = h.draw()
         let lines = canvas.snapshot().components(separatedBy: "\n")
         let x = try #require(lines[0].range(of: "2 Share")).lowerBound.utf16Offset(in: lines[0])
         h.type(.mouse(MouseEvent(.click, x: x + 1, y: 0)))
-        #expect(h.app.selectedPane == 1)
+        #expect(h.app.selectedPane == .share)
         #expect(h.draw().snapshot().contains("share here"))
+    }
+
+    /// A pane that counts how often it was shown and left.
+    @MainActor final class CountingPane: @MainActor LivePane {
+        let title: String
+        var appeared = 0, disappeared = 0
+        init(_ title: String) { self.title = title }
+        var keyContext: KeyContext { .contacts }
+        var hints: [(key: HintKey, label: String)] { [] }
+        func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {}
+        func handle(action: Action) -> Bool { false }
+        func didAppear() { appeared += 1 }
+        func didDisappear() { disappeared += 1 }
+    }
+
+    @Test func everyJumpGoesThroughOneFocusPathSoAPaneHearsItOnce() throws {
+        let clock = ManualClock()
+        let app = AppViewModel(workspaceName: "work", toasts: ToastBoard(clock: clock), clock: clock)
+        let panes = PaneID.allCases.map { CountingPane($0.name) }
+        let screen = AppScreen(app: app, panes: panes, effects: EffectQueue { _ in },
+                               theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"),
+                               themeLoader: ThemeLoader(userDirectory: nil, builtinDirectory: nil), clock: clock, applyTheme: { _ in })
+        #expect(panes[0].appeared == 1)
+        // A view-model asks (Contacts' I, Share's SMS): the shell focuses once the event that asked is handled.
+        app.requestFocus(.composer)
+        _ = screen.handle(event: .service(.trackerState(TrackerState(nextPassAt: nil, bulks: [], queuedRecipients: 0))))
+        #expect(app.selectedPane == .composer && panes[2].appeared == 1 && panes[0].disappeared == 1)
+        _ = screen.handle(key: .char("3"))                                   // already there: nothing runs again
+        #expect(panes[2].appeared == 1 && panes[2].disappeared == 0)
+        _ = screen.handle(key: .tab)
+        screen.run(commandLine: "pane deliveries")
+        #expect(app.selectedPane == .deliveries)
+        #expect(panes.map(\.appeared) == [1, 0, 1, 1, 1] && panes.map(\.disappeared) == [1, 0, 1, 1, 0])
     }
 
     @Test func helpIsGeneratedFromTheKeyTableAndEscClosesIt() throws {
@@ -71,21 +107,40 @@ struct AppScreenTests {
         #expect(!h.app.wantsToQuit)
     }
 
-    @Test func paletteCompletesThemesAndSwitchesLive() throws {
+    @Test func paletteCompletesThemesAndSwitchesLive() async throws {
         let h = try Harness()
         h.type(.char(":"))
+        await h.effects.settle()            // the theme names, listed off the UI thread
         h.type(text: "theme l")
         h.type(.tab)
         #expect(h.screen.palette?.text == "theme light")
         h.type(.enter)
+        #expect(h.applied.isEmpty)          // the theme's file is read off the UI thread first
+        await h.effects.settle()
         #expect(h.applied == ["light"])
         #expect(h.screen.theme.name == "light")
         #expect(h.draw().snapshot().contains("light"))
     }
 
-    @Test func upAndDownWalkTheCandidatesAndThenTheHistoryOfCommandsRun() throws {
+    @Test func aThemeTypedFasterThanTheNamesAreListedStillSwitchesAndAnUnknownOneSaysSo() async throws {
         let h = try Harness()
         h.type(.char(":"))
+        h.type(text: "theme light")
+        h.type(.enter)                      // in the same batch of keys as the ':' (a paste, a quick typist)
+        await h.effects.settle()
+        #expect(h.applied == ["light"])
+        h.type(.char(":"))
+        h.type(text: "theme nosuch")
+        h.type(.enter)
+        await h.effects.settle()
+        #expect(h.applied == ["light"] && h.app.toasts.notes.last?.level == .error)
+        #expect(h.app.toasts.notes.last?.text.contains("nosuch") == true)
+    }
+
+    @Test func upAndDownWalkTheCandidatesAndThenTheHistoryOfCommandsRun() async throws {
+        let h = try Harness()
+        h.type(.char(":"))
+        await h.effects.settle()
         h.type(text: "theme ")
         let candidates = h.screen.paletteModel.completions(for: "theme ")
         #expect(candidates.count >= 3)
@@ -133,13 +188,13 @@ struct AppScreenTests {
         h.type(text: "Ana")
         h.type(.enter)
         #expect(h.screen.palette == nil)
-        #expect(h.app.selectedPane == 2, ":name goes to the composer")
+        #expect(h.app.selectedPane == .composer, ":name goes to the composer")
     }
 
     @Test func paneCommandAndQuitCommand() throws {
         let h = try Harness()
         h.screen.run(commandLine: "pane inbox")
-        #expect(h.app.selectedPane == 3)
+        #expect(h.app.selectedPane == .inbox)
         h.screen.run(commandLine: "sort sideways")
         #expect(h.app.toasts.notes.last?.text == ":sort takes first or last (Contacts), or newest, oldest, most-failed, most-pending (Deliveries)")
         h.screen.run(commandLine: "quit")
@@ -170,7 +225,7 @@ struct AppScreenTests {
         h.type(.char("q"))
         #expect(!h.screen.wantsToQuit)
         let asked = h.draw().snapshot()
-        #expect(asked.contains("Quit Herald?") && asked.contains("thrown away"))
+        #expect(asked.contains("Quit Herald?") && asked.contains("thrown away") && asked.contains("Stay (n, esc)"))
         h.type(.char("n"))
         #expect(!h.screen.wantsToQuit && h.screen.quitQuestion == nil)
         h.type(.char("q"), .char("y"))

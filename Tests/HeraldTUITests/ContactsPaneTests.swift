@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldServices
 import Testing
@@ -9,20 +10,14 @@ import HeraldEmbedded
 /// The Contacts pane drawn on the in-memory canvas.
 struct ContactsPaneTests {
     final class Fixture {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-contacts-pane-\(UUID().uuidString)")
-        let workspace: Workspace
-        let effects = PaneEffects()
+        let ws: TestWorkspace
+        let effects = EffectPump()
         let toasts = ToastBoard()
         private(set) var pane: ContactsPane!
 
-        init() async throws {
-            workspace = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"))
-        }
+        init() async throws { ws = try await TestWorkspace() }
 
-        deinit {
-            workspace.close()
-            try? FileManager.default.removeItem(at: folder)
-        }
+        var workspace: Workspace { ws.workspace }
 
         func add(_ first: String, _ last: String, _ numbers: String...) throws {
             let phones = numbers.map { LabeledPhone(label: "mobile", number: workspace.parser.parse($0)) }
@@ -31,14 +26,13 @@ struct ContactsPaneTests {
 
         /// The pane with its first listing and the rows of a first frame read (as the app loop would).
         func start() async throws -> ContactsPane {
-            let vm = ContactsViewModel(book: ContactBook(contacts: workspace.contacts, ledger: workspace.ledger),
-                                       suggestions: nil, effects: effects.queue, toasts: toasts)
+            let vm = ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: toasts)
             pane = ContactsPane(viewModel: vm)
             try await settle()
             return pane
         }
 
-        /// Lets every read finish, draws (which asks for rows not read yet) and lets those finish.
+        /// Lets every read finish, lays out and draws (the layout asks for rows not read yet) and lets those finish.
         func settle() async throws {
             await effects.settle()
             _ = try draw(height: 30)
@@ -47,6 +41,7 @@ struct ContactsPaneTests {
 
         func draw(width: Int = 80, height: Int = 12) throws -> Canvas {
             var canvas = Canvas(size: Size(width: width, height: height))
+            pane.layout(in: canvas.bounds)
             pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
             return canvas
         }
@@ -78,6 +73,23 @@ struct ContactsPaneTests {
         │# · 王 小明                               +385 91 111 1111    not invited     │
         """
         #expect(text.components(separatedBy: "\n").prefix(5).joined(separator: "\n") == expected)
+    }
+
+    @Test func renderOnlyDrawsWhatIsReadAndTheLayoutPassAsksForTheRowsScrolledIntoView() async throws {
+        let f = try await Fixture()
+        for i in 0..<200 { try f.add("Person", String(format: "%03d", i), "091 \(String(format: "%03d", i)) 0000") }
+        let pane = try await f.start()
+        _ = pane.handle(action: .last)
+        let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
+        var canvas = Canvas(size: Size(width: 80, height: 12))
+        pane.render(into: &canvas, in: canvas.bounds, theme: theme)
+        #expect(f.effects.queue.inFlight == 0)                      // a frame reads nothing
+        pane.layout(in: canvas.bounds)
+        #expect(f.effects.queue.inFlight == 1)                      // the layout pass asks for the rows at the end
+        await f.effects.settle()
+        pane.layout(in: canvas.bounds)
+        pane.render(into: &canvas, in: canvas.bounds, theme: theme)
+        #expect(canvas.snapshot().contains("Person 199") && f.effects.queue.inFlight == 0)
     }
 
     @Test func searchHighlightsTheMatchedLetters() async throws {

@@ -11,13 +11,14 @@ import Testing
 @MainActor struct DeliveriesDetailTests {
     private func draw(_ pane: DeliveriesPane, width: Int = 120, height: Int = 24) throws -> String {
         var canvas = Canvas(size: Size(width: width, height: height))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
         return canvas.snapshot()
     }
 
     @Test func aReasonColumnAndEnterShowsOneRecipientWholeFollowingTheCursorEscClosesIt() async throws {
         let f = try await BulksFixture(numbers: [])
-        defer { f.close() }
+        defer { withExtendedLifetime(f) {} }
         let bulk = try #require(try await f.ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
         _ = try f.ws.ledger.applyDeliveryInfos(bulkId: bulk, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible, price: 0.0075, currency: "EUR",
@@ -65,7 +66,7 @@ import Testing
 
     @Test func sortTakesDeliveriesOrdersAndSaysWhatAContactsOrderIsNot() async throws {
         let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222"])
-        defer { f.close() }
+        defer { withExtendedLifetime(f) {} }
         let newestFirst = f.vm.visibleBulks.map(\.bulkId)
         #expect(f.pane.handle(command: .sort("oldest")))
         #expect(f.vm.sort == .oldest && f.vm.visibleBulks.map(\.bulkId) == newestFirst.reversed())
@@ -78,7 +79,7 @@ import Testing
 
     @Test func bulkIdsAreWholeWhenThePaneIsWideEnoughElseCut() async throws {
         let f = try await BulksFixture(numbers: ["+385911111111"])
-        defer { f.close() }
+        defer { withExtendedLifetime(f) {} }
         let id = try #require(f.vm.visibleBulks.first?.bulkId)
         #expect(try draw(f.pane, width: 160).contains(id))
         let narrow = try draw(f.pane, width: 90)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldServices
 import HeraldStore
@@ -10,20 +11,19 @@ import HeraldEmbedded
 /// The Deliveries pane drawn on the in-memory canvas.
 struct DeliveriesPaneTests {
     @Test func bulksShowCountsAProgressBarAndLitChanges() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-pane-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = ManualClock(Date())
-        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
-        defer { ws.close() }
+        let test = try await TestWorkspace()
+        defer { withExtendedLifetime(test) {} }
+        let clock = test.clock, ws = test.workspace
         let numbers = ["+385911111111", "+385912222222", "+385913333333", "+385914444444"]
         let bulk = try #require(try await ws.invites.invite(numbers: numbers).bulkId)
-        let effects = PaneEffects()
-        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+        let effects = EffectPump()
+        let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites,
                                      effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
         func draw(height: Int = 10) -> Canvas {
             var canvas = Canvas(size: Size(width: 80, height: height))
+            pane.layout(in: canvas.bounds)
             pane.render(into: &canvas, in: canvas.bounds, theme: theme)
             return canvas
         }
@@ -69,19 +69,17 @@ struct DeliveriesPaneTests {
     }
 
     @Test func sSortsTheBulksAndEveryKeyTheHelpListsHereDoesSomething() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-sort-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = ManualClock(Date())
-        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
-        defer { ws.close() }
+        let test = try await TestWorkspace()
+        defer { withExtendedLifetime(test) {} }
+        let clock = test.clock, ws = test.workspace
         let older = try #require(try await ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
         clock.advance(by: 60)
         let newer = try #require(try await ws.invites.invite(numbers: ["+385913333333"]).bulkId)
         _ = try ws.ledger.applyDeliveryInfos(bulkId: older, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible),
         ])
-        let effects = PaneEffects()
-        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
+        let effects = EffectPump()
+        let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites,
                                      effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         await effects.settle()
@@ -109,7 +107,7 @@ struct DeliveriesPaneTests {
 
     @Test func slashJumpsToAMatchAndNAndShiftNWalkThemWithoutHidingRows() async throws {
         let f = try await BulksFixture(numbers: (0..<4).map { "+38591\(1_111_110 + $0)" })
-        defer { f.close() }
+        defer { withExtendedLifetime(f) {} }
         let (vm, pane) = (f.vm, f.pane)
         let shown = vm.visibleBulks.map(\.bulkId)     // newest first
         #expect(shown.count == 4)
@@ -123,10 +121,12 @@ struct DeliveriesPaneTests {
         #expect(pane.keyContext == .deliveries)
         #expect(vm.visibleBulks.count == 4)            // nothing hidden
         var canvas = Canvas(size: Size(width: 100, height: 12))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
         #expect(canvas.snapshot().contains("1 match · n next · N previous"))
         // `/` again opens empty, as in vim; enter on the empty field keeps the last search.
         #expect(pane.handle(action: .search))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
         #expect(canvas.snapshot().contains("enter keeps /\(target.prefix(8))"))
         #expect(!canvas.snapshot().contains("/\(target.prefix(8))  1 match"))
@@ -138,6 +138,7 @@ struct DeliveriesPaneTests {
         vm.setFilter(.failed)                          // the shown rows change: counted again
         #expect(vm.searchMatches == 0)
         // The title counts what the filter shows, and of how many.
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
         #expect(canvas.snapshot().contains("Deliveries — \(counted(vm.visibleBulks.count, "bulk")) of 4 · filter: failed"), "\(canvas.snapshot())")
         #expect(vm.visibleBulks.count < 4)
@@ -158,12 +159,13 @@ struct DeliveriesPaneTests {
     /// Under NO_COLOR (attributes only) the cursor row still stands out from the rows around it, and moves with `j`.
     @Test func withoutColourTheCursorRowDiffersFromItsNeighbours() async throws {
         let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222", "+385913333333"])
-        defer { f.close() }
+        defer { withExtendedLifetime(f) {} }
         let pane = f.pane
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
         /// The attributes of each bulk row's first cell, resolved as a NO_COLOR terminal shows them.
         func rowLooks() -> [ResolvedStyle] {
             var canvas = Canvas(size: Size(width: 80, height: 10))
+            pane.layout(in: canvas.bounds)
             pane.render(into: &canvas, in: canvas.bounds, theme: theme)
             return (3...5).compactMap { y in canvas.cell(x: 1, y: y).map { theme.resolve($0.style, depth: .none) } }
         }
@@ -178,30 +180,23 @@ struct DeliveriesPaneTests {
 
 /// A Deliveries pane on a fresh workspace holding one bulk per number, sent a minute apart, its view-model settled.
 @MainActor final class BulksFixture {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-deliveries-\(UUID().uuidString)")
-    let clock = ManualClock(Date())
-    let ws: Workspace
+    let test: TestWorkspace
     let vm: DeliveriesViewModel
     let pane: DeliveriesPane
-    let effects = PaneEffects()
+    let effects = EffectPump()
+
+    var ws: Workspace { test.workspace }
+    var clock: ManualClock { test.clock }
 
     init(numbers: [String]) async throws {
-        let clock = self.clock
-        let ws = try await Workspace.open(dataDirectory: folder, config: WorkspaceConfig(region: "HR"), clock: clock)
+        test = try await TestWorkspace()
+        let clock = test.clock, ws = test.workspace
         for number in numbers {
             _ = try #require(try await ws.invites.invite(numbers: [number]).bulkId)
             clock.advance(by: 60)
         }
-        let vm = DeliveriesViewModel(book: ContactBook(contacts: ws.contacts, ledger: ws.ledger), invites: ws.invites,
-                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
-        self.ws = ws
-        self.vm = vm
+        vm = DeliveriesViewModel(book: test.book, invites: ws.invites, effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
         pane = DeliveriesPane(viewModel: vm, clock: clock)
         await effects.settle()
-    }
-
-    func close() {
-        ws.close()
-        try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldEngine
 import HeraldServices
@@ -10,24 +11,25 @@ import HeraldEmbedded
 @Suite struct InboxPaneTests {
     let utc = TimeZone(identifier: "UTC")!
 
-    func pane(_ ws: PaneTestWorkspace, _ effects: PaneEffects) -> InboxPane {
+    func pane(_ ws: TestWorkspace, _ effects: EffectPump) -> InboxPane {
         InboxPane(model: InboxViewModel(service: ws.workspace.inbox, effects: effects.queue, user: "ana",
                                         dates: InboxDateParser(timeZone: utc)), timeZone: utc)
     }
 
     @Test func listMarksUnreadAndHostileTextNeverReachesTheScreen() async throws {
-        let ws = try await PaneTestWorkspace()
+        let ws = try await TestWorkspace()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)       // 2023-11-14 22:13:20 UTC
         let engine = ws.workspace.engine
         try await engine.pushInbox(user: "ana", topic: "news", title: "Old news", body: "Already read", at: t0, seen: true)
         try await engine.pushInbox(user: "ana", topic: "promo", title: "\u{1B}]0;pwned\u{07}Deal",
                                    body: "\u{1B}[31mRED\u{1B}[0m text\u{1B}[2J\u{9B}1;1H end", at: t0.addingTimeInterval(60))
         try await engine.pushInbox(user: "ana", topic: nil, title: "日本語 ok", body: "wide 🎉 body", at: t0.addingTimeInterval(120))
-        let effects = PaneEffects()
+        let effects = EffectPump()
         let pane = pane(ws, effects)
         pane.didAppear()
         await effects.settle()
         var canvas = Canvas(size: Size(width: 80, height: 12))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         let expected = """
         ┌ Inbox — ana ─────────────────────────────────────────────────────────────────┐
@@ -48,17 +50,41 @@ import HeraldEmbedded
         #expect(canvas.cell(x: mark.x, y: mark.y)?.style.role == .accent)
     }
 
+    @Test func aShortFirstPageOnATallWindowIsFilledByTheLayoutPassNotByAFrame() async throws {
+        let ws = try await TestWorkspace()
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        for i in 0..<5 {
+            try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Message \(i)", body: "b", at: t0.addingTimeInterval(Double(i)))
+        }
+        let effects = EffectPump()
+        let pane = InboxPane(model: InboxViewModel(service: ws.workspace.inbox, effects: effects.queue, user: "ana",
+                                                   filter: InboxFilter(limit: 2), dates: InboxDateParser(timeZone: utc)), timeZone: utc)
+        pane.didAppear()
+        await effects.settle()
+        #expect(pane.model.messages.count == 2 && pane.model.hasMore)
+        var canvas = Canvas(size: Size(width: 80, height: 12))
+        pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
+        #expect(effects.queue.inFlight == 0)                        // a frame asks for nothing
+        pane.layout(in: canvas.bounds)
+        #expect(effects.queue.inFlight == 1)                        // the layout pass sees room for more
+        await effects.settle()
+        pane.layout(in: canvas.bounds)
+        await effects.settle()
+        #expect(pane.model.messages.count == 5)
+    }
+
     @Test func openingAMessageShowsItAndTheUnreadCountDrops() async throws {
-        let ws = try await PaneTestWorkspace()
+        let ws = try await TestWorkspace()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Hello", body: "Line one\nline two", at: t0)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Older", body: "x", at: t0.addingTimeInterval(-60))
-        let effects = PaneEffects()
+        let effects = EffectPump()
         let pane = pane(ws, effects)
         pane.didAppear()
         await effects.settle()
         #expect(pane.handle(action: .open))
         var canvas = Canvas(size: Size(width: 80, height: 20))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         #expect(canvas.rows[2].contains("2 messages, 1 unread"))
         #expect(canvas.find("Line one") != nil)
@@ -70,12 +96,12 @@ import HeraldEmbedded
     }
 
     @Test func slashFindsAMessageAndNWalksTheMatchesWithoutHidingAny() async throws {
-        let ws = try await PaneTestWorkspace()
+        let ws = try await TestWorkspace()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         for (i, title) in ["Invoice March", "Party", "invoice April", "Hello"].enumerated() {
             try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: title, body: "b", at: t0.addingTimeInterval(Double(-60 * i)))
         }
-        let effects = PaneEffects()
+        let effects = EffectPump()
         let pane = pane(ws, effects)
         pane.didAppear()
         await effects.settle()
@@ -95,18 +121,19 @@ import HeraldEmbedded
     }
 
     @Test func anOpenMessageScrollsAndSaysWhatIsBelowAndAMarksAllRead() async throws {
-        let ws = try await PaneTestWorkspace()
+        let ws = try await TestWorkspace()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         let body = (1...40).map { "row \($0)" }.joined(separator: "\n")
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Long", body: body, at: t0)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Other", body: "x", at: t0.addingTimeInterval(-60))
-        let effects = PaneEffects()
+        let effects = EffectPump()
         let pane = pane(ws, effects)
         pane.didAppear()
         await effects.settle()
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
         func draw() -> String {
             var canvas = Canvas(size: Size(width: 60, height: 30))
+            pane.layout(in: canvas.bounds)
             pane.render(into: &canvas, in: canvas.bounds, theme: theme)
             return canvas.snapshot()
         }
@@ -134,11 +161,11 @@ import HeraldEmbedded
     }
 
     @Test func everyKeyTheHelpListsForTheInboxDoesSomethingHere() async throws {
-        let ws = try await PaneTestWorkspace()
+        let ws = try await TestWorkspace()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "One", body: "https://example.com/x", at: t0)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "promo", title: "Two", body: "b", at: t0.addingTimeInterval(-60))
-        let effects = PaneEffects()
+        let effects = EffectPump()
         let pane = pane(ws, effects)
         pane.didAppear()
         await effects.settle()
@@ -153,9 +180,9 @@ import HeraldEmbedded
     }
 
     @Test func theDateFieldsTakeTypedDatesAndShowWhatIsWrong() async throws {
-        let ws = try await PaneTestWorkspace()
+        let ws = try await TestWorkspace()
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "A", body: "a", at: Date(timeIntervalSince1970: 1_700_000_000))
-        let effects = PaneEffects()
+        let effects = EffectPump()
         let pane = pane(ws, effects)
         pane.didAppear()
         await effects.settle()
@@ -164,6 +191,7 @@ import HeraldEmbedded
         for c in "2023-99-01" { _ = pane.handle(unboundKey: .char(c)) }
         _ = pane.handle(unboundKey: .enter)
         var canvas = Canvas(size: Size(width: 80, height: 10))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         #expect(canvas.rows[1].contains("From: 2023-99-01"))
         #expect(canvas.find("is not a date") != nil)
@@ -173,6 +201,7 @@ import HeraldEmbedded
         #expect(pane.keyContext == .inbox)
         await effects.settle()
         canvas = Canvas(size: Size(width: 80, height: 10))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         #expect(canvas.rows[1].contains("Dates: 2023-11-15 → now"))
         #expect(canvas.find("No message matches the filter") != nil)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldServices
 import HeraldTUI
@@ -6,7 +7,7 @@ import HeraldViewModels
 import Testing
 
 @Suite struct SharePaneTests {
-    func pane(_ ws: PaneTestWorkspace, _ effects: PaneEffects, terminal: @escaping ([UInt8]) -> Bool = { _ in true }) async -> SharePane {
+    func pane(_ ws: TestWorkspace, _ effects: EffectPump, terminal: @escaping ([UInt8]) -> Bool = { _ in true }) async -> SharePane {
         let copier = Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: effects.queue, onToast: { _, _ in },
                             onTerminalBytes: terminal)
         let model = ShareViewModel(share: ws.workspace.share, copier: copier,
@@ -19,12 +20,13 @@ import Testing
     }
 
     @Test func channelsShowAvailabilityAndTheLinkWithItsClicks() async throws {
-        let ws = try await PaneTestWorkspace()
-        let effects = PaneEffects()
+        let ws = try await TestWorkspace()
+        let effects = EffectPump()
         let pane = await pane(ws, effects)
         let url = try #require(pane.model.link?.url)
         #expect(pane.handle(action: .moveDown))                   // onto "Email invite"
         var canvas = Canvas(size: Size(width: 80, height: 21))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         let rows = canvas.rows
         #expect(rows[1].hasPrefix("│ ✓ SMS invite"))
@@ -38,11 +40,12 @@ import Testing
     }
 
     @Test func theQRCodeIsDrawnWithHalfBlocks() async throws {
-        let ws = try await PaneTestWorkspace()
-        let effects = PaneEffects()
+        let ws = try await TestWorkspace()
+        let effects = EffectPump()
         let pane = await pane(ws, effects)
         #expect(pane.handle(action: .shareQR))
         var canvas = Canvas(size: Size(width: 80, height: 24))
+        pane.layout(in: canvas.bounds)
         pane.render(into: &canvas, in: canvas.bounds, theme: plainTheme)
         let qr = pane.model.qrLines()
         #expect(qr.count >= 15)
@@ -59,8 +62,8 @@ import Testing
     }
 
     @Test func copyWritesTheOSC52EscapeThroughTheTerminalHook() async throws {
-        let ws = try await PaneTestWorkspace()
-        let effects = PaneEffects()
+        let ws = try await TestWorkspace()
+        let effects = EffectPump()
         nonisolated(unsafe) var written: [UInt8] = []
         let pane = await pane(ws, effects) { written += $0; return true }
         #expect(pane.handle(action: .copy))

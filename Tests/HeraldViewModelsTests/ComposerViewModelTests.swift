@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldAPI
 import HeraldCore
 import HeraldEngine
@@ -9,20 +10,20 @@ import Testing
 import HeraldEmbedded
 
 @Suite struct ComposerViewModelTests {
-    func person(_ ws: PaneWorkspace, _ first: String, _ number: String?, email: String? = nil) throws -> Person {
+    func person(_ ws: TestWorkspace, _ first: String, _ number: String?, email: String? = nil) throws -> Person {
         let phones = number.map { [LabeledPhone(label: nil, number: ws.workspace.parser.parse($0))] } ?? []
         let emails = email.map { [LabeledEmail(label: nil, address: $0)] } ?? []
         return try ws.workspace.contacts.insert(Person(firstName: first, lastName: "Test", phones: phones, emails: emails))
     }
 
-    func composer(_ ws: PaneWorkspace, _ pump: EffectPump, signature: String? = nil) -> ComposerViewModel {
+    func composer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil) -> ComposerViewModel {
         ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
                           effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: "Ana",
                                                                           signature: signature))
     }
 
     /// A composer whose toasts are noted, its messages loaded.
-    func loadedComposer(_ ws: PaneWorkspace, _ pump: EffectPump, signature: String? = nil) async -> (ComposerViewModel, ToastLog) {
+    func loadedComposer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil) async -> (ComposerViewModel, ToastLog) {
         let toasts = ToastLog()
         let vm = composer(ws, pump, signature: signature)
         vm.onToast = toasts.sink()
@@ -32,7 +33,7 @@ import HeraldEmbedded
     }
 
     @Test func loadsTheDefaultMessageAndMarksTheLinkAndFields() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -48,7 +49,7 @@ import HeraldEmbedded
     }
 
     @Test func previewFillsTheRecipientAndLinkAndTheMeterCountsIt() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -64,7 +65,7 @@ import HeraldEmbedded
     }
 
     @Test func charactersThatForceUCS2AreMarkedWhereTheyAre() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -80,7 +81,7 @@ import HeraldEmbedded
     }
 
     @Test func senderIDIsCheckedAsYouType() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let vm = composer(ws, EffectPump())
         #expect(vm.senderProblem == nil)
         vm.setSender("HeraldInvites2")
@@ -94,7 +95,7 @@ import HeraldEmbedded
     }
 
     @Test func signatureGoesOnItsOwnLineAndCountsAsAChange() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump, signature: "— Ana")
         vm.load()
@@ -108,7 +109,7 @@ import HeraldEmbedded
     }
 
     @Test func aMessageTheApplicationForbidsEditingIsReadOnlyWithTheReason() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         try await ws.workspace.engine.setMessageEditingAllowed(false, applicationKey: ws.workspace.credentials.applicationKey)
         let pump = EffectPump()
         let (vm, toasts) = await loadedComposer(ws, pump, signature: "— Ana")
@@ -122,7 +123,7 @@ import HeraldEmbedded
     }
 
     @Test func whetherEditingIsAllowedUnreadIsToldNotTakenForYes() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let (vm, toasts) = await loadedComposer(ws, pump)
         #expect(vm.editingAllowed == true)
@@ -139,7 +140,7 @@ import HeraldEmbedded
     }
 
     @Test func theConfirmationShowsThePreviewAndSenderCountsOnlyNumbersThatWillBeSentAndListsNamesInOrder() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -171,7 +172,7 @@ import HeraldEmbedded
     }
 
     @Test func withoutASenderNameTheSendAsksForItOnceKeepsItAndGoesOn() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
         let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
@@ -206,7 +207,7 @@ import HeraldEmbedded
     }
 
     @Test func sendAsksForConfirmationThenSendsAndToastsTheBulk() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
         let vm = composer(ws, pump)
@@ -233,7 +234,7 @@ import HeraldEmbedded
     }
 
     @Test func anEditedTextIsSavedAsACustomMessageAndSentWithIt() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         var sentBulks: [String] = []
@@ -254,7 +255,7 @@ import HeraldEmbedded
     }
 
     @Test func anUnknownPlaceholderOrBadSenderStopsTheSend() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -269,7 +270,7 @@ import HeraldEmbedded
     }
 
     @Test func savingAsCustomAddsAndSelectsTheMessage() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let (vm, toasts) = await loadedComposer(ws, pump)
         vm.setText("Join me: <>")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldServices
 import Testing
 @testable import HeraldViewModels

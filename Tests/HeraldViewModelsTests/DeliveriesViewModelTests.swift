@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldServices
 import HeraldStore
@@ -9,9 +10,9 @@ import HeraldEmbedded
 @Suite("Deliveries view-model")
 struct DeliveriesViewModelTests {
     /// A view-model built and driven on the UI side; its first snapshot read.
-    private func make(_ ws: ShellWorkspace, ui: UISide = UISide(), effects: ShellEffects? = nil,
+    private func make(_ ws: TestWorkspace, ui: UISide = UISide(), effects: EffectPump? = nil,
                       toasts: ToastBoard? = nil) async -> DeliveriesViewModel {
-        let effects = effects ?? ShellEffects(ui: ui)
+        let effects = effects ?? EffectPump(ui: ui)
         let vm = ui {
             DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites, effects: effects.queue,
                                 toasts: toasts ?? ToastBoard(clock: ws.clock), clock: ws.clock)
@@ -21,12 +22,12 @@ struct DeliveriesViewModelTests {
     }
 
     /// Sends one bulk to these numbers and returns its id.
-    private func send(_ ws: ShellWorkspace, _ numbers: [String]) async throws -> String {
+    private func send(_ ws: TestWorkspace, _ numbers: [String]) async throws -> String {
         try #require(try await ws.workspace.invites.invite(numbers: numbers).bulkId)
     }
 
     @Test func listsBulksWithCountsPerStatus() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let bulk = try await send(ws, ["+385911111111", "+385912222222", "+385913333333"])
         let ui = UISide()
         let vm = await make(ws, ui: ui)
@@ -38,10 +39,10 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func feedBatchesMoveTheCountsWithoutAQueryAndLightTheChangedCells() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         let ui = UISide()
-        let effects = ShellEffects(ui: ui)
+        let effects = EffectPump(ui: ui)
         let vm = await make(ws, ui: ui, effects: effects)
         _ = try await ws.workspace.feed.check()       // the feed starts where the snapshot stands
         let before = try #require(vm.bulks.first)
@@ -71,10 +72,10 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func aBatchThatDoesNotContinueTheSnapshotReadsAFreshOne() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let bulk = try await send(ws, ["+385911111111"])
         let ui = UISide()
-        let effects = ShellEffects(ui: ui)
+        let effects = EffectPump(ui: ui)
         let vm = await make(ws, ui: ui, effects: effects)
         let stale = LedgerChange(previous: 0, sequence: (vm.sequence ?? 0) + 5, deliveries: [
             DeliveryChange(bulkId: bulk, address: "385911111111", messageId: nil, personId: nil, from: nil,
@@ -88,12 +89,12 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func openingABulkShowsRecipientsAndFiltersByStatus() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         try ws.add("Ana", "Horvat", "091 111 1111")
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible)])
         let ui = UISide()
-        let effects = ShellEffects(ui: ui)
+        let effects = EffectPump(ui: ui)
         let vm = await make(ws, ui: ui, effects: effects)
         ui { vm.open() }
         #expect(vm.openBulkId == bulk && vm.isLoadingRecipients)
@@ -113,7 +114,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func aBulkWrittenByAnotherProcessArrivesThroughTheFeed() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let ui = UISide()
         let vm = await make(ws, ui: ui)
         #expect(vm.bulks.isEmpty)
@@ -131,7 +132,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func trackerStateShowsTheCountdownAndPassesLeft() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let bulk = try await send(ws, ["+385911111111"])
         let vm = await make(ws)
         #expect(vm.trackerLine(now: ws.clock.now()) == "tracker starting…", "no state yet is not idle")
@@ -148,14 +149,14 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func resendAsksFirstAndSendsOnlyWhatFailed() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveredToTerminal),
             DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible),
         ])
         let ui = UISide()
-        let effects = ShellEffects(ui: ui)
+        let effects = EffectPump(ui: ui)
         let toasts = ToastBoard(clock: ws.clock)
         let vm = await make(ws, ui: ui, effects: effects, toasts: toasts)
         _ = try await ws.workspace.feed.check()
@@ -180,7 +181,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func rResendsWhatFailedAmongTheSelectedBulksOrTheSelectedRecipients() async throws {
-        let ws = try await ShellWorkspace()
+        let ws = try await TestWorkspace()
         let first = try await send(ws, ["+385911111111", "+385912222222"])
         ws.clock.advance(by: 60)
         let second = try await send(ws, ["+385913333333"])
@@ -197,7 +198,7 @@ struct DeliveriesViewModelTests {
             DeliveryUpdate(address: "385914444444", messageId: nil, status: .deliveryImpossible),
         ])
         let ui = UISide()
-        let effects = ShellEffects(ui: ui)
+        let effects = EffectPump(ui: ui)
         let toasts = ToastBoard(clock: ws.clock)
         let vm = await make(ws, ui: ui, effects: effects, toasts: toasts)
         // Newest first: select the second and the first bulk, not the third.

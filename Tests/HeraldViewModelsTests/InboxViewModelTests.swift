@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldAPI
 import HeraldCore
 import HeraldEngine
@@ -9,8 +10,8 @@ import HeraldEmbedded
 
 @Suite struct InboxViewModelTests {
     /// A workspace whose user "ana" has `count` messages, one a minute, the newest unread first.
-    func workspace(messages count: Int, seenFrom: Int = 3, topics: [String] = ["promo", "news"]) async throws -> PaneWorkspace {
-        let ws = try await PaneWorkspace()
+    func workspace(messages count: Int, seenFrom: Int = 3, topics: [String] = ["promo", "news"]) async throws -> TestWorkspace {
+        let ws = try await TestWorkspace()
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         for i in 0..<count {
             try await ws.workspace.engine.pushInbox(user: "ana", topic: topics[i % topics.count], title: "Message \(i)",
@@ -257,7 +258,7 @@ import HeraldEmbedded
 
     @Test func aRefusedTokenNamesTheKeysToCheck() async throws {
         let secret = String(repeating: "ab", count: 32)
-        let ws = try await PaneWorkspace(config: WorkspaceConfig(region: "HR", inboxJWTKeyId: "wrong-key", inboxJWTSecretHex: secret))
+        let ws = try await TestWorkspace(config: WorkspaceConfig(region: "HR", inboxJWTKeyId: "wrong-key", inboxJWTSecretHex: secret))
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: nil, body: "hi")
         try await ws.workspace.engine.setInboxAuthMode(.jwt, applicationKey: ws.workspace.credentials.applicationKey)
         let pump = EffectPump()

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldUITestSupport
 import HeraldCore
 import HeraldServices
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 @Suite struct ShareViewModelTests {
     /// The Share view-model; its copies go through OSC 52 to `terminal`, their toasts to `toasts`.
-    func share(_ ws: PaneWorkspace, _ pump: EffectPump, sender: String? = "Herald", toasts: ToastLog = ToastLog(),
+    func share(_ ws: TestWorkspace, _ pump: EffectPump, sender: String? = "Herald", toasts: ToastLog = ToastLog(),
                terminal: @escaping ([UInt8]) -> Bool = { _ in true }) -> ShareViewModel {
         ShareViewModel(share: ws.workspace.share,
                        copier: Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: pump.queue,
@@ -21,7 +22,7 @@ import Testing
         var config = WorkspaceConfig(region: "HR")
         config.emailFrom = "ana@example.com"
         config.emailCommand = ExternalCommand(program: "no-such-mailer-here", arguments: ["-t"])
-        let ws = try await PaneWorkspace(config: config)
+        let ws = try await TestWorkspace(config: config)
         let pump = EffectPump()
         let vm = share(ws, pump)
         #expect(vm.availability(of: .sms) == .available)
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func withoutAnEmailSenderEmailIsOffWithTheFix() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let vm = share(ws, EffectPump())
         guard case .unavailable(let reason) = vm.availability(of: .email) else {
             Issue.record("email should be unavailable"); return
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func theReferralLinkComesWithItsClicksQRCodeAndShareURLs() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = share(ws, pump)
         vm.refresh()
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func copyingTheLinkHandsOSC52BytesToTheTerminal() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
         nonisolated(unsafe) var written: [[UInt8]] = []
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func choosingSMSLeadsToTheComposerAndAnUnavailableChannelExplains() async throws {
-        let ws = try await PaneWorkspace()
+        let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
         let vm = share(ws, pump)

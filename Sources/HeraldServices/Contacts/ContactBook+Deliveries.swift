@@ -12,13 +12,13 @@ public struct BulkRecipient: Sendable, Hashable {
 extension ContactBook {
     /// Every bulk with its recipients counted per status, and the change sequence they stand at:
     /// what the Deliveries pane starts from (one grouped query).
-    public func deliveriesSnapshot() throws -> BulkCountsSnapshot { try ledger.bulkCounts() }
+    public func deliveriesSnapshot() async throws -> BulkCountsSnapshot { try ledger.bulkCounts() }
 
     /// One bulk's record, nil when unknown.
-    public func bulk(id: String) throws -> BulkRecord? { try ledger.bulk(id: id) }
+    public func bulk(id: String) async throws -> BulkRecord? { try ledger.bulk(id: id) }
 
     /// The recipients of one bulk with their names, in the order they were queued.
-    public func recipients(ofBulk bulkId: String) throws -> [BulkRecipient] {
+    public func recipients(ofBulk bulkId: String) async throws -> [BulkRecipient] {
         let rows = try ledger.recipients(ofBulk: bulkId)
         let ids = Array(Set(rows.compactMap(\.personId)))
         var names: [Int64: String] = [:]

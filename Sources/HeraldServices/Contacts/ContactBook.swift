@@ -52,23 +52,28 @@ public struct PersonDetail: Sendable, Hashable {
 
 /// A thin read layer over the contacts and the ledger for screens: a page of people for the
 /// visible rows, search, summaries per person, one person's detail with history, and the bulks
-/// of the ledger. Reads only, synchronous and quick (indexed queries, an in-memory search index).
+/// of the ledger, and the one write a screen makes here (a person's SMS number). Quick: indexed queries, an
+/// in-memory search index.
+///
+/// Every method is `async`: called from the UI (the main actor) it must be awaited and runs off that thread, so a
+/// view-model cannot read SQLite on the UI thread by mistake. The stores themselves are not reachable from outside
+/// this module.
 public struct ContactBook: Sendable {
-    public let contacts: ContactStore
-    public let ledger: LedgerStore
+    let contacts: ContactStore
+    let ledger: LedgerStore
     /// The rows shown lately: the next keystroke reads only the people it did not show yet.
     private let shown = ShownPeople()
 
-    public init(contacts: ContactStore, ledger: LedgerStore) {
+    init(contacts: ContactStore, ledger: LedgerStore) {
         self.contacts = contacts
         self.ledger = ledger
     }
 
     /// How many people are stored.
-    public func count() throws -> Int { try contacts.count() }
+    public func count() async throws -> Int { try contacts.count() }
 
     /// The list for `query` (empty: everyone) in `sort` order.
-    public func listing(query: String, sort: ContactSort) throws -> ContactListing {
+    public func listing(query: String, sort: ContactSort) async throws -> ContactListing {
         if let hits = try contacts.searchHits(query, sortedBy: sort) {
             return ContactListing(query: query, sort: sort, total: hits.total, ids: hits.hits.map(\.personId))
         }
@@ -76,7 +81,7 @@ public struct ContactBook: Sendable {
     }
 
     /// The rows `range` of a listing (clamped), each with its invitation summary.
-    public func entries(_ listing: ContactListing, range: Range<Int>) throws -> [ContactEntry] {
+    public func entries(_ listing: ContactListing, range: Range<Int>) async throws -> [ContactEntry] {
         let lower = max(0, range.lowerBound), upper = min(listing.total, range.upperBound)
         guard lower < upper else { return [] }
         let rows: [ShownPeople.Row]
@@ -89,17 +94,17 @@ public struct ContactBook: Sendable {
     }
 
     /// Every id of a listing, in order (for select all / invert).
-    public func ids(of listing: ContactListing) throws -> [Int64] {
+    public func ids(of listing: ContactListing) async throws -> [Int64] {
         if let ids = listing.ids { return ids }
         return try contacts.personIDs(sortedBy: listing.sort)
     }
 
     /// The ids of a listing whose people are in `state`, in order; read a few thousand at a time.
-    public func ids(of listing: ContactListing, in state: StateSelection, batch: Int = 2_000) throws -> [Int64] {
+    public func ids(of listing: ContactListing, in state: StateSelection, batch: Int = 2_000) async throws -> [Int64] {
         var picked: [Int64] = []
         var start = 0
         while start < listing.total {
-            for entry in try entries(listing, range: start..<start + batch) where state.matches(entry.person, entry.summary) {
+            for entry in try await entries(listing, range: start..<start + batch) where state.matches(entry.person, entry.summary) {
                 if let id = entry.person.id { picked.append(id) }
             }
             start += batch
@@ -108,16 +113,21 @@ public struct ContactBook: Sendable {
     }
 
     /// Chooses the number this person's invitations go to (nil: Herald picks again).
-    public func setSMSNumber(_ e164: String?, personId: Int64) throws { try contacts.setSMSNumber(e164, personId: personId) }
+    public func setSMSNumber(_ e164: String?, personId: Int64) async throws { try contacts.setSMSNumber(e164, personId: personId) }
 
     /// People with these ids, in the order given.
-    public func people(ids: [Int64]) throws -> [Person] { try contacts.people(ids: ids) }
+    public func people(ids: [Int64]) async throws -> [Person] { try contacts.people(ids: ids) }
+
+    /// The latest delivery status of each of these numbers that was ever invited (E.164 → status).
+    public func latestStatuses(msisdns: [String]) async throws -> [String: DeliveryStatus] {
+        try ledger.latestStatuses(msisdns: msisdns)
+    }
 
     /// The invitation summaries of these people, from one query.
-    public func summaries(for people: [Person]) throws -> [PersonInvitationSummary] { try ledger.summaries(for: people) }
+    public func summaries(for people: [Person]) async throws -> [PersonInvitationSummary] { try ledger.summaries(for: people) }
 
     /// One person with every invitation, nil when there is no such person.
-    public func detail(personId: Int64) throws -> PersonDetail? {
+    public func detail(personId: Int64) async throws -> PersonDetail? {
         guard let person = try contacts.person(id: personId) else { return nil }
         let invitations = try ledger.invitations(for: person)
         return PersonDetail(person: person, summary: PersonInvitationSummary(person: person, invitations: invitations),
@@ -125,5 +135,5 @@ public struct ContactBook: Sendable {
     }
 
     /// Builds the search index now (a first search on 100,000 people would otherwise pay for it).
-    public func warmUp(sortedBy sort: ContactSort = .firstName) throws { try contacts.warmUpSearch(sortedBy: sort) }
+    public func warmUp(sortedBy sort: ContactSort = .firstName) async throws { try contacts.warmUpSearch(sortedBy: sort) }
 }

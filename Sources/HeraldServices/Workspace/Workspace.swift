@@ -38,6 +38,8 @@ public final class Workspace: @unchecked Sendable {
     /// What changed in the local store, from any process: the source of live screens and `herald watch`.
     public let feed: ChangeFeed
     public let inbox: InboxService
+    /// What the screens read of the contacts and the ledger (async, so never on the UI thread).
+    public var book: ContactBook { ContactBook(contacts: contacts, ledger: ledger) }
     public let suggestions: SuggestionService
     public let share: ShareService
     /// Sends email invitations from `config.emailFrom`; nil when no sender is configured.

@@ -27,6 +27,14 @@ public struct ContactStore: Sendable {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0 }
     }
 
+    /// How many people's search keys contain `text`, by a plain SQL `LIKE '%text%'` scan: the baseline the benchmarks
+    /// hold the search index to, not a way to search.
+    public func likeScanCount(_ text: String) throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person WHERE search_key LIKE ?", arguments: ["%\(text)%"]) ?? 0
+        }
+    }
+
     /// People in name order, `limit` of them from `offset`.
     public func people(sortedBy sort: ContactSort = .firstName, limit: Int? = nil, offset: Int = 0) throws -> [Person] {
         try database.read { db in

@@ -11,7 +11,8 @@ public final class HeraldDatabase: Sendable {
     /// How long a write waits for another process's write before it fails as busy.
     public static let defaultBusyTimeout: TimeInterval = 15
 
-    public let pool: DatabasePool
+    /// The connections; only the store's own types reach them (through `read` and `write`).
+    let pool: DatabasePool
     public let path: String
 
     /// Opens (creating when needed) the database at `path`, runs the migrations and builds the contact

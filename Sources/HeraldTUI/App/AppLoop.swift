@@ -83,6 +83,9 @@ public final class AppLoop<S: Screen> {
     public func renderIfDue() -> Bool {
         guard dirty else { return false }
         let now = clock.now()
+        // The layout pass asks for what the frame lacks; render only reads.
+        let layoutMark = screen.workMark
+        screen.layout(size: terminal.size)
         if let work = keyWork {
             if !screen.awaitsWork(startedSince: work.mark) {
                 keyWork = nil
@@ -95,11 +98,10 @@ public final class AppLoop<S: Screen> {
         if !keyChanged, let lastFrame, now.timeIntervalSince(lastFrame) < frameInterval { return false }
         let size = terminal.size
         if canvas.size != size { canvas = Canvas(size: size) } else { canvas.clear() }
-        let mark = screen.workMark
         screen.render(into: &canvas, size: size)
         terminal.present(canvas)
         // A key's frame that asked for what it lacks (rows scrolled into view): their answer is the key's too.
-        if keyChanged, keyWork == nil, screen.awaitsWork(startedSince: mark) { keyWork = (mark, now, true) }
+        if keyChanged, keyWork == nil, screen.awaitsWork(startedSince: layoutMark) { keyWork = (layoutMark, now, true) }
         lastFrame = now
         dirty = false
         keyChanged = false

@@ -4,7 +4,10 @@ import Foundation
 public protocol Screen: AnyObject {
     /// What other threads post to the loop's mailbox.
     associatedtype Event: Sendable
-    /// Draws the whole screen.
+    /// Lays the screen out for `size` before a frame: where each part goes, which rows are visible. This is
+    /// where a screen asks for what the visible part lacks (rows scrolled into view); `render` then only reads.
+    func layout(size: Size)
+    /// Draws the whole screen as the last `layout` placed it. Reads state only: it starts no work.
     func render(into canvas: inout Canvas, size: Size)
     /// A key (or mouse event); returns true when the screen changed and must be redrawn.
     func handle(key: Key) -> Bool
@@ -23,6 +26,7 @@ public protocol Screen: AnyObject {
 }
 
 public extension Screen {
+    func layout(size: Size) {}
     var workMark: Int { 0 }
     func awaitsWork(startedSince mark: Int) -> Bool { false }
 }

@@ -16,6 +16,8 @@ nonisolated public struct Rect: Sendable, Hashable, CustomStringConvertible {
         self.x = x; self.y = y; self.width = max(0, width); self.height = max(0, height)
     }
     public init(_ size: Size) { self.init(x: 0, y: 0, width: size.width, height: size.height) }
+    /// No room at all, at the origin.
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }

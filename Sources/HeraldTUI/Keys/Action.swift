@@ -46,6 +46,24 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case insertPlaceholder = "insert_placeholder"
     case send
     case shareQR = "share_qr"
+    case nextTemplate = "next_template"
+    case previousTemplate = "previous_template"
+    case nextPreview = "next_preview"
+    case previousPreview = "previous_preview"
+    case cycleSignature = "cycle_signature"
+    case editSender = "edit_sender"
+    case saveTemplate = "save_template"
+    case switchChannel = "switch_channel"
     // editor
     case finishEditing = "finish_editing"
+    // a yes/no question
+    case yes, no
+    case switchButton = "switch_button"
+    case pressButton = "press_button"
+    // the command palette
+    case runCommand = "run_command"
+    case complete
+    case previousCommand = "previous_command"
+    case nextCommand = "next_command"
+    case closePalette = "close_palette"
 }

@@ -66,6 +66,14 @@ nonisolated public enum KeyBindings {
         KeyBinding(.editExternal, [.char("e")], "Edit the message in $EDITOR", [.composer], hint: "$EDITOR"),
         KeyBinding(.insertPlaceholder, [.char("p")], "Insert a placeholder such as {firstName}", [.composer]),
         KeyBinding(.send, [.ctrl("s")], "Send the invitations", [.composer, .editor], hint: "send"),
+        KeyBinding(.nextTemplate, [.char("]")], "The next message to start from (the templates, then those you saved)", [.composer]),
+        KeyBinding(.previousTemplate, [.char("[")], "The previous message to start from", [.composer]),
+        KeyBinding(.nextPreview, [.char(">")], "Preview the message for the next recipient", [.composer]),
+        KeyBinding(.previousPreview, [.char("<")], "Preview the message for the previous recipient", [.composer]),
+        KeyBinding(.cycleSignature, [.char("g")], "Next signature (or none)", [.composer]),
+        KeyBinding(.editSender, [.char("s")], "Edit the sender ID", [.composer]),
+        KeyBinding(.saveTemplate, [.char("w")], "Save the message as a custom message", [.composer]),
+        KeyBinding(.switchChannel, [.char("m")], "Switch between SMS and email invitations", [.composer]),
         // Inbox
         KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox], hint: "topic"),
         KeyBinding(.clearTopic, [.char("T")], "Show every topic again", [.inbox]),
@@ -83,5 +91,16 @@ nonisolated public enum KeyBindings {
         KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries], hint: "resend"),
         // Editor
         KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor], hint: "done"),
+        // A yes/no question
+        KeyBinding(.yes, [.char("y"), .char("Y")], "Yes: send, resend or quit", [.question]),
+        KeyBinding(.no, [.char("n"), .char("N"), .escape], "No: close the question, nothing happens", [.question]),
+        KeyBinding(.pressButton, [.enter], "Press the highlighted button (a send to many numbers takes y only)", [.question]),
+        KeyBinding(.switchButton, [.left, .right, .tab, .backTab], "Highlight the other button", [.question]),
+        // The command palette
+        KeyBinding(.runCommand, [.enter], "Run the command line", [.palette]),
+        KeyBinding(.complete, [.tab], "Complete the command or its argument", [.palette]),
+        KeyBinding(.previousCommand, [.up], "The previous candidate, or an earlier command line when the line is empty", [.palette]),
+        KeyBinding(.nextCommand, [.down], "The next candidate, or a later command line", [.palette]),
+        KeyBinding(.closePalette, [.escape, .ctrl("c")], "Close the palette (backspace on an empty line too)", [.palette]),
     ]
 }

@@ -63,7 +63,7 @@ nonisolated public enum KeyHelp {
         # Herald keys
 
         Generated from the key table in `Sources/HeraldTUI/Keys/KeyBindings.swift`; do not edit by hand
-        (`HERALD_UPDATE_GENERATED=1 swift test --filter KeyMapTests` rewrites it).
+        (`make docs` rewrites it with `herald keys --markdown --defaults`; `herald keys` lists the keys in effect).
 
         Any binding can be changed in `$XDG_CONFIG_HOME/herald/config.toml` under `[keys]`, by action
         name, for example `move_down = ["j", "down", "ctrl-n"]`. Key names: a character (`j`, `J`, `?`),

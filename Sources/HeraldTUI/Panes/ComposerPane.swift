@@ -30,18 +30,22 @@ public final class ComposerPane: LivePane {
         sender = TextFieldState(model.sender)
     }
 
-    public var keyContext: KeyContext { focus == .none && model.confirmation == nil ? .composer : .editor }
+    public var keyContext: KeyContext {
+        if model.confirmation != nil { return .question }
+        return focus == .none ? .composer : .editor
+    }
     public var capturesAllKeys: Bool { focus != .none || model.confirmation != nil }
     public var quitWarning: String? { model.hasUnsentChanges ? "The message you edited in the Composer is not sent and will be lost." : nil }
 
     public var hints: [(key: HintKey, label: String)] {
-        if let c = model.confirmation { return [(.fixed(c.needsExplicitYes ? "y" : "enter"), "send"), ("esc", "cancel")] }
+        if let c = model.confirmation { return [(.action(c.needsExplicitYes ? .yes : .pressButton), "send"), (.action(.no), "cancel")] }
         switch focus {
         case .text: return [(.action(.finishEditing), "done"), (.action(.send), "send")]
         case .sender: return [("enter", "done"), ("esc", "done")]
         case .none:
-            return [(.action(.editMessage), "edit"), (.action(.editExternal), "$EDITOR"), ("[ ]", "message"), ("s", "sender"),
-                    ("g", "signature"), ("w", "save"), (.action(.send), "send")]
+            return [(.action(.editMessage), "edit"), (.action(.editExternal), "$EDITOR"), (.action(.nextTemplate), "message"),
+                    (.action(.editSender), "sender"), (.action(.cycleSignature), "signature"), (.action(.saveTemplate), "save"),
+                    (.action(.send), "send")]
         }
     }
 
@@ -188,10 +192,14 @@ public final class ComposerPane: LivePane {
     // MARK: input
 
     public func handle(action: Action) -> Bool {
-        if model.confirmation != nil {
+        if let confirmation = model.confirmation {
             switch action {
-            case .back, .finishEditing: model.cancelSend()
-            case .nextPane, .previousPane: confirmButton = 1 - confirmButton
+            case .yes: model.confirmSend()
+            case .no, .back: model.cancelSend()
+            case .switchButton: confirmButton = 1 - confirmButton
+            case .pressButton where confirmButton == 0 && confirmation.needsExplicitYes:
+                model.onToast(.info, "this sends to \(confirmation.destinations) numbers: type y to send")
+            case .pressButton: if confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
             case .quit: return false
             default: break
             }
@@ -223,6 +231,14 @@ public final class ComposerPane: LivePane {
             editor.insert(model.linkPlaceholder)
             model.setText(editor.text)
         case .send: startSend()
+        case .nextTemplate: model.nextMessage()
+        case .previousTemplate: model.previousMessage()
+        case .nextPreview: model.nextPreview()
+        case .previousPreview: model.previousPreview()
+        case .cycleSignature: model.cycleSignature()
+        case .editSender: focus = .sender
+        case .saveTemplate: model.saveAsCustom()
+        case .switchChannel: model.setChannel(model.channel == .sms ? .email : .sms)
         default: return false
         }
         return true
@@ -241,18 +257,7 @@ public final class ComposerPane: LivePane {
     }
 
     public func handle(unboundKey key: Key) -> Bool {
-        if model.confirmation != nil {
-            switch key {
-            case .enter where confirmButton == 0 && model.confirmation?.needsExplicitYes == true:
-                model.onToast(.info, "this sends to \(model.confirmation?.destinations ?? 0) numbers: type y to send")
-            case .enter: if confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
-            case .char("y"): model.confirmSend()
-            case .char("n"): model.cancelSend()
-            case .left, .right: confirmButton = 1 - confirmButton
-            default: break
-            }
-            return true
-        }
+        if model.confirmation != nil { return true }     // the question keeps every key
         switch focus {
         case .text:
             syncEditor()
@@ -265,18 +270,7 @@ public final class ComposerPane: LivePane {
             model.setSender(sender.text)
             return true
         case .none:
-            switch key {
-            case .char("]"): model.nextMessage()
-            case .char("["): model.previousMessage()
-            case .char(">"): model.nextPreview()
-            case .char("<"): model.previousPreview()
-            case .char("g"): model.cycleSignature()
-            case .char("s"): focus = .sender
-            case .char("w"): model.saveAsCustom()
-            case .char("m"): model.setChannel(model.channel == .sms ? .email : .sms)
-            default: return false
-            }
-            return true
+            return false
         }
     }
 

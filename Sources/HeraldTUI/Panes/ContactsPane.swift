@@ -12,7 +12,7 @@ public final class ContactsPane: LivePane {
     public var copier: Copier?
     private var list = ListState()
     private var search = TextFieldState()
-    private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var listRect = Rect.zero
     private var detailScroll = 0
     /// Set when the detail's number cursor moved: the next frame scrolls it into view.
     private var keepNumberInView = false
@@ -50,7 +50,28 @@ public final class ContactsPane: LivePane {
         viewModel.loadSuggestions()
     }
 
-    // MARK: drawing
+    // MARK: layout and drawing
+
+    /// True when the pane shows the list (not an error, the empty address book, or "nobody matches").
+    private var showsList: Bool {
+        let vm = viewModel
+        return vm.loadError == nil && !vm.isAddressBookEmpty && !vm.isLoading && !(vm.count == 0 && !vm.isListing)
+    }
+
+    /// Places the list inside the box (below the search line when there is one), scrolls the cursor into view
+    /// and tells the view-model which rows are on screen, so that it reads the ones it lacks.
+    public func layout(in rect: Rect) {
+        let vm = viewModel
+        guard rect.width >= 2, rect.height >= 2 else { listRect = Rect(x: rect.x, y: rect.y, width: 0, height: 0); return }
+        var inside = rect.inset(top: 1, left: 1, bottom: 1, right: 1)
+        if vm.isSearching || !vm.query.isEmpty { inside = inside.inset(top: 1) }
+        listRect = inside
+        guard showsList else { return }
+        list.count = vm.count
+        list.select(vm.cursor)
+        list.scrollToCursor(visibleRows: inside.height)
+        vm.show(list.offset..<(list.offset + inside.height))
+    }
 
     public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
         let vm = viewModel
@@ -69,18 +90,17 @@ public final class ContactsPane: LivePane {
                                  placeholder: "type to search names, organisations, emails, numbers")
             inside = inside.inset(top: 1)
         }
-        listRect = inside
         if let error = vm.loadError {
             canvas.put(TextFit.truncate(error, to: inside.width - 2), x: inside.x + 1, y: inside.y + 1, style: Style(.error), clip: inside)
         } else if vm.isAddressBookEmpty {
             renderEmpty(into: &canvas, rect: inside)
         } else if vm.isLoading {
             canvas.put("Reading the address book…", x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
-        } else if vm.count == 0 && !vm.isListing {
+        } else if !showsList {
             canvas.put(TextFit.truncate("Nobody matches \"\(vm.query)\". Esc clears the search.", to: inside.width - 2),
                        x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
         } else {
-            renderList(into: &canvas, rect: inside)
+            renderList(into: &canvas, rect: listRect)
         }
         if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
     }
@@ -104,9 +124,6 @@ public final class ContactsPane: LivePane {
 
     private func renderList(into canvas: inout Canvas, rect: Rect) {
         let vm = viewModel
-        list.count = vm.count
-        list.select(vm.cursor)
-        list.scrollToCursor(visibleRows: rect.height)
         let offset = list.offset
         let rows = vm.rows(in: offset..<(offset + rect.height))
         let suggestions = vm.visibleSuggestions.count

@@ -12,20 +12,23 @@ public final class DeliveriesPane: LivePane {
     public var copier: Copier?
     private var list = ListState()
     private var recipientList = ListState()
-    private var tableRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var tableRect = Rect.zero
 
     public init(viewModel: DeliveriesViewModel, clock: any HeraldClock = SystemClock()) {
         self.viewModel = viewModel
         self.clock = clock
     }
 
-    public var keyContext: KeyContext { finder.typing ? .editor : .deliveries }
+    public var keyContext: KeyContext {
+        if viewModel.confirmation != nil { return .question }
+        return finder.typing ? .editor : .deliveries
+    }
     /// The `/` field.
     private var finder = ListFinder()
     public var capturesAllKeys: Bool { viewModel.confirmation != nil }
 
     public var hints: [(key: HintKey, label: String)] {
-        if viewModel.confirmation != nil { return [("enter", "resend"), ("esc", "cancel")] }
+        if viewModel.confirmation != nil { return [(.action(.pressButton), "resend"), (.action(.no), "cancel")] }
         if viewModel.detail != nil { return [(.action(.moveDown), "next"), (.action(.moveUp), "previous"), (.action(.back), "close")] }
         if viewModel.openBulkId != nil {
             return [(.action(.open), "detail"), (.action(.filter), "filter: \(viewModel.filter.rawValue)"),
@@ -218,8 +221,8 @@ public final class DeliveriesPane: LivePane {
         let vm = viewModel
         if vm.confirmation != nil {
             switch action {
-            case .open, .resend: vm.confirmResend()
-            case .back, .quit: vm.cancelResend()
+            case .yes, .pressButton: vm.confirmResend()
+            case .no, .back, .quit: vm.cancelResend()     // q closes the innermost first
             default: break
             }
             return true
@@ -274,10 +277,7 @@ public final class DeliveriesPane: LivePane {
             if let query = typed.query { viewModel.setSearch(query) }
             return typed.handled
         }
-        guard viewModel.confirmation != nil else { return false }
-        if key == .char("y") { viewModel.confirmResend() }
-        if key == .char("n") { viewModel.cancelResend() }
-        return true
+        return viewModel.confirmation != nil     // the question keeps every key
     }
 
     public func handle(mouse: MouseEvent) -> Bool {

@@ -10,7 +10,7 @@ public final class InboxPane: LivePane {
     /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
     public var copier: Copier?
     private var list = ListState()
-    private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var listRect = Rect.zero
     private var editing: Editing?
     private var started = false
     /// True while the Inbox is the focused pane: it then reads its first page again every
@@ -52,40 +52,72 @@ public final class InboxPane: LivePane {
                 (.action(.dateRange), "dates"), (.action(.chooseUser), "user")]
     }
 
-    // MARK: drawing
+    // MARK: layout and drawing
+
+    /// Where the parts of the pane go inside `rect`: the filter and counts lines, the list (nil when a problem or
+    /// an empty inbox stands in its place), the search line under it, and the open message.
+    private struct Parts {
+        var filter = Rect.zero, counts = Rect.zero, body = Rect.zero, divider: Rect?, message: Rect?
+        var list: Rect?, finder: Rect?
+    }
+
+    private func parts(in rect: Rect) -> Parts? {
+        guard rect.width >= 2, rect.height >= 2 else { return nil }
+        let inside = rect.inset(top: 1, left: 1, bottom: 1, right: 1)
+        guard inside.width > 4, inside.height > 3 else { return nil }
+        let rows = Layout.rows(inside, [.fixed(1), .fixed(1), .flex(1)])
+        var parts = Parts(filter: rows[0], counts: rows[1], body: rows[2])
+        if model.opened != nil {
+            let split = Layout.rows(parts.body, [.percent(40), .fixed(1), .flex(1)])
+            parts.body = split[0]
+            parts.divider = split[1]
+            parts.message = split[2]
+        }
+        guard model.problem == nil, !model.messages.isEmpty else { return parts }
+        var list = parts.body
+        if finder.typing || !model.search.query.isEmpty {
+            parts.finder = Rect(x: list.x, y: list.maxY - 1, width: list.width, height: 1)
+            list = list.inset(bottom: 1)
+        }
+        parts.list = list
+        return parts
+    }
+
+    /// Places the list and asks for the next page when the first one does not fill a tall window.
+    public func layout(in rect: Rect) {
+        let list = parts(in: rect)?.list
+        listRect = list ?? Rect(x: rect.x, y: rect.y, width: 0, height: 0)
+        guard let list else { return }
+        if model.hasMore && model.messages.count < list.height { model.loadMore() }
+        self.list.count = model.messages.count
+        self.list.select(model.cursor)
+    }
 
     public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
-        let inside = canvas.box(rect, style: Style(.borderFocused), title: "Inbox — " + TerminalSafeText.sanitize(model.user))
-        guard inside.width > 4, inside.height > 3 else { return }
-        let rows = Layout.rows(inside, [.fixed(1), .fixed(1), .flex(1)])
-        renderFilterLine(into: &canvas, rect: rows[0])
-        renderCountsLine(into: &canvas, rect: rows[1])
-        var body = rows[2]
-        if model.opened != nil {
-            let parts = Layout.rows(body, [.percent(40), .fixed(1), .flex(1)])
-            body = parts[0]
-            canvas.horizontalLine(x: parts[1].x, y: parts[1].y, length: parts[1].width)
-            renderMessage(into: &canvas, rect: parts[2])
+        canvas.box(rect, style: Style(.borderFocused), title: "Inbox — " + TerminalSafeText.sanitize(model.user))
+        guard let parts = parts(in: rect) else { return }
+        renderFilterLine(into: &canvas, rect: parts.filter)
+        renderCountsLine(into: &canvas, rect: parts.counts)
+        if let divider = parts.divider, let message = parts.message {
+            canvas.horizontalLine(x: divider.x, y: divider.y, length: divider.width)
+            renderMessage(into: &canvas, rect: message)
         }
+        let body = parts.body
         if let problem = model.problem {
-            listRect = Rect(x: body.x, y: body.y, width: 0, height: 0)
             for (i, line) in WrappedText.lines(TerminalSafeText.sanitize(problem), width: body.width - 2).prefix(body.height).enumerated() {
                 canvas.put(line, x: body.x + 1, y: body.y + i, style: Style(.error), clip: body)
             }
             return
         }
-        if model.messages.isEmpty {
-            listRect = Rect(x: body.x, y: body.y, width: 0, height: 0)
+        guard let list = parts.list else {
             let text = model.isLoading ? "Loading the inbox…" : (model.filter.isFiltering ? "No message matches the filter (t topic, d dates)." : "This inbox is empty.")
             canvas.put(TextFit.truncate(text, to: body.width - 2), x: body.x + 1, y: body.y, style: Style(.muted), clip: body)
             return
         }
-        if finder.typing || !model.search.query.isEmpty {
-            finder.render(into: &canvas, row: Rect(x: body.x, y: body.maxY - 1, width: body.width, height: 1),
-                          query: model.search.query, matches: model.searchMatches)
-            body = body.inset(bottom: 1)
+        if let row = parts.finder {
+            finder.render(into: &canvas, row: row, query: model.search.query, matches: model.searchMatches)
         }
-        renderList(into: &canvas, rect: body)
+        renderList(into: &canvas, rect: list)
     }
 
     private func renderFilterLine(into canvas: inout Canvas, rect: Rect) {
@@ -129,11 +161,6 @@ public final class InboxPane: LivePane {
     }
 
     private func renderList(into canvas: inout Canvas, rect: Rect) {
-        listRect = rect
-        // A short first page on a tall window: ask for more now rather than on the first key.
-        if model.hasMore && model.messages.count < rect.height { model.loadMore() }
-        list.count = model.messages.count
-        list.select(model.cursor)
         let messages = model.messages
         let formatter = dayFormatter
         ListView.render(into: &canvas, rect: rect, state: &list, focused: editing == nil) { canvas, rowRect, row in

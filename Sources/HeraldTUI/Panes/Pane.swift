@@ -8,7 +8,10 @@ public protocol Pane: AnyObject {
     var title: String { get }
     /// The key context in force now: the pane's own, or `.editor` while a text field has focus.
     var keyContext: KeyContext { get }
-    /// Draws the pane into `rect` of the canvas.
+    /// Places the pane in `rect` before a frame and asks its view-model for what the visible part lacks (rows
+    /// scrolled into view, a page the window has room for). Only a layout pass starts such work.
+    func layout(in rect: Rect)
+    /// Draws the pane into `rect` of the canvas as the last layout placed it. Reads state only: it starts no work.
     func render(into canvas: inout Canvas, in rect: Rect, theme: Theme)
     /// A bound action for this pane; returns true when it was used (the screen is then redrawn).
     func handle(action: Action) -> Bool
@@ -31,6 +34,7 @@ public enum HintKey: Sendable, Hashable, ExpressibleByStringLiteral {
 }
 
 extension Pane {
+    public func layout(in rect: Rect) {}
     public func handle(unboundKey key: Key) -> Bool { false }
     public func handle(mouse: MouseEvent) -> Bool { false }
 }

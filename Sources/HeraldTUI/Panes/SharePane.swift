@@ -8,7 +8,7 @@ public final class SharePane: LivePane {
     public let title = "Share"
     public var keyContext: KeyContext { .share }
     private var list = ListState()
-    private var listRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var listRect = Rect.zero
 
     public init(model: ShareViewModel) {
         self.model = model

@@ -32,8 +32,9 @@ public final class AppScreen: Screen {
     /// Said before quitting whatever the panes hold (the demo: its workspace is thrown away).
     private let quitNote: String?
     private var tabFrames: [Rect] = []
-    private var paneRect = Rect(x: 0, y: 0, width: 0, height: 0)
-    private var lastSize = AppScreen.minimumSize
+    private var paneRect = Rect.zero
+    /// Theme names for the palette's completion, listed off the UI thread each time the palette opens.
+    private var themeNames: [String] = []
     /// Time spent drawing frames (measured around `render`).
     public private(set) var renderStats = RenderStats()
 
@@ -56,27 +57,44 @@ public final class AppScreen: Screen {
     public var wantsToQuit: Bool { app.wantsToQuit }
     public var workMark: Int { effects.mark }
     public func awaitsWork(startedSince mark: Int) -> Bool { effects.inFlight(startedSince: mark) }
-    public var focusedPane: any Pane { panes[min(app.selectedPane, panes.count - 1)] }
-    var paletteModel: CommandPalette { CommandPalette(themeNames: themeLoader.availableNames()) }
+    public var focusedPane: any Pane { pane(app.selectedPane) }
+    /// The pane `id` names (the last one when a test gives fewer panes).
+    private func pane(_ id: PaneID) -> any Pane { panes[min(id.rawValue, panes.count - 1)] }
+    /// The palette's commands, with the theme names listed off the UI thread when the palette last opened.
+    var paletteModel: CommandPalette { CommandPalette(themeNames: themeNames) }
 
-    // MARK: drawing
+    // MARK: layout and drawing
+
+    /// The screen's rows: tabs, the pane, the key hints (none short of the comfortable height: ? still lists
+    /// every key), the status line.
+    private static func rows(for size: Size) -> [Rect] {
+        let roomy = size.height >= Self.comfortableSize.height
+        return Layout.rows(Rect(size), [.fixed(1), .flex(1), .fixed(roomy ? 1 : 0), .fixed(1)])
+    }
+
+    private static func fits(_ size: Size) -> Bool {
+        size.width >= Self.minimumSize.width && size.height >= Self.minimumSize.height
+    }
+
+    public func layout(size: Size) {
+        guard Self.fits(size) else { return }
+        paneRect = Self.rows(for: size)[1]
+        focusedPane.layout(in: paneRect)
+    }
 
     public func render(into canvas: inout Canvas, size: Size) {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { renderStats.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
-        lastSize = size
-        let area = Rect(size)
-        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
-            renderTooSmall(into: &canvas, area: area)
+        guard Self.fits(size) else {
+            renderTooSmall(into: &canvas, area: Rect(size))
             return
         }
-        // Short of the comfortable size the key hints go first (? still lists every key), then the tab titles shorten.
-        let roomy = size.height >= Self.comfortableSize.height
-        let rows = Layout.rows(area, [.fixed(1), .flex(1), .fixed(roomy ? 1 : 0), .fixed(1)])
+        let rows = Self.rows(for: size)
+        let roomy = rows[2].height > 0
         let narrow = size.width < Self.comfortableSize.width
         tabFrames = TabsView.render(into: &canvas, rect: rows[0],
                                     titles: panes.enumerated().map { "\($0.offset + 1) \(narrow ? String($0.element.title.prefix(3)) : $0.element.title)" },
-                                    selected: app.selectedPane)
+                                    selected: app.selectedPane.rawValue)
         paneRect = rows[1]
         focusedPane.render(into: &canvas, in: paneRect, theme: theme)
         if roomy {
@@ -89,7 +107,7 @@ public final class AppScreen: Screen {
         if palette != nil { palette?.render(into: &canvas, line: rows[3], palette: paletteModel) }
         if let quitQuestion {
             ModalView.render(into: &canvas, area: paneRect, title: "Quit Herald?", lines: quitQuestion,
-                             buttons: ["Quit (y)", "Stay (n, esc)"])
+                             buttons: ["Quit (\(keyName(.yes)))", "Stay (\(keyName(.no)))"])
         }
     }
 
@@ -119,7 +137,14 @@ public final class AppScreen: Screen {
 
     public func handle(key: Key) -> Bool {
         let handled = dispatch(key: key)
-        return openRequestedPalette() || handled
+        return takeRequests() || handled
+    }
+
+    /// What a view-model asked of the shell while a key or an event was handled: a pane to show, a palette line.
+    private func takeRequests() -> Bool {
+        var changed = false
+        if let id = app.takeFocusRequest() { focus(id); changed = true }
+        return openRequestedPalette() || changed
     }
 
     private func dispatch(key: Key) -> Bool {
@@ -129,10 +154,6 @@ public final class AppScreen: Screen {
         if help != nil { return handleHelpKey(key) }
         let pane = focusedPane
         let live = pane as? any LivePane
-        // A yes/no question takes y and n whatever they are bound to elsewhere (y also copies).
-        if live?.capturesAllKeys == true, [Key.char("y"), .char("Y"), .char("n"), .char("N")].contains(key) {
-            return pane.handle(unboundKey: key)
-        }
         let context = pane.keyContext
         guard let action = keyMap.action(for: key, in: context) else {
             return pane.handle(unboundKey: key)
@@ -149,14 +170,14 @@ public final class AppScreen: Screen {
         switch action {
         case .quit: askBeforeQuitting()
         case .help: help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap)
-        case .commandPalette: palette = PaletteOverlay()
-        case .paneContacts: focus(0)
-        case .paneShare: focus(1)
-        case .paneComposer: focus(2)
-        case .paneInbox: focus(3)
-        case .paneDeliveries: focus(4)
-        case .nextPane: focus((app.selectedPane + 1) % panes.count)
-        case .previousPane: focus((app.selectedPane + panes.count - 1) % panes.count)
+        case .commandPalette: openPalette()
+        case .paneContacts: focus(.contacts)
+        case .paneShare: focus(.share)
+        case .paneComposer: focus(.composer)
+        case .paneInbox: focus(.inbox)
+        case .paneDeliveries: focus(.deliveries)
+        case .nextPane: focus(app.selectedPane.moved(by: 1))
+        case .previousPane: focus(app.selectedPane.moved(by: -1))
         case .redraw: applyTheme(theme)
         case .suspend:
             guard let suspend = PaneTerminalHooks.suspend else {
@@ -171,6 +192,15 @@ public final class AppScreen: Screen {
         return true
     }
 
+    /// The keys of `action` as a button shows them ("n, esc"): a capital letter bound beside its small one is left out.
+    private func keyName(_ action: Action) -> String {
+        let keys = keyMap.keys(for: action)
+        return keys.filter { key in
+            guard case .char(let c) = key, c.isUppercase else { return true }
+            return !keys.contains(.char(Character(c.lowercased())))
+        }.map(KeyName.label(of:)).joined(separator: ", ")
+    }
+
     /// Quits, unless something would be lost or thrown away: then asks first.
     private func askBeforeQuitting() {
         let warnings = panes.compactMap { ($0 as? any LivePane)?.quitWarning } + [quitNote].compactMap { $0 }
@@ -178,20 +208,21 @@ public final class AppScreen: Screen {
     }
 
     private func handleQuitQuestion(_ key: Key) -> Bool {
-        switch key {
-        case .char("y"), .char("Y"), .char("q"), .enter: quitQuestion = nil; app.quit()
-        case .char("n"), .char("N"), .escape: quitQuestion = nil
+        switch keyMap.action(for: key, in: .question) {
+        case .yes, .pressButton, .quit: quitQuestion = nil; app.quit()
+        case .no, .back: quitQuestion = nil
         default: break
         }
         return true
     }
 
-    /// Focuses pane `index` (0-based).
-    public func focus(_ index: Int) {
-        guard index >= 0, index < panes.count, index != app.selectedPane else { return }
-        (panes[app.selectedPane] as? any LivePane)?.didDisappear()
-        app.select(pane: index)
-        (panes[index] as? any LivePane)?.didAppear()
+    /// THE focus path: every jump (keys, clicks, palette, a view-model's request) goes through here, so the pane
+    /// left hears `didDisappear` and the pane shown `didAppear`, once each.
+    public func focus(_ id: PaneID) {
+        guard id != app.selectedPane else { return }
+        (focusedPane as? any LivePane)?.didDisappear()
+        app.select(pane: id)
+        (focusedPane as? any LivePane)?.didAppear()
     }
 
     private func handleHelpKey(_ key: Key) -> Bool {
@@ -211,19 +242,18 @@ public final class AppScreen: Screen {
     }
 
     private func handlePaletteKey(_ key: Key) -> Bool {
-        switch key {
-        case .escape: palette = nil
-        case .enter:
+        switch keyMap.action(for: key, in: .palette) {
+        case .closePalette: palette = nil
+        case .runCommand:
             let line = palette?.text ?? ""
             palette = nil
             remember(commandLine: line)
             run(commandLine: line)
-        case .tab: palette?.complete(with: paletteModel)
-        case .up: palette?.move(-1, palette: paletteModel, history: paletteHistory)
-        case .down: palette?.move(1, palette: paletteModel, history: paletteHistory)
-        case .ctrl("c"): palette = nil
-        case .backspace where palette?.text.isEmpty == true: palette = nil
+        case .complete: palette?.complete(with: paletteModel)
+        case .previousCommand: palette?.move(-1, palette: paletteModel, history: paletteHistory)
+        case .nextCommand: palette?.move(1, palette: paletteModel, history: paletteHistory)
         default:
+            if key == .backspace && palette?.text.isEmpty == true { palette = nil; return true }
             guard palette?.field.handle(key) == true else { return false }
             palette?.edited()
         }
@@ -235,8 +265,17 @@ public final class AppScreen: Screen {
     private func openRequestedPalette() -> Bool {
         guard let line = app.takePaletteRequest() else { return false }
         help = nil
-        palette = PaletteOverlay(text: line)
+        openPalette(text: line)
         return true
+    }
+
+    /// Opens the palette and lists the themes for its completion off the UI thread (a folder on disk).
+    private func openPalette(text: String = "") {
+        palette = PaletteOverlay(text: text)
+        let loader = themeLoader
+        effects.perform({ loader.availableNames() }, then: { [weak self] result in
+            if case .success(let names) = result { self?.themeNames = names }
+        })
     }
 
     /// Keeps a command line for ↑ in the palette (the last 100, without repeating the newest).
@@ -259,36 +298,37 @@ public final class AppScreen: Screen {
         switch command {
         case .quit: askBeforeQuitting()
         case .help: handleGlobal(.help)
-        case .pane(let index): focus(index)
+        case .pane(let id): focus(id)
         case .theme(let name): switchTheme(name)
-        case .invite: forward(command, to: 0, name: "Contacts")
-        case .sort: forward(command, to: 0, name: "Contacts")
-        case .search, .select: forward(command, to: 0, name: "Contacts")
+        case .invite, .sort, .search, .select: forward(command, to: .contacts)
         case .reload: handleGlobal(.reload)
-        case .send, .name: forward(command, to: 2, name: "Composer")
-        case .user: forward(command, to: 3, name: "Inbox")
-        case .resend, .filter: forward(command, to: 4, name: "Deliveries")
+        case .send, .name: forward(command, to: .composer)
+        case .user: forward(command, to: .inbox)
+        case .resend, .filter: forward(command, to: .deliveries)
         }
     }
 
-    private func forward(_ command: PaletteCommand, to index: Int, name: String) {
-        guard index < panes.count else { return }
-        focus(index)
-        if (panes[index] as? any LivePane)?.handle(command: command) != true {
-            app.toasts.post("the \(name) pane cannot do that yet", level: .warning)
+    private func forward(_ command: PaletteCommand, to id: PaneID) {
+        focus(id)
+        if (pane(id) as? any LivePane)?.handle(command: command) != true {
+            app.toasts.post("the \(pane(id).title) pane cannot do that yet", level: .warning)
         }
     }
 
-    /// Loads and shows theme `name` now; an error toast when it cannot be loaded.
+    /// Reads theme `name` off the UI thread (a file), then shows it; an error toast when it cannot be loaded.
     public func switchTheme(_ name: String) {
-        do {
-            let loaded = try themeLoader.load(name)
-            theme = loaded
-            applyTheme(loaded)
-            app.toasts.post("theme \(name)")
-        } catch {
-            app.toasts.post("\(error)", level: .error)
-        }
+        let loader = themeLoader
+        effects.perform({ try loader.load(name) }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let loaded):
+                theme = loaded
+                applyTheme(loaded)
+                app.toasts.post("theme \(name)")
+            case .failure(let error):
+                app.toasts.post("\(error)", level: .error)
+            }
+        })
     }
 
     // MARK: mouse
@@ -302,9 +342,10 @@ public final class AppScreen: Screen {
             }
             return true
         }
-        if mouse.kind == .click, let index = tabFrames.firstIndex(where: { $0.contains(x: mouse.x, y: mouse.y) }) {
+        if mouse.kind == .click, let index = tabFrames.firstIndex(where: { $0.contains(x: mouse.x, y: mouse.y) }),
+           let id = PaneID(rawValue: index) {
             palette = nil
-            focus(index)
+            focus(id)
             return true
         }
         guard paneRect.contains(x: mouse.x, y: mouse.y) else { return false }
@@ -322,7 +363,7 @@ public final class AppScreen: Screen {
             changed = app.fold(serviceEvent)
             for case let pane as any LivePane in panes where pane.handle(serviceEvent: serviceEvent) { changed = true }
         }
-        return openRequestedPalette() || changed
+        return takeRequests() || changed
     }
 
     public func tick(now: Date) -> Bool {

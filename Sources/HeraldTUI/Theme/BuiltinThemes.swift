@@ -1,4 +1,4 @@
-// Generated from themes/*.toml by the test 'builtinThemesSwiftMatchesTheThemeFiles' (HERALD_UPDATE_GENERATED=1). Do not edit.
+// Generated from themes/*.toml by scripts/generate.sh (make docs). Do not edit.
 /// The built-in themes' text, compiled in so an installed binary works without the themes folder.
 nonisolated enum BuiltinThemes {
     static let sources: [String: String] = [

@@ -11,8 +11,11 @@ public final class AppViewModel {
     public var platformName: String
     /// How the link to a remote platform stands; nil on the embedded platform.
     public private(set) var platformLink: PlatformLink?
-    public let paneCount: Int
-    public private(set) var selectedPane = 0
+    /// The pane shown. Only the shell changes it (`AppScreen.focus`), so that leaving and showing a pane run once.
+    public private(set) var selectedPane = PaneID.contacts
+    /// A pane a view-model asked to show (the Composer after Contacts' `I`); the shell focuses it once the key or
+    /// event that asked is handled.
+    public private(set) var focusRequest: PaneID?
     /// Recipients still waiting for a final delivery status (from the tracker).
     public private(set) var pendingDeliveries = 0
     /// Unread messages of the inbox being read.
@@ -23,21 +26,22 @@ public final class AppViewModel {
     public private(set) var wantsToQuit = false
     private let clock: any HeraldClock
 
-    public init(workspaceName: String, platformName: String = "embedded", paneCount: Int = 5,
+    public init(workspaceName: String, platformName: String = "embedded",
                 toasts: ToastBoard, clock: any HeraldClock = SystemClock()) {
         self.workspaceName = TerminalSafeText.sanitize(workspaceName)
         self.platformName = platformName
-        self.paneCount = max(1, paneCount)
         self.toasts = toasts
         self.clock = clock
     }
 
-    public func select(pane index: Int) {
-        guard index >= 0, index < paneCount else { return }
-        selectedPane = index
+    /// Records the pane now shown; call from the shell's one focus path only.
+    public func select(pane: PaneID) { selectedPane = pane }
+    /// Asks the shell to show `pane` (it runs the focus path: the pane left hears it, the pane shown too).
+    public func requestFocus(_ pane: PaneID) { focusRequest = pane }
+    public func takeFocusRequest() -> PaneID? {
+        defer { focusRequest = nil }
+        return focusRequest
     }
-    public func nextPane() { selectedPane = (selectedPane + 1) % paneCount }
-    public func previousPane() { selectedPane = (selectedPane + paneCount - 1) % paneCount }
     public func quit() { wantsToQuit = true }
 
     /// A command line a pane wants the person to finish in the `:` palette (the shell opens it with this line as soon as

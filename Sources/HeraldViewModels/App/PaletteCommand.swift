@@ -5,7 +5,7 @@ nonisolated public enum PaletteCommand: Sendable, Hashable {
     case quit
     case help
     case theme(String)
-    case pane(Int)
+    case pane(PaneID)
     case invite
     case send
     case resend
@@ -45,7 +45,7 @@ nonisolated public struct CommandPalette: Sendable {
         Entry(name: "name", argument: "YOUR NAME", summary: "who invites: fills {SENDER_NAME} (kept for the next sends)"),
     ]
 
-    public static let paneNames = ["contacts", "share", "composer", "inbox", "deliveries"]
+    public static let paneNames = PaneID.allCases.map(\.name)
     public static let sortNames = ["first", "last"] + DeliverySort.allCases.map(\.name)
     public static let filterNames = DeliveryFilter.allCases.map(\.rawValue)
     public static let selectNames = StateSelection.allCases.map(\.rawValue)
@@ -70,17 +70,19 @@ nonisolated public struct CommandPalette: Sendable {
         case "resend": return .success(.resend)
         case "theme":
             guard let argument else { return .failure(PaletteError(":theme needs a name: \(themeNames.joined(separator: ", "))")) }
-            guard themeNames.contains(argument) else {
+            // The names are listed off the UI thread when the palette opens; a line typed before they arrive goes to the
+            // loader, which says what is wrong with a name it cannot load.
+            guard themeNames.isEmpty || themeNames.contains(argument) else {
                 return .failure(PaletteError("no theme \"\(argument)\" (available: \(themeNames.joined(separator: ", ")))"))
             }
             return .success(.theme(argument))
         case "pane":
             guard let argument else { return .failure(PaletteError(":pane needs a name: \(Self.paneNames.joined(separator: ", "))")) }
-            if let n = Int(argument), (1...Self.paneNames.count).contains(n) { return .success(.pane(n - 1)) }
-            guard let index = Self.paneNames.firstIndex(where: { $0.hasPrefix(argument.lowercased()) }) else {
+            if let n = Int(argument), let pane = PaneID(rawValue: n - 1) { return .success(.pane(pane)) }
+            guard let pane = PaneID.allCases.first(where: { $0.name.hasPrefix(argument.lowercased()) }) else {
                 return .failure(PaletteError("no pane \"\(argument)\" (panes: \(Self.paneNames.joined(separator: ", ")))"))
             }
-            return .success(.pane(index))
+            return .success(.pane(pane))
         case "user":
             guard let argument else { return .failure(PaletteError(":user needs a user id, e.g. :user alice")) }
             return .success(.user(argument))

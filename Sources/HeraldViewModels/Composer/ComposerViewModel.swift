@@ -18,15 +18,15 @@ public final class ComposerViewModel {
     public var onToast: (ToastLevel, String) -> Void = { _, _ in }
     /// The latest status of each number (E.164) in the ledger, so the confirmation counts only numbers the
     /// send will really go to; read off the UI thread. The workspace wires it (nil: nothing is known to be invited).
-    public var latestStatuses: (@Sendable ([String]) throws -> [String: DeliveryStatus])?
+    public var latestStatuses: (@Sendable ([String]) async throws -> [String: DeliveryStatus])?
     /// Reads people by id off the UI thread (the workspace wires the address book).
-    public var readPeople: (@Sendable ([Int64]) throws -> [Person])?
+    public var readPeople: (@Sendable ([Int64]) async throws -> [Person])?
     /// Called after invitations went out, with the bulk ids.
     public var onSent: ([String]) -> Void = { _ in }
     /// Asks the person who invites (the message has {SENDER_NAME} and no name is known): the shell opens `:name `.
     public var onAskSenderName: (() -> Void)?
     /// Keeps the name for the next sends and the next run (off the UI thread).
-    public var saveSenderName: (@Sendable (String) throws -> Void)?
+    public var saveSenderName: (@Sendable (String) async throws -> Void)?
     /// A send waits for the name asked for.
     private var awaitingSenderName = false
 
@@ -236,7 +236,7 @@ public final class ComposerViewModel {
             then?()
             return
         }
-        effects.perform({ try read(ids) }) { [weak self] result in
+        effects.perform({ try await read(ids) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let people):
@@ -299,7 +299,7 @@ public final class ComposerViewModel {
         // they are is read off the UI thread, and the question opens once it is known.
         guard channel == .sms, let lookup = latestStatuses else { confirm(latest: [:]); return nil }
         let numbers = recipients.flatMap(\.invitableNumbers)
-        effects.perform({ try lookup(numbers) }) { [weak self] result in
+        effects.perform({ try await lookup(numbers) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let latest): self.confirm(latest: latest)
@@ -375,7 +375,7 @@ public final class ComposerViewModel {
         settings.senderName = name
         let shown = TerminalSafeText.sanitize(name, singleLine: true)
         if let save = saveSenderName {
-            effects.perform({ try save(name) }) { [weak self] result in
+            effects.perform({ try await save(name) }) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success: self.onToast(.success, "invitations now say they are from \(shown) (kept for the next sends)")

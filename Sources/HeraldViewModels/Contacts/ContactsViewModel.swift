@@ -92,16 +92,21 @@ public final class ContactsViewModel {
     /// True when the address book has nobody in it.
     public var isAddressBookEmpty: Bool { !isLoading && query.isEmpty && listing.total == 0 && loadError == nil }
 
-    /// The rows of `range` (clamped), nil for a row not read yet; asks for the missing ones to be
-    /// read (off the UI thread). Memory only.
+    /// The window the screen shows now (the layout pass tells): it is read again when the ledger or the contacts
+    /// change, and the rows it lacks are read off the UI thread.
+    public func show(_ range: Range<Int>) {
+        let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
+        guard lower < upper else { return }
+        shown = lower..<upper
+        if rows(in: shown).contains(where: { $0 == nil }) { request(shown) }
+    }
+
+    /// The rows of `range` (clamped), nil for a row not read yet. Memory only: it starts nothing (`show` does).
     public func rows(in range: Range<Int>) -> [ContactRow?] {
         let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
         guard lower < upper else { return [] }
-        shown = lower..<upper
         let suggestions = visibleSuggestions.count
-        let slots: [ContactRow?] = (lower..<upper).map { $0 < suggestions ? suggestionRows[safe: $0] : cache[$0] }
-        if slots.contains(where: { $0 == nil }) { request(lower..<upper) }
-        return slots
+        return (lower..<upper).map { $0 < suggestions ? suggestionRows[safe: $0] : cache[$0] }
     }
 
     /// The row under the cursor, when it was read.
@@ -129,7 +134,7 @@ public final class ContactsViewModel {
         let book = self.book, query = self.query
         // One row before the range, to know whether the first one starts a section.
         let from = max(0, range.lowerBound - 1)
-        effects.perform({ try book.entries(listing, range: from..<range.upperBound) }, then: { [weak self] result in
+        effects.perform({ try await book.entries(listing, range: from..<range.upperBound) }, then: { [weak self] result in
             guard let self, generation == self.generation else { return }
             self.reading = nil
             defer {
@@ -155,7 +160,7 @@ public final class ContactsViewModel {
             }
             if let wanted = self.wanted {
                 self.wanted = nil
-                _ = self.rows(in: wanted)
+                self.show(wanted)
             }
         })
     }
@@ -211,12 +216,12 @@ public final class ContactsViewModel {
         // The rows shown and a few more: a new search answers with one screen, the rest comes on scrolling.
         let window = first..<(first + max(shown.count, 30) + 10)
         effects.perform({ () throws -> ListingRead in
-            let listing = try book.listing(query: query, sort: sort)
+            let listing = try await book.listing(query: query, sort: sort)
             let keepAt = keep.flatMap { id in listing.ids?.firstIndex(of: id) }
             let start = keepAt.map { max(0, $0 - window.count / 2) } ?? min(window.lowerBound, max(0, listing.total - window.count))
             let from = max(0, start - 1)
             return ListingRead(listing: listing, from: from, start: start,
-                               entries: try book.entries(listing, range: from..<(start + window.count)))
+                               entries: try await book.entries(listing, range: from..<(start + window.count)))
         }, then: { [weak self] result in
             guard let self else { return }
             self.listingInFlight = false
@@ -287,7 +292,7 @@ public final class ContactsViewModel {
     /// keystroke of a search is quick (again when the sort changes).
     public func warmUpSearch() {
         let book = self.book, sort = self.sort
-        effects.perform({ try book.warmUp(sortedBy: sort) }, then: { _ in })
+        effects.perform({ try await book.warmUp(sortedBy: sort) }, then: { _ in })
     }
 
     /// Asks the suggestion service for the Suggested block; the people shown are recorded as seen.
@@ -297,7 +302,7 @@ public final class ContactsViewModel {
         effects.perform({ () async throws -> ([Suggestion], [PersonInvitationSummary]) in
             let found = try await service.suggestions(count: wanted)
             try await service.markShown(found)
-            return (found, try book.summaries(for: found.map(\.person)))
+            return (found, try await book.summaries(for: found.map(\.person)))
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {
@@ -326,7 +331,7 @@ public final class ContactsViewModel {
 
     private func refreshSuggestionRows() {
         let book = self.book, found = suggested
-        effects.perform({ try book.summaries(for: found.map(\.person)) }, then: { [weak self] result in
+        effects.perform({ try await book.summaries(for: found.map(\.person)) }, then: { [weak self] result in
             guard let self, case .success(let summaries) = result, self.suggested == found else { return }
             self.suggestionRows = Self.suggestionRows(found, summaries)
         })
@@ -454,7 +459,7 @@ public final class ContactsViewModel {
     /// Adds everyone shown who is in `state` to the selection (read off the UI thread), and says how many.
     public func select(_ state: StateSelection) {
         let book = self.book, listing = self.listing
-        effects.perform({ try book.ids(of: listing, in: state) }, then: { [weak self] result in
+        effects.perform({ try await book.ids(of: listing, in: state) }, then: { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let ids):
@@ -474,7 +479,7 @@ public final class ContactsViewModel {
     private func withIdsOfListing(_ body: @escaping ([Int64]) -> Void) {
         if let ids = listing.ids { body(ids); return }
         let book = self.book, listing = self.listing
-        effects.perform({ try book.ids(of: listing) }, then: { [weak self] result in
+        effects.perform({ try await book.ids(of: listing) }, then: { [weak self] result in
             switch result {
             case .success(let ids): body(ids)
             case .failure(let error): self?.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
@@ -492,7 +497,7 @@ public final class ContactsViewModel {
 
     private func readDetail(personId id: Int64, reasons: [String]?, opening: Bool) {
         let book = self.book
-        effects.perform({ try book.detail(personId: id) }, then: { [weak self] result in
+        effects.perform({ try await book.detail(personId: id) }, then: { [weak self] result in
             guard let self else { return }
             if !opening && self.detail?.personId != id { return }      // closed meanwhile
             switch result {
@@ -537,7 +542,7 @@ public final class ContactsViewModel {
         }
         let choice: String? = number.chosen ? nil : e164
         let book = self.book
-        effects.perform({ try book.setSMSNumber(choice, personId: id) }, then: { [weak self] result in
+        effects.perform({ try await book.setSMSNumber(choice, personId: id) }, then: { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:

@@ -117,7 +117,7 @@ public final class DeliveriesViewModel {
         snapshotInFlight = true
         sequence = nil
         let book = self.book
-        effects.perform({ try book.deliveriesSnapshot() }, then: { [weak self] result in
+        effects.perform({ try await book.deliveriesSnapshot() }, then: { [weak self] result in
             self?.receive(result)
         })
     }
@@ -217,7 +217,7 @@ public final class DeliveriesViewModel {
         guard let id = openBulkId else { return }
         isLoadingRecipients = true
         let book = self.book
-        effects.perform({ try book.recipients(ofBulk: id).map(RecipientRow.init) }, then: { [weak self] result in
+        effects.perform({ try await book.recipients(ofBulk: id).map(RecipientRow.init) }, then: { [weak self] result in
             guard let self, self.openBulkId == id else { return }
             self.isLoadingRecipients = false
             switch result {
@@ -374,7 +374,11 @@ public final class DeliveriesViewModel {
         let what = bulkIds.count == 1 ? "in bulk \(bulkIds[0].prefix(8))" : "in \(counted(bulkIds.count, "selected bulk"))"
         let book = self.book
         effects.perform({
-            try bulkIds.flatMap { id in try book.recipients(ofBulk: id).map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn) }
+            var failed: [String] = []
+            for id in bulkIds {
+                failed += try await book.recipients(ofBulk: id).map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn)
+            }
+            return failed
         }, then: { [weak self] result in
             switch result {
             case .success(let failed): self?.confirmResend(of: bulkIds, failed: failed, what: what)
