@@ -66,9 +66,8 @@ struct AppScreenTests {
         var appeared = 0, disappeared = 0
         init(_ title: String) { self.title = title }
         var keyContext: KeyContext { .contacts }
-        var hints: [(key: HintKey, label: String)] { [] }
+        var bindings: [PaneBinding] { [] }
         func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {}
-        func handle(action: Action) -> Bool { false }
         func didAppear() { appeared += 1 }
         func didDisappear() { disappeared += 1 }
     }

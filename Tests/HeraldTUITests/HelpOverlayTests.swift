@@ -4,6 +4,22 @@ import Testing
 /// The `?` overlay on a narrow terminal: long descriptions wrap under themselves instead of being cut, and scrolling
 /// reaches the last wrapped line.
 @Suite struct HelpOverlayTests {
+    @Test func whatThePaneDoesNotOfferNowIsMutedAndTheShellsKeysNeverAre() throws {
+        // The Deliveries detail offers j/k, esc, enter, q and y; its list's f, s and r are not there now.
+        var help = HelpOverlay(context: .deliveries, keyMap: KeyMap(), offered: [.moveDown, .moveUp, .back, .open, .quit, .copy])
+        var canvas = Canvas(size: Size(width: 120, height: 80))
+        help.render(into: &canvas, area: canvas.bounds)
+        func role(of text: String) throws -> Role? {
+            let at = try #require(canvas.find(text), "\(text) is shown")
+            return canvas.cell(x: at.x, y: at.y)?.style.role
+        }
+        #expect(try role(of: "Filter the rows by state") == .muted)
+        #expect(try role(of: "Resend what failed") == .muted)
+        #expect(try role(of: "Move down") == .modal)
+        #expect(try role(of: "Go to Contacts") == .modal)              // the shell's own keys work everywhere
+        #expect(HelpOverlay(context: .deliveries, keyMap: KeyMap()).unavailable.isEmpty)
+    }
+
     @Test func aLongDescriptionWrapsUnderItselfAndScrollingReachesTheEnd() throws {
         var help = HelpOverlay(context: .contacts, keyMap: KeyMap())
         var canvas = Canvas(size: Size(width: 64, height: 60))

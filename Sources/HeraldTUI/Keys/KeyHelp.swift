@@ -36,6 +36,24 @@ nonisolated public enum KeyHelp {
         return out
     }
 
+    /// Which of `overlayLines(for:)` name a pane's binding that the pane does not offer now (`offered`): the actions
+    /// of the context itself and of every list; the shell's own global actions are always there.
+    public static func unavailableLines(for context: KeyContext, keyMap: KeyMap = KeyMap(), offered: Set<Action>) -> Set<Int> {
+        var result = Set<Int>()
+        var index = 0
+        for level in context.chain {
+            let bindings = keyMap.bindings.filter { $0.contexts.contains(level) && !$0.keys.isEmpty }
+            guard !bindings.isEmpty else { continue }
+            if index > 0 { index += 1 }           // the blank line between sections
+            index += 1                            // the section's title
+            for binding in bindings {
+                if level != .global && !offered.contains(binding.action) { result.insert(index) }
+                index += 1
+            }
+        }
+        return result
+    }
+
     /// Status-bar hints for `context`: (key label, short label) pairs, most specific first.
     public static func hints(for context: KeyContext, keyMap: KeyMap = KeyMap()) -> [(key: String, label: String)] {
         var result: [(String, String)] = []

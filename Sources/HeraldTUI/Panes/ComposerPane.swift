@@ -38,15 +38,7 @@ public final class ComposerPane: LivePane {
     public var quitWarning: String? { model.hasUnsentChanges ? "The message you edited in the Composer is not sent and will be lost." : nil }
 
     public var hints: [(key: HintKey, label: String)] {
-        if let c = model.confirmation { return [(.action(c.needsExplicitYes ? .yes : .pressButton), "send"), (.action(.no), "cancel")] }
-        switch focus {
-        case .text: return [(.action(.finishEditing), "done"), (.action(.send), "send")]
-        case .sender: return [("enter", "done"), ("esc", "done")]
-        case .none:
-            return [(.action(.editMessage), "edit"), (.action(.editExternal), "$EDITOR"), (.action(.nextTemplate), "message"),
-                    (.action(.editSender), "sender"), (.action(.cycleSignature), "signature"), (.action(.saveTemplate), "save"),
-                    (.action(.send), "send")]
-        }
+        focus == .sender && model.confirmation == nil ? [("enter", "done"), ("esc", "done")] : footerHints
     }
 
     // MARK: drawing
@@ -191,57 +183,54 @@ public final class ComposerPane: LivePane {
 
     // MARK: input
 
-    public func handle(action: Action) -> Bool {
+    public var bindings: [PaneBinding] {
+        let model = self.model
         if let confirmation = model.confirmation {
-            switch action {
-            case .yes: model.confirmSend()
-            case .no, .back: model.cancelSend()
-            case .switchButton: confirmButton = 1 - confirmButton
-            case .pressButton where confirmButton == 0 && confirmation.needsExplicitYes:
-                model.onToast(.info, "this sends to \(confirmation.destinations) numbers: type y to send")
-            case .pressButton: if confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
-            case .quit: return false
-            default: break
-            }
-            return true
+            // A question: every other key is kept by it (capturesAllKeys), q still asks to quit.
+            return [
+                PaneBinding(confirmation.needsExplicitYes ? .yes : .pressButton, footer: "send") {
+                    if confirmation.needsExplicitYes || self.confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
+                },
+                PaneBinding(.no, footer: "cancel") { model.cancelSend() },
+                PaneBinding(confirmation.needsExplicitYes ? .pressButton : .yes) {
+                    if confirmation.needsExplicitYes && self.confirmButton == 0 {
+                        model.onToast(.info, "this sends to \(confirmation.destinations) numbers: type y to send")
+                    } else if self.confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
+                },
+                PaneBinding(.back) { model.cancelSend() },
+                PaneBinding(.switchButton) { self.confirmButton = 1 - self.confirmButton },
+            ]
         }
         switch focus {
         case .text:
-            switch action {
-            case .finishEditing, .back: focus = .none
-            case .send: focus = .none; startSend()
-            default: return false
-            }
-            return true
+            return [PaneBinding(.finishEditing, footer: "done") { self.focus = .none },
+                    PaneBinding(.send, footer: "send") { self.focus = .none; self.startSend() },
+                    PaneBinding(.back) { self.focus = .none }]
         case .sender:
-            switch action {
-            case .finishEditing, .back: focus = .none
-            default: return false
-            }
-            return true
+            return PaneBinding.each([.finishEditing, .back]) { self.focus = .none }
         case .none:
-            break
+            return [
+                PaneBinding(.editMessage, footer: "edit") { self.beginEditing() },
+                PaneBinding(.editExternal, footer: "$EDITOR") { self.editExternally() },
+                PaneBinding(.nextTemplate, footer: "message") { model.nextMessage() },
+                PaneBinding(.editSender, footer: "sender") { self.focus = .sender },
+                PaneBinding(.cycleSignature, footer: "signature") { model.cycleSignature() },
+                PaneBinding(.saveTemplate, footer: "save") { model.saveAsCustom() },
+                PaneBinding(.send, footer: "send") { self.startSend() },
+                PaneBinding(.insertPlaceholder) { self.insertPlaceholder() },
+                PaneBinding(.previousTemplate) { model.previousMessage() },
+                PaneBinding(.nextPreview) { model.nextPreview() },
+                PaneBinding(.previousPreview) { model.previousPreview() },
+                PaneBinding(.switchChannel) { model.setChannel(model.channel == .sms ? .email : .sms) },
+            ]
         }
-        switch action {
-        case .editMessage: beginEditing()
-        case .editExternal: editExternally()
-        case .insertPlaceholder:
-            guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return true }
-            syncEditor()
-            editor.insert(model.linkPlaceholder)
-            model.setText(editor.text)
-        case .send: startSend()
-        case .nextTemplate: model.nextMessage()
-        case .previousTemplate: model.previousMessage()
-        case .nextPreview: model.nextPreview()
-        case .previousPreview: model.previousPreview()
-        case .cycleSignature: model.cycleSignature()
-        case .editSender: focus = .sender
-        case .saveTemplate: model.saveAsCustom()
-        case .switchChannel: model.setChannel(model.channel == .sms ? .email : .sms)
-        default: return false
-        }
-        return true
+    }
+
+    private func insertPlaceholder() {
+        guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        syncEditor()
+        editor.insert(model.linkPlaceholder)
+        model.setText(editor.text)
     }
 
     private func beginEditing() {

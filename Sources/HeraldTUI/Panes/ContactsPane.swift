@@ -28,19 +28,7 @@ public final class ContactsPane: LivePane {
     public var onInvite: ([Int64]) -> Void = { _ in }
 
     public var hints: [(key: HintKey, label: String)] {
-        if let detail = viewModel.detail {
-            return detail.numbers.count > 1
-                ? [(.action(.moveDown), "next number"), (.action(.select), "invite this number"), (.action(.invite), "invite"),
-                   (.action(.back), "back")]
-                : [(.action(.invite), "invite"), (.action(.back), "back")]
-        }
-        if viewModel.isSearching { return [("enter", "done"), ("esc", "done")] }
-        if viewModel.rangeAnchor != nil { return [(.action(.selectRange), "select the range"), (.action(.back), "cancel")] }
-        var out: [(key: HintKey, label: String)] = [(.action(.search), "search"), (.action(.select), "select"),
-                                                    (.action(.selectAll), "all"), (.action(.invite), "invite"),
-                                                    (.action(.open), "detail"), (.action(.sort), "sort")]
-        if !viewModel.query.isEmpty { out.append((.action(.back), "clear search")) }
-        return out
+        viewModel.isSearching ? [("enter", "done"), ("esc", "done")] : footerHints
     }
 
     public func didAppear() {
@@ -212,58 +200,62 @@ public final class ContactsPane: LivePane {
 
     // MARK: keys
 
-    public func handle(action: Action) -> Bool {
+    public var bindings: [PaneBinding] {
         let vm = viewModel
         if vm.isSearching {
-            switch action {
-            case .back, .finishEditing: vm.endSearch(); return true
-            default: return false
-            }
+            return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() }
         }
-        if vm.detail != nil {
-            switch action {
-            case .back, .open, .quit: vm.closeDetail(); detailScroll = 0
-            case .moveDown: if vm.moveDetailNumber(by: 1) { keepNumberInView = true } else { detailScroll += 1 }
-            case .moveUp: if vm.moveDetailNumber(by: -1) { keepNumberInView = true } else { detailScroll = max(0, detailScroll - 1) }
-            case .select: vm.chooseDetailNumber()
-            case .pageDown, .halfPageDown: detailScroll += 10
-            case .pageUp, .halfPageUp: detailScroll = max(0, detailScroll - 10)
-            case .invite: invite()
-            case .copy: copier?.copy(vm.copyTarget)
-            default: return false
-            }
-            return true
+        if let detail = vm.detail {
+            let several = detail.numbers.count > 1
+            let close = { vm.closeDetail(); self.detailScroll = 0 }
+            return [
+                PaneBinding(.moveDown, footer: several ? "next number" : nil) {
+                    if vm.moveDetailNumber(by: 1) { self.keepNumberInView = true } else { self.detailScroll += 1 }
+                },
+                PaneBinding(.moveUp) {
+                    if vm.moveDetailNumber(by: -1) { self.keepNumberInView = true } else { self.detailScroll = max(0, self.detailScroll - 1) }
+                },
+                PaneBinding(.select, footer: several ? "invite this number" : nil) { vm.chooseDetailNumber() },
+                PaneBinding(.invite, footer: "invite") { self.invite() },
+                PaneBinding(.back, footer: "back", close),
+                PaneBinding(.open, close),
+                PaneBinding(.quit, close),
+                PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
+            ] + PaneBinding.each([.pageDown, .halfPageDown]) { self.detailScroll += 10 }
+              + PaneBinding.each([.pageUp, .halfPageUp]) { self.detailScroll = max(0, self.detailScroll - 10) }
         }
         let page = max(1, listRect.height)
-        switch action {
-        case .moveDown: vm.moveCursor(by: 1)
-        case .moveUp: vm.moveCursor(by: -1)
-        case .pageDown: vm.moveCursor(by: max(1, page - 1))
-        case .pageUp: vm.moveCursor(by: -max(1, page - 1))
-        case .halfPageDown: vm.moveCursor(by: page / 2)
-        case .halfPageUp: vm.moveCursor(by: -page / 2)
-        case .first: vm.moveCursor(to: 0)
-        case .last: vm.moveCursor(to: vm.count - 1)
-        case .search: vm.beginSearch(); vm.setQuery(""); search.setText("")      // a new search, as in vim
-        case .select: vm.toggleSelection(); vm.moveCursor(by: 1)
-        case .selectAll: vm.selectAll()
-        case .selectNone: vm.selectNone()
-        case .invertSelection: vm.invertSelection()
-        case .restoreSelection: vm.restoreSelection()
-        case .selectRange: vm.toggleRange()
-        case .selectByState: vm.select(.notInvited)
-        case .reload: vm.reload()
-        case .sort: vm.toggleSort()
-        case .open: vm.openDetail(); detailScroll = 0
-        case .invite: invite()
-        case .copy: copier?.copy(vm.copyTarget)
-        case .back:
-            if vm.cancelRange() { return true }
-            guard !vm.query.isEmpty else { return false }
-            vm.clearSearch(); search.setText("")
-        default: return false
-        }
-        return true
+        let ranging = vm.rangeAnchor != nil
+        let listFooter: (String) -> String? = { ranging ? nil : $0 }     // while a range is marked, the footer is about it
+        return [
+            PaneBinding(.search, footer: listFooter("search")) { vm.beginSearch(); vm.setQuery(""); self.search.setText("") },
+            PaneBinding(.select, footer: listFooter("select")) { vm.toggleSelection(); vm.moveCursor(by: 1) },
+            PaneBinding(.selectAll, footer: listFooter("all")) { vm.selectAll() },
+            PaneBinding(.invite, footer: listFooter("invite")) { self.invite() },
+            PaneBinding(.open, footer: listFooter("detail")) { vm.openDetail(); self.detailScroll = 0 },
+            PaneBinding(.sort, footer: listFooter("sort")) { vm.toggleSort() },
+            PaneBinding(.selectRange, footer: ranging ? "select the range" : nil) { vm.toggleRange() },
+            PaneBinding.declining(.back, footer: ranging ? "cancel" : vm.query.isEmpty ? nil : "clear search") {
+                if vm.cancelRange() { return true }
+                guard !vm.query.isEmpty else { return false }
+                vm.clearSearch(); self.search.setText("")
+                return true
+            },
+            PaneBinding(.moveDown) { vm.moveCursor(by: 1) },
+            PaneBinding(.moveUp) { vm.moveCursor(by: -1) },
+            PaneBinding(.pageDown) { vm.moveCursor(by: max(1, page - 1)) },
+            PaneBinding(.pageUp) { vm.moveCursor(by: -max(1, page - 1)) },
+            PaneBinding(.halfPageDown) { vm.moveCursor(by: page / 2) },
+            PaneBinding(.halfPageUp) { vm.moveCursor(by: -page / 2) },
+            PaneBinding(.first) { vm.moveCursor(to: 0) },
+            PaneBinding(.last) { vm.moveCursor(to: vm.count - 1) },
+            PaneBinding(.selectNone) { vm.selectNone() },
+            PaneBinding(.invertSelection) { vm.invertSelection() },
+            PaneBinding(.restoreSelection) { vm.restoreSelection() },
+            PaneBinding(.selectByState) { vm.select(.notInvited) },
+            PaneBinding(.reload) { vm.reload() },
+            PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
+        ]
     }
 
     public func handle(unboundKey key: Key) -> Bool {

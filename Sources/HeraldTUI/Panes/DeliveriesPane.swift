@@ -27,17 +27,6 @@ public final class DeliveriesPane: LivePane {
     private var finder = ListFinder()
     public var capturesAllKeys: Bool { viewModel.confirmation != nil }
 
-    public var hints: [(key: HintKey, label: String)] {
-        if viewModel.confirmation != nil { return [(.action(.pressButton), "resend"), (.action(.no), "cancel")] }
-        if viewModel.detail != nil { return [(.action(.moveDown), "next"), (.action(.moveUp), "previous"), (.action(.back), "close")] }
-        if viewModel.openBulkId != nil {
-            return [(.action(.open), "detail"), (.action(.filter), "filter: \(viewModel.filter.rawValue)"),
-                    (.action(.resend), "resend failed"), (.action(.back), "back")]
-        }
-        return [(.action(.open), "recipients"), (.action(.filter), "filter: \(viewModel.filter.rawValue)"),
-                (.action(.sort), "sort: \(viewModel.sort.rawValue)"), (.action(.resend), "resend failed")]
-    }
-
     /// The Bulk column's width: the longest id whole when the pane leaves the message 24 columns, else 10.
     static func idWidth(longest: Int, width: Int) -> Int {
         longest <= width - 56 - 8 - 24 ? longest : 10       // the other fixed columns, the gaps, the message
@@ -217,58 +206,54 @@ public final class DeliveriesPane: LivePane {
 
     // MARK: keys
 
-    public func handle(action: Action) -> Bool {
+    public var bindings: [PaneBinding] {
         let vm = viewModel
         if vm.confirmation != nil {
-            switch action {
-            case .yes, .pressButton: vm.confirmResend()
-            case .no, .back, .quit: vm.cancelResend()     // q closes the innermost first
-            default: break
-            }
-            return true
+            return [PaneBinding(.pressButton, footer: "resend") { vm.confirmResend() },
+                    PaneBinding(.no, footer: "cancel") { vm.cancelResend() },
+                    PaneBinding(.yes) { vm.confirmResend() }]
+                + PaneBinding.each([.back, .quit]) { vm.cancelResend() }     // q closes the innermost first
         }
         if finder.typing {
-            guard action == .back || action == .finishEditing else { return false }
-            finder.end()
-            return true
+            return PaneBinding.each([.back, .finishEditing]) { self.finder.end() }
         }
         if vm.detail != nil {
             // The detail is in front: j/k walk the recipients under it, Enter, Esc or q close it, y copies; the list
             // behind takes nothing else.
-            switch action {
-            case .moveDown: vm.moveCursor(by: 1)
-            case .moveUp: vm.moveCursor(by: -1)
-            case .copy: copier?.copy(vm.copyTarget)
-            case .open, .back, .quit: _ = vm.close()
-            default: break
-            }
-            return true
+            return [PaneBinding(.moveDown, footer: "next") { vm.moveCursor(by: 1) },
+                    PaneBinding(.moveUp, footer: "previous") { vm.moveCursor(by: -1) },
+                    PaneBinding(.back, footer: "close") { _ = vm.close() },
+                    PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) }]
+                + PaneBinding.each([.open, .quit]) { _ = vm.close() }
         }
         let page = max(1, tableRect.height - 2)
-        switch action {
-        case .search: finder.begin()
-        case .nextMatch: vm.findNext()
-        case .previousMatch: vm.findNext(backward: true)
-        case .back where !vm.search.query.isEmpty: vm.setSearch("")
-        case .moveDown: vm.moveCursor(by: 1)
-        case .moveUp: vm.moveCursor(by: -1)
-        case .pageDown: vm.moveCursor(by: page)
-        case .pageUp: vm.moveCursor(by: -page)
-        case .halfPageDown: vm.moveCursor(by: page / 2)
-        case .halfPageUp: vm.moveCursor(by: -page / 2)
-        case .first: vm.moveCursor(to: 0)
-        case .last: vm.moveCursor(to: Int.max / 2)
-        case .open: vm.open()
-        case .filter: vm.cycleFilter()
-        case .sort: vm.cycleSort()
-        case .reload: vm.reload()
-        case .resend: vm.requestResend()
-        case .select: vm.toggleSelection(); vm.moveCursor(by: 1)
-        case .copy: copier?.copy(vm.copyTarget)
-        case .back, .quit: return vm.close()      // q leaves the open bulk first; from the list it quits
-        default: return false
-        }
-        return true
+        let inBulk = vm.openBulkId != nil
+        return [
+            PaneBinding(.open, footer: inBulk ? "detail" : "recipients") { vm.open() },
+            PaneBinding(.filter, footer: "filter: \(vm.filter.rawValue)") { vm.cycleFilter() },
+            PaneBinding(.sort, footer: inBulk ? nil : "sort: \(vm.sort.rawValue)") { vm.cycleSort() },
+            PaneBinding(.resend, footer: "resend failed") { vm.requestResend() },
+            // Esc clears a search first; then it, and q, leave the open bulk; from the list q quits.
+            PaneBinding.declining(.back, footer: inBulk ? "back" : nil) {
+                if !vm.search.query.isEmpty { vm.setSearch(""); return true }
+                return vm.close()
+            },
+            PaneBinding.declining(.quit) { vm.close() },
+            PaneBinding(.search) { self.finder.begin() },
+            PaneBinding(.nextMatch) { vm.findNext() },
+            PaneBinding(.previousMatch) { vm.findNext(backward: true) },
+            PaneBinding(.moveDown) { vm.moveCursor(by: 1) },
+            PaneBinding(.moveUp) { vm.moveCursor(by: -1) },
+            PaneBinding(.pageDown) { vm.moveCursor(by: page) },
+            PaneBinding(.pageUp) { vm.moveCursor(by: -page) },
+            PaneBinding(.halfPageDown) { vm.moveCursor(by: page / 2) },
+            PaneBinding(.halfPageUp) { vm.moveCursor(by: -page / 2) },
+            PaneBinding(.first) { vm.moveCursor(to: 0) },
+            PaneBinding(.last) { vm.moveCursor(to: Int.max / 2) },
+            PaneBinding(.reload) { vm.reload() },
+            PaneBinding(.select) { vm.toggleSelection(); vm.moveCursor(by: 1) },
+            PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
+        ]
     }
 
     public func handle(unboundKey key: Key) -> Bool {

@@ -47,9 +47,7 @@ public final class InboxPane: LivePane {
     private var readerMessageId: String?
 
     public var hints: [(key: HintKey, label: String)] {
-        if editing != nil { return [("enter", "apply"), ("tab", "next field"), ("esc", "cancel")] }
-        return [(.action(.open), "open"), (.action(.markSeen), "seen"), (.action(.markUnread), "unread"), (.action(.topic), "topic"),
-                (.action(.dateRange), "dates"), (.action(.chooseUser), "user")]
+        editing != nil ? [("enter", "apply"), ("tab", "next field"), ("esc", "cancel")] : footerHints
     }
 
     // MARK: layout and drawing
@@ -217,67 +215,70 @@ public final class InboxPane: LivePane {
 
     // MARK: input
 
-    public func handle(action: Action) -> Bool {
-        if editing != nil { return handleEditing(action: action) }
+    public var bindings: [PaneBinding] {
+        let model = self.model
+        if editing != nil {
+            return PaneBinding.each([.finishEditing, .back]) { self.editing = nil }
+                + PaneBinding.each([.nextPane, .previousPane]) {
+                    if case .dates(let from, let to, let onTo, let problem) = self.editing {
+                        self.editing = .dates(from: from, to: to, onTo: !onTo, problem: problem)
+                    }
+                }
+        }
         if finder.typing {
-            guard action == .back || action == .finishEditing else { return false }
-            finder.end()
-            return true
+            return PaneBinding.each([.back, .finishEditing]) { self.finder.end() }
+        }
+        let always = [
+            PaneBinding(.open, footer: "open") { model.openCurrent() },
+            PaneBinding(.markSeen, footer: "seen") { model.markCurrentSeen() },
+            PaneBinding(.markUnread, footer: "unread") { model.markCurrentUnread() },
+            PaneBinding(.topic, footer: "topic") { model.cycleTopic() },
+            PaneBinding(.dateRange, footer: "dates") {
+                self.editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)
+            },
+            PaneBinding(.chooseUser, footer: "user") { self.editing = .user(TextFieldState(model.user)) },
+            PaneBinding(.select) { model.openCurrent() },
+            PaneBinding(.nextMessage) { model.openNeighbour(forward: true) },
+            PaneBinding(.previousMessage) { model.openNeighbour(forward: false) },
+            PaneBinding(.markAllSeen) { model.markAllSeen() },
+            PaneBinding(.clearTopic) { model.setTopic(nil) },
+            PaneBinding(.search) { self.finder.begin() },
+            PaneBinding(.nextMatch) { model.findNext() },
+            PaneBinding(.previousMatch) { model.findNext(backward: true) },
+            PaneBinding(.reload) { model.reload() },
+            PaneBinding(.copy) { self.copier?.copy(model.copyTarget) },
+            // Esc clears a search first; then it, and q, close an open message; with none open q quits.
+            PaneBinding.declining(.back) {
+                if model.opened == nil && !model.search.query.isEmpty { model.setSearch(""); return true }
+                return model.closeMessage()
+            },
+            PaneBinding.declining(.quit) { model.closeMessage() },
+        ]
+        if model.opened != nil {
+            // An open message: the movement keys scroll it.
+            let height = readerHeight
+            return always + [
+                PaneBinding(.moveDown) { self.scrollReader(by: 1) },
+                PaneBinding(.moveUp) { self.scrollReader(by: -1) },
+                PaneBinding(.pageDown) { self.scrollReader(by: max(1, height - 2)) },
+                PaneBinding(.pageUp) { self.scrollReader(by: -max(1, height - 2)) },
+                PaneBinding(.halfPageDown) { self.scrollReader(by: max(1, height / 2)) },
+                PaneBinding(.halfPageUp) { self.scrollReader(by: -max(1, height / 2)) },
+                PaneBinding(.first) { self.readerScroll = 0 },
+                PaneBinding(.last) { self.readerScroll = self.readerLineCount },
+            ]
         }
         let page = max(1, listRect.height - 1)
-        switch action {
-        case .moveDown where model.opened != nil: scrollReader(by: 1)
-        case .moveUp where model.opened != nil: scrollReader(by: -1)
-        case .pageDown where model.opened != nil: scrollReader(by: max(1, readerHeight - 2))
-        case .pageUp where model.opened != nil: scrollReader(by: -max(1, readerHeight - 2))
-        case .halfPageDown where model.opened != nil: scrollReader(by: max(1, readerHeight / 2))
-        case .halfPageUp where model.opened != nil: scrollReader(by: -max(1, readerHeight / 2))
-        case .first where model.opened != nil: readerScroll = 0
-        case .last where model.opened != nil: readerScroll = readerLineCount
-        case .nextMessage: model.openNeighbour(forward: true)
-        case .previousMessage: model.openNeighbour(forward: false)
-        case .markAllSeen: model.markAllSeen()
-        case .chooseUser: editing = .user(TextFieldState(model.user))
-        case .clearTopic: model.setTopic(nil)
-        case .search: finder.begin()
-        case .nextMatch: model.findNext()
-        case .previousMatch: model.findNext(backward: true)
-        case .back where model.opened == nil && !model.search.query.isEmpty: model.setSearch("")
-        case .reload: model.reload()
-        case .moveDown: model.moveCursor(to: model.cursor + 1)
-        case .moveUp: model.moveCursor(to: model.cursor - 1)
-        case .pageDown: model.moveCursor(to: model.cursor + page)
-        case .pageUp: model.moveCursor(to: model.cursor - page)
-        case .halfPageDown: model.moveCursor(to: model.cursor + page / 2)
-        case .halfPageUp: model.moveCursor(to: model.cursor - page / 2)
-        case .first: model.moveCursor(to: 0)
-        case .last: model.moveCursor(to: model.messages.count - 1)
-        case .open, .select: model.openCurrent()
-        case .markSeen: model.markCurrentSeen()
-        case .markUnread: model.markCurrentUnread()
-        case .copy: copier?.copy(model.copyTarget)
-        case .topic: model.cycleTopic()
-        case .dateRange:
-            editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)
-        case .back, .quit: return model.closeMessage()    // an open message closes before q quits
-        default: return false
-        }
-        return true
-    }
-
-    private func handleEditing(action: Action) -> Bool {
-        switch action {
-        case .finishEditing, .back:
-            editing = nil
-            return true
-        case .nextPane, .previousPane:
-            if case .dates(let from, let to, let onTo, let problem) = editing {
-                editing = .dates(from: from, to: to, onTo: !onTo, problem: problem)
-            }
-            return true
-        default:
-            return false
-        }
+        return always + [
+            PaneBinding(.moveDown) { model.moveCursor(to: model.cursor + 1) },
+            PaneBinding(.moveUp) { model.moveCursor(to: model.cursor - 1) },
+            PaneBinding(.pageDown) { model.moveCursor(to: model.cursor + page) },
+            PaneBinding(.pageUp) { model.moveCursor(to: model.cursor - page) },
+            PaneBinding(.halfPageDown) { model.moveCursor(to: model.cursor + page / 2) },
+            PaneBinding(.halfPageUp) { model.moveCursor(to: model.cursor - page / 2) },
+            PaneBinding(.first) { model.moveCursor(to: 0) },
+            PaneBinding(.last) { model.moveCursor(to: model.messages.count - 1) },
+        ]
     }
 
     public func handle(unboundKey key: Key) -> Bool {

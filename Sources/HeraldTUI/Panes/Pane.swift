@@ -13,14 +13,16 @@ public protocol Pane: AnyObject {
     func layout(in rect: Rect)
     /// Draws the pane into `rect` of the canvas as the last layout placed it. Reads state only: it starts no work.
     func render(into canvas: inout Canvas, in rect: Rect, theme: Theme)
-    /// A bound action for this pane; returns true when it was used (the screen is then redrawn).
-    func handle(action: Action) -> Bool
+    /// What the pane offers now, each action with its handler and footer label: the dispatch of bound keys, the
+    /// footer's hints and the `?` overlay all read this one list.
+    var bindings: [PaneBinding] { get }
     /// A key that no binding took (typed text while editing, digits in a field); true when used.
     func handle(unboundKey key: Key) -> Bool
     /// A mouse event at canvas coordinates inside the pane's last rect; true when used.
     func handle(mouse: MouseEvent) -> Bool
     /// Short hints for the status bar, e.g. [(.action(.select), "select"), (.action(.invite), "invite")]:
-    /// the screen shows the key the key map binds to each action now, so a remapped key shows as remapped.
+    /// the screen shows the key the key map binds to each action now, so a remapped key shows as remapped. By
+    /// default the bindings' footer labels; a pane holding every key (a field) names the keys it reads itself.
     var hints: [(key: HintKey, label: String)] { get }
 }
 
@@ -35,6 +37,18 @@ public enum HintKey: Sendable, Hashable, ExpressibleByStringLiteral {
 
 extension Pane {
     public func layout(in rect: Rect) {}
+
+    /// Runs the binding the pane offers now for `action`; false when it offers none or it declined.
+    public func handle(action: Action) -> Bool {
+        bindings.first { $0.action == action }?.run() ?? false
+    }
+
+    /// The footer hints the bindings carry, in their order.
+    public var footerHints: [(key: HintKey, label: String)] {
+        bindings.compactMap { binding in binding.footer.map { (HintKey.action(binding.action), $0) } }
+    }
+
+    public var hints: [(key: HintKey, label: String)] { footerHints }
     public func handle(unboundKey key: Key) -> Bool { false }
     public func handle(mouse: MouseEvent) -> Bool { false }
 }

@@ -15,10 +15,6 @@ public final class SharePane: LivePane {
         list = ListState(count: model.channels.count)
     }
 
-    public var hints: [(key: HintKey, label: String)] {
-        [(.action(.open), model.current.actionLabel), (.action(.copy), "copy link"), (.action(.shareQR), model.showsQR ? "hide QR" : "QR")]
-    }
-
     // MARK: drawing
 
     public func render(into canvas: inout Canvas, in rect: Rect, theme: Theme) {
@@ -145,19 +141,18 @@ public final class SharePane: LivePane {
 
     // MARK: input
 
-    public func handle(action: Action) -> Bool {
-        switch action {
-        case .moveDown: model.moveCursor(to: model.cursor + 1)
-        case .moveUp: model.moveCursor(to: model.cursor - 1)
-        case .first, .pageUp, .halfPageUp: model.moveCursor(to: 0)
-        case .last, .pageDown, .halfPageDown: model.moveCursor(to: model.channels.count - 1)
-        case .open, .select: model.choose()
-        case .copy: model.copyCurrent()
-        case .shareQR: model.toggleQR()
-        case .back: return model.hideQR()
-        default: return false
-        }
-        return true
+    public var bindings: [PaneBinding] {
+        let model = self.model
+        return [
+            PaneBinding(.open, footer: model.current.actionLabel) { model.choose() },
+            PaneBinding(.copy, footer: "copy link") { model.copyCurrent() },
+            PaneBinding(.shareQR, footer: model.showsQR ? "hide QR" : "QR") { model.toggleQR() },
+            PaneBinding(.select) { model.choose() },
+            PaneBinding.declining(.back) { model.hideQR() },
+            PaneBinding(.moveDown) { model.moveCursor(to: model.cursor + 1) },
+            PaneBinding(.moveUp) { model.moveCursor(to: model.cursor - 1) },
+        ] + PaneBinding.each([.first, .pageUp, .halfPageUp]) { model.moveCursor(to: 0) }
+          + PaneBinding.each([.last, .pageDown, .halfPageDown]) { model.moveCursor(to: model.channels.count - 1) }
     }
 
     public func handle(mouse: MouseEvent) -> Bool {

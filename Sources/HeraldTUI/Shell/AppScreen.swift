@@ -169,7 +169,7 @@ public final class AppScreen: Screen {
     public func handleGlobal(_ action: Action) -> Bool {
         switch action {
         case .quit: askBeforeQuitting()
-        case .help: help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap)
+        case .help: help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: Set(focusedPane.bindings.map(\.action)))
         case .commandPalette: openPalette()
         case .paneContacts: focus(.contacts)
         case .paneShare: focus(.share)

@@ -1,14 +1,19 @@
-/// The `?` overlay: every binding for the focused context, generated from the key table, scrollable.
+/// The `?` overlay: every binding for the focused context, generated from the key table, scrollable. A binding the
+/// pane does not offer in its present state (the list's keys while a detail is open) is shown muted.
 public struct HelpOverlay: Sendable, Equatable {
     public let context: KeyContext
     public let lines: [String]
+    /// Indexes into `lines` of the bindings not offered now.
+    public let unavailable: Set<Int>
     public private(set) var scroll = 0
     /// Lines as last drawn, long descriptions wrapped (what scrolling counts).
     private var drawnCount = 0
 
-    public init(context: KeyContext, keyMap: KeyMap) {
+    /// - Parameter offered: the actions the focused pane offers now (its bindings); nil: all of them.
+    public init(context: KeyContext, keyMap: KeyMap, offered: Set<Action>? = nil) {
         self.context = context
         lines = KeyHelp.overlayLines(for: context, keyMap: keyMap)
+        unavailable = offered.map { KeyHelp.unavailableLines(for: context, keyMap: keyMap, offered: $0) } ?? []
     }
 
     /// Scrolls by `delta` lines when `visible` lines are shown.
@@ -34,7 +39,11 @@ public struct HelpOverlay: Sendable, Equatable {
     public mutating func render(into canvas: inout Canvas, area: Rect) {
         let width = min(area.width - 4, 84)
         let visible = Self.visibleLines(in: area)
-        let lines = Self.wrap(self.lines, width: width - 4)
+        let unavailable = self.unavailable
+        let wrapped = self.lines.enumerated().flatMap { index, line in
+            Self.wrap([line], width: width - 4).map { (text: $0, muted: unavailable.contains(index)) }
+        }
+        let lines = wrapped.map(\.text)
         drawnCount = lines.count
         scroll(by: 0, visible: visible)
         let rect = area.centered(width: width, height: min(lines.count, visible) + 3)
@@ -45,8 +54,8 @@ public struct HelpOverlay: Sendable, Equatable {
         for (row, index) in (scroll..<end).enumerated() {
             let line = lines[index]
             let isHeading = !line.hasPrefix(" ") && !line.isEmpty
-            canvas.put(TextFit.truncate(line, to: inside.width), x: inside.x, y: inside.y + row,
-                       style: Style(isHeading ? .title : .modal), clip: inside)
+            let style = isHeading ? Style(.title) : wrapped[index].muted ? Style(.muted, background: .backgroundOf(.modal)) : Style(.modal)
+            canvas.put(TextFit.truncate(line, to: inside.width), x: inside.x, y: inside.y + row, style: style, clip: inside)
         }
         let more = lines.count > visible ? "  \(scroll + 1)–\(end) of \(lines.count)" : ""
         canvas.put(TextFit.truncate("↑↓ PgUp PgDn scroll · Esc close" + more, to: inside.width),

@@ -21,6 +21,5 @@ public final class PlaceholderPane: Pane {
         }
     }
 
-    public func handle(action: Action) -> Bool { false }
-    public var hints: [(key: HintKey, label: String)] { [] }
+    public var bindings: [PaneBinding] { [] }
 }

@@ -217,7 +217,9 @@ public final class DeliveriesViewModel {
         guard let id = openBulkId else { return }
         isLoadingRecipients = true
         let book = self.book
-        effects.perform({ try await book.recipients(ofBulk: id).map(RecipientRow.init) }, then: { [weak self] result in
+        // Opening another bulk cancels the read of the one before.
+        effects.perform({ try await book.recipients(ofBulk: id).map(RecipientRow.init) }, supersedes: "deliveries.recipients",
+                        then: { [weak self] result in
             guard let self, self.openBulkId == id else { return }
             self.isLoadingRecipients = false
             switch result {

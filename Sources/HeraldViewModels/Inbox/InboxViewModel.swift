@@ -81,6 +81,9 @@ public final class InboxViewModel {
     // MARK: loading
 
     /// Loads the first page for the current user and filter (drops what was loaded).
+    /// The key of the page reads: a new reload (another user, topic or date range) cancels the read it replaces.
+    static let pageEffect = "inbox.page"
+
     public func reload() {
         guard !user.isEmpty else {
             problem = "no inbox user: type :user ID (the external user id, case-sensitive)"
@@ -92,7 +95,7 @@ public final class InboxViewModel {
         isLoading = true
         refreshProblem = nil
         let service = self.service, user = self.user, filter = self.filter
-        effects.perform({ try await service.fetch(user: user, filter: filter) }) { [weak self] result in
+        effects.perform({ try await service.fetch(user: user, filter: filter) }, supersedes: Self.pageEffect) { [weak self] result in
             guard let self, asked == self.generation else { return }
             self.isLoading = false
             switch result {
@@ -154,7 +157,7 @@ public final class InboxViewModel {
         isLoading = true
         let asked = generation
         let service = self.service
-        effects.perform({ try await service.nextPage(after: page) }) { [weak self] result in
+        effects.perform({ try await service.nextPage(after: page) }, supersedes: Self.pageEffect) { [weak self] result in
             guard let self, asked == self.generation else { return }
             self.isLoading = false
             switch result {
