@@ -39,16 +39,18 @@ extension ComposerPane {
     /// The pane on a workspace; the recipients are the people selected in `contacts`.
     public convenience init(_ env: PaneEnvironment, contacts: ContactsViewModel) {
         let ws = env.workspace
-        let senderName = ws.config.senderName ?? ws.invites.savedSenderName
+        // A name kept by an earlier :name is read when the messages load (off the UI thread).
+        let senderName = ws.config.senderName
         let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, share: ws.share, effects: env.effects,
                                       settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: senderName,
                                                                  signature: ws.config.signature, previewLink: ws.linkExample,
-                                                                 referrer: senderName ?? ws.config.sender ?? "Herald"))
+                                                                 referrer: senderName ?? ws.config.sender ?? ComposerSettings.defaultReferrer))
         let app = env.app
         model.onToast = { app.toasts.post($1, level: $0) }
         model.onAskSenderName = { app.ask(inPalette: "name ") }
         let invites = ws.invites, book = ws.book
         model.saveSenderName = { name in try invites.saveSenderName(name) }
+        model.readSavedSenderName = { invites.savedSenderName }
         model.latestStatuses = { numbers in try await book.latestStatuses(msisdns: numbers) }
         model.readPeople = { ids in try await book.people(ids: ids) }
         self.init(model: model)

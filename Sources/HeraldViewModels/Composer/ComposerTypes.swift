@@ -13,9 +13,11 @@ nonisolated public struct ComposerSettings: Sendable {
     public var previewLink: String
     /// Whose referral link email invitations carry.
     public var referrer: String
+    /// The referrer when neither a sender name nor a sender ID is known.
+    public static let defaultReferrer = "Herald"
 
     public init(sender: String = "", senderName: String? = nil, signature: String? = nil,
-                previewLink: String = "https://herald.invalid/r/AbCd2345", referrer: String = "Herald") {
+                previewLink: String = "https://herald.invalid/r/AbCd2345", referrer: String = ComposerSettings.defaultReferrer) {
         self.sender = sender
         self.senderName = senderName
         self.signature = signature

@@ -27,6 +27,9 @@ public final class ComposerViewModel {
     public var onAskSenderName: (() -> Void)?
     /// Keeps the name for the next sends and the next run (off the UI thread).
     public var saveSenderName: (@Sendable (String) async throws -> Void)?
+    /// Reads the sender name kept by an earlier `:name`; asked when the messages load, off the UI thread, and used
+    /// when no sender name was configured.
+    public var readSavedSenderName: (@Sendable () async -> String?)?
     /// A send waits for the name asked for.
     private var awaitingSenderName = false
 
@@ -151,18 +154,24 @@ public final class ComposerViewModel {
     public func load() {
         isLoading = true
         let templates = self.templates
-        effects.perform({ () async throws -> ([ApplicationMessage], Result<Bool, any Error>) in
+        let readSaved = settings.senderName == nil ? readSavedSenderName : nil
+        effects.perform({ () async throws -> ([ApplicationMessage], Result<Bool, any Error>, String?) in
+            let saved = await readSaved?()
             let list = await templates.list()
             let allowed: Result<Bool, any Error>
             do { allowed = .success(try await templates.isEditingAllowed()) } catch { allowed = .failure(error) }
             if list.isEmpty { _ = try await templates.defaultMessage() }   // surfaces "no default message" and its fix
-            return (list, allowed)
+            return (list, allowed, saved)
         }) { [weak self] result in
             guard let self else { return }
             self.isLoading = false
             switch result {
-            case .success(let (list, allowed)):
+            case .success(let (list, allowed, saved)):
                 self.loadProblem = nil
+                if self.settings.senderName == nil, let saved {
+                    self.settings.senderName = saved
+                    if self.settings.referrer == ComposerSettings.defaultReferrer { self.settings.referrer = saved }
+                }
                 let selectedKey = self.selectedMessage?.key
                 self.messages = list
                 switch allowed {
