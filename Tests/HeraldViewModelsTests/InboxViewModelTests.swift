@@ -21,12 +21,18 @@ import HeraldEmbedded
         return ws
     }
 
-    @Test func loadsTheFirstPageWithCountsAndMarksUnread() async throws {
-        let ws = try await workspace(messages: 8)
+    /// Ana's inbox view-model with its first page read, and the pump its effects go through.
+    func loaded(_ ws: TestWorkspace) async -> (InboxViewModel, EffectPump) {
         let pump = EffectPump()
         let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
         vm.reload()
         await pump.settle()
+        return (vm, pump)
+    }
+
+    @Test func loadsTheFirstPageWithCountsAndMarksUnread() async throws {
+        let ws = try await workspace(messages: 8)
+        let (vm, _) = await loaded(ws)
         #expect(vm.messages.count == 8)
         #expect(vm.counts.total == 8)
         #expect(vm.counts.unread == 3)
@@ -38,10 +44,7 @@ import HeraldEmbedded
 
     @Test func aMessagePushedMeanwhileAppearsOnTopOnRefreshWithTheCursorAndOpenMessageKept() async throws {
         let ws = try await workspace(messages: 5)
-        let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.reload()
-        await pump.settle()
+        let (vm, pump) = await loaded(ws)
         vm.moveCursor(to: 2)
         let under = vm.messages[2].messageId
         vm.openCurrent()
@@ -63,10 +66,7 @@ import HeraldEmbedded
     /// (Infobip's inbox and a server's are read every 30 s otherwise, the embedded engine's local file every second).
     @Test func aNewMessageTheServerToldOfIsReadAtOnceAndOtherUsersAreNotRead() async throws {
         let ws = try await workspace(messages: 3)
-        let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.reload()
-        await pump.settle()
+        let (vm, pump) = await loaded(ws)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Told", body: "by the event stream",
                                                 at: Date(timeIntervalSince1970: 1_700_001_000), seen: false)
         #expect(!vm.handle(.inboxArrived(externalUserId: "ivo")))
@@ -126,10 +126,7 @@ import HeraldEmbedded
 
     @Test func markUnreadKeepsAReadMessageUnreadHereAcrossReloadsUntilOpenedAgain() async throws {
         let ws = try await workspace(messages: 5)                 // messages 3 and 4 are seen on the platform
-        let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.reload()
-        await pump.settle()
+        let (vm, pump) = await loaded(ws)
         #expect(vm.counts.unread == 3)
         vm.moveCursor(to: 3)
         let id = vm.messages[3].messageId
@@ -180,10 +177,7 @@ import HeraldEmbedded
 
     @Test func olderMessagesLoadAsTheCursorNearsTheEnd() async throws {
         let ws = try await workspace(messages: 45)
-        let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.reload()
-        await pump.settle()
+        let (vm, pump) = await loaded(ws)
         #expect(vm.messages.count == 20)
         #expect(vm.hasMore)
         vm.moveCursor(to: 10)
@@ -201,10 +195,7 @@ import HeraldEmbedded
 
     @Test func topicCyclesThroughTheTopicsSeenAndCountsAreFiltered() async throws {
         let ws = try await workspace(messages: 6)
-        let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.reload()
-        await pump.settle()
+        let (vm, pump) = await loaded(ws)
         vm.cycleTopic()
         await pump.settle()
         #expect(vm.filter.topic == "news")
@@ -261,10 +252,7 @@ import HeraldEmbedded
         let ws = try await TestWorkspace(config: WorkspaceConfig(region: "HR", inboxJWTKeyId: "wrong-key", inboxJWTSecretHex: secret))
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: nil, body: "hi")
         try await ws.workspace.engine.setInboxAuthMode(.jwt, applicationKey: ws.workspace.credentials.applicationKey)
-        let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.reload()
-        await pump.settle()
+        let (vm, _) = await loaded(ws)
         #expect(vm.problem == "the inbox refused the token: check inbox.jwt_key_id / inbox.jwt_secret")
     }
 

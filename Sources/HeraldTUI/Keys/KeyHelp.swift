@@ -1,16 +1,17 @@
-/// One line of the help overlay: the keys and what they do.
+/// One line of the help overlay: the keys, what they do, and the action (whether the pane offers it now is asked of it).
 nonisolated public struct HelpLine: Sendable, Hashable {
     public var keys: String
     public var description: String
+    public var action: Action
 }
 
 /// One section of the help: a context's title and its lines.
 nonisolated public struct HelpSection: Sendable, Hashable {
     public var title: String
+    public var context: KeyContext
     public var lines: [HelpLine]
 }
 
-/// Help overlay content, status-bar hints and docs/keys.md, all generated from the key map.
 nonisolated public enum KeyHelp {
     static func keyList(_ keys: [Key]) -> String { keys.map(KeyName.name(of:)).joined(separator: ", ") }
 
@@ -18,40 +19,30 @@ nonisolated public enum KeyHelp {
     public static func sections(for context: KeyContext, keyMap: KeyMap = KeyMap()) -> [HelpSection] {
         context.chain.compactMap { level in
             let lines = keyMap.bindings.filter { $0.contexts.contains(level) && !$0.keys.isEmpty }
-                .map { HelpLine(keys: keyList($0.keys), description: $0.description) }
-            return lines.isEmpty ? nil : HelpSection(title: level.title, lines: lines)
+                .map { HelpLine(keys: keyList($0.keys), description: $0.description, action: $0.action) }
+            return lines.isEmpty ? nil : HelpSection(title: level.title, context: level, lines: lines)
         }
     }
 
     /// The help overlay as text lines, keys in a column `keyColumn` wide.
     public static func overlayLines(for context: KeyContext, keyMap: KeyMap = KeyMap(), keyColumn: Int = 16) -> [String] {
-        var out: [String] = []
+        overlay(for: context, keyMap: keyMap, keyColumn: keyColumn).map(\.text)
+    }
+
+    /// The help overlay's lines, each muted when it names a pane's binding the pane does not offer now (`offered`;
+    /// nil: all of them): the actions of the context and of every list. The shell's global actions are never muted.
+    public static func overlay(for context: KeyContext, keyMap: KeyMap = KeyMap(), offered: Set<Action>? = nil,
+                               keyColumn: Int = 16) -> [(text: String, muted: Bool)] {
+        var out: [(text: String, muted: Bool)] = []
         for section in sections(for: context, keyMap: keyMap) {
-            if !out.isEmpty { out.append("") }
-            out.append(section.title)
+            if !out.isEmpty { out.append(("", false)) }
+            out.append((section.title, false))
             for line in section.lines {
-                out.append("  " + TextFit.pad(line.keys, to: keyColumn) + " " + line.description)
+                let muted = section.context != .global && offered.map { !$0.contains(line.action) } == true
+                out.append(("  " + TextFit.pad(line.keys, to: keyColumn) + " " + line.description, muted))
             }
         }
         return out
-    }
-
-    /// Which of `overlayLines(for:)` name a pane's binding that the pane does not offer now (`offered`): the actions
-    /// of the context itself and of every list; the shell's own global actions are always there.
-    public static func unavailableLines(for context: KeyContext, keyMap: KeyMap = KeyMap(), offered: Set<Action>) -> Set<Int> {
-        var result = Set<Int>()
-        var index = 0
-        for level in context.chain {
-            let bindings = keyMap.bindings.filter { $0.contexts.contains(level) && !$0.keys.isEmpty }
-            guard !bindings.isEmpty else { continue }
-            if index > 0 { index += 1 }           // the blank line between sections
-            index += 1                            // the section's title
-            for binding in bindings {
-                if level != .global && !offered.contains(binding.action) { result.insert(index) }
-                index += 1
-            }
-        }
-        return result
     }
 
     /// Status-bar hints for `context`: (key label, short label) pairs, most specific first.

@@ -186,17 +186,17 @@ public final class ComposerPane: LivePane {
     public var bindings: [PaneBinding] {
         let model = self.model
         if let confirmation = model.confirmation {
-            // A question: every other key is kept by it (capturesAllKeys), q still asks to quit.
+            // A question: every other key is kept by it (capturesAllKeys), q still asks to quit. A send to many numbers
+            // takes y only: enter on its Send button says so.
+            let explicit = confirmation.needsExplicitYes
             return [
-                PaneBinding(confirmation.needsExplicitYes ? .yes : .pressButton, footer: "send") {
-                    if confirmation.needsExplicitYes || self.confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
+                PaneBinding(.yes, footer: explicit ? "send" : nil) { model.confirmSend() },
+                PaneBinding(.pressButton, footer: explicit ? nil : "send") {
+                    if self.confirmButton == 1 { model.cancelSend() } else if explicit {
+                        model.onToast(.info, "this sends to \(confirmation.destinations) numbers: type y to send")
+                    } else { model.confirmSend() }
                 },
                 PaneBinding(.no, footer: "cancel") { model.cancelSend() },
-                PaneBinding(confirmation.needsExplicitYes ? .pressButton : .yes) {
-                    if confirmation.needsExplicitYes && self.confirmButton == 0 {
-                        model.onToast(.info, "this sends to \(confirmation.destinations) numbers: type y to send")
-                    } else if self.confirmButton == 0 { model.confirmSend() } else { model.cancelSend() }
-                },
                 PaneBinding(.back) { model.cancelSend() },
                 PaneBinding(.switchButton) { self.confirmButton = 1 - self.confirmButton },
             ]

@@ -12,7 +12,9 @@ public final class ContactsPane: LivePane {
     public var copier: Copier?
     private var list = ListState()
     private var search = TextFieldState()
+    /// Where the last layout put the list (below the search line, when there is one) and the search line.
     private var listRect = Rect.zero
+    private var searchLine: Rect?
     private var detailScroll = 0
     /// Set when the detail's number cursor moved: the next frame scrolls it into view.
     private var keepNumberInView = false
@@ -50,9 +52,13 @@ public final class ContactsPane: LivePane {
     /// and tells the view-model which rows are on screen, so that it reads the ones it lacks.
     public func layout(in rect: Rect) {
         let vm = viewModel
-        guard rect.width >= 2, rect.height >= 2 else { listRect = Rect(x: rect.x, y: rect.y, width: 0, height: 0); return }
-        var inside = rect.inset(top: 1, left: 1, bottom: 1, right: 1)
-        if vm.isSearching || !vm.query.isEmpty { inside = inside.inset(top: 1) }
+        guard rect.width >= 2, rect.height >= 2 else { searchLine = nil; listRect = Rect(x: rect.x, y: rect.y, width: 0, height: 0); return }
+        var inside = rect.inset(top: 1, left: 1, bottom: 1, right: 1)       // inside the box
+        searchLine = nil
+        if vm.isSearching || !vm.query.isEmpty {
+            searchLine = Rect(x: inside.x, y: inside.y, width: inside.width, height: 1)
+            inside = inside.inset(top: 1)
+        }
         listRect = inside
         guard showsList else { return }
         list.count = vm.count
@@ -69,14 +75,13 @@ public final class ContactsPane: LivePane {
         if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
         if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
         if vm.rangeAnchor != nil { title += " · range: move, v selects, esc cancels" }
-        var inside = canvas.box(rect, style: Style(.borderFocused), title: title)
-        if vm.isSearching || !vm.query.isEmpty {
-            let line = Rect(x: inside.x, y: inside.y, width: inside.width, height: 1)
+        canvas.box(rect, style: Style(.borderFocused), title: title)
+        let inside = listRect
+        if let line = searchLine {
             canvas.put("/", x: line.x, y: line.y, style: Style(.accent, .bold))
             let field = Rect(x: line.x + 2, y: line.y, width: max(0, line.width - 2), height: 1)
             TextFieldView.render(into: &canvas, rect: field, state: &search, focused: vm.isSearching,
                                  placeholder: "type to search names, organisations, emails, numbers")
-            inside = inside.inset(top: 1)
         }
         if let error = vm.loadError {
             canvas.put(TextFit.truncate(error, to: inside.width - 2), x: inside.x + 1, y: inside.y + 1, style: Style(.error), clip: inside)
@@ -88,7 +93,7 @@ public final class ContactsPane: LivePane {
             canvas.put(TextFit.truncate("Nobody matches \"\(vm.query)\". Esc clears the search.", to: inside.width - 2),
                        x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
         } else {
-            renderList(into: &canvas, rect: listRect)
+            renderList(into: &canvas, rect: inside)
         }
         if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
     }

@@ -12,8 +12,9 @@ public struct HelpOverlay: Sendable, Equatable {
     /// - Parameter offered: the actions the focused pane offers now (its bindings); nil: all of them.
     public init(context: KeyContext, keyMap: KeyMap, offered: Set<Action>? = nil) {
         self.context = context
-        lines = KeyHelp.overlayLines(for: context, keyMap: keyMap)
-        unavailable = offered.map { KeyHelp.unavailableLines(for: context, keyMap: keyMap, offered: $0) } ?? []
+        let overlay = KeyHelp.overlay(for: context, keyMap: keyMap, offered: offered)
+        lines = overlay.map(\.text)
+        unavailable = Set(overlay.indices.filter { overlay[$0].muted })
     }
 
     /// Scrolls by `delta` lines when `visible` lines are shown.
