@@ -18,6 +18,9 @@ nonisolated extension Array {
 /// The Contacts pane's state: the Suggested block on top of the A–Z list, incremental search,
 /// sort, selection, the detail of one person and the invite flow.
 ///
+/// Selecting lives in `ContactsViewModel+Selection.swift` (its rules in `ContactSelection`), a person's detail in
+/// `ContactsViewModel+Detail.swift`; this file holds the list: listing, paging the rows shown, search, sort.
+///
 /// Nothing here reads the store on the UI thread. A listing (everyone, or a search's matches) and
 /// the rows of a window are read by effects; until they arrive the list keeps what it showed
 /// (marked as loading), and a row not read yet is shown as a placeholder. Every read carries the
@@ -25,8 +28,8 @@ nonisolated extension Array {
 public final class ContactsViewModel {
     public let book: ContactBook
     private let suggestionService: SuggestionService?
-    private let effects: EffectQueue
-    private let toasts: ToastBoard
+    let effects: EffectQueue
+    let toasts: ToastBoard
 
     public private(set) var sort: ContactSort = .firstName
     public private(set) var query = ""
@@ -36,14 +39,15 @@ public final class ContactsViewModel {
     /// The Suggested block, shown above the list when there is no search.
     public private(set) var suggested: [Suggestion] = []
     public private(set) var cursor = 0
-    public private(set) var selection = Set<Int64>()
-    /// The selection before the last select-none or invert, for undo.
-    public private(set) var previousSelection: Set<Int64>?
+    /// Who is selected, what `u` brings back, where a range started (`ContactsViewModel+Selection.swift`).
+    public internal(set) var picks = ContactSelection()
+    public var selection: Set<Int64> { picks.ids }
     /// Where a visual range (`v`) started; nil when none is being marked.
-    public private(set) var rangeAnchor: Int?
-    public private(set) var detail: PersonDetailView?
+    public var rangeAnchor: Int? { picks.rangeAnchor }
+    /// The person open in the detail (`ContactsViewModel+Detail.swift`).
+    public internal(set) var detail: PersonDetailView?
     /// The number under the cursor in the open detail (an index into its numbers).
-    public private(set) var detailNumber = 0
+    public internal(set) var detailNumber = 0
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
     /// True until the first listing arrived.
@@ -59,7 +63,7 @@ public final class ContactsViewModel {
 
     /// Rows read so far, by index in the list (suggestions first).
     private var cache: [Int: ContactRow] = [:]
-    private var suggestionRows: [ContactRow] = []
+    private(set) var suggestionRows: [ContactRow] = []
     /// Bumped for every new listing; reads for an older one are dropped.
     private var generation = 0
     /// The range being read for the current generation, if any.
@@ -350,7 +354,7 @@ public final class ContactsViewModel {
         guard clean != query else { return }
         query = clean
         cursor = 0
-        rangeAnchor = nil             // a range marked on the old rows means nothing on the new ones
+        _ = picks.cancelRange()       // a range marked on the old rows means nothing on the new ones
         reload(keepingCursor: false)
     }
 
@@ -362,7 +366,7 @@ public final class ContactsViewModel {
     public func setSort(_ newSort: ContactSort) {
         guard newSort != sort else { return }
         sort = newSort
-        rangeAnchor = nil
+        _ = picks.cancelRange()
         warmUpSearch()
         let keep = currentRow?.personId
         reload()
@@ -383,178 +387,6 @@ public final class ContactsViewModel {
     }
 
     public func toggleSort() { setSort(sort == .firstName ? .lastName : .firstName) }
-
-    // MARK: selection
-
-    public func toggleSelection() {
-        guard let id = currentRow?.personId else { return }
-        if selection.remove(id) == nil { selection.insert(id) }
-    }
-
-    /// Selects everyone the list shows (every match of a search).
-    public func selectAll() {
-        withIdsOfListing { [weak self] ids in self?.selection.formUnion(ids) }
-    }
-
-    public func selectNone() {
-        guard !selection.isEmpty else { return }
-        previousSelection = selection
-        selection.removeAll()
-    }
-
-    /// Brings back the selection a select-none or invert cleared.
-    public func restoreSelection() {
-        guard let previous = previousSelection else { return }
-        previousSelection = selection
-        selection = previous
-    }
-
-    /// Selects those shown that were not selected and unselects the others.
-    public func invertSelection() {
-        withIdsOfListing { [weak self] ids in
-            guard let self else { return }
-            let shown = Set(ids)
-            self.previousSelection = self.selection
-            self.selection = shown.subtracting(self.selection).union(self.selection.subtracting(shown))
-        }
-    }
-
-    /// Starts marking a range at the cursor (`v`); a second `v` selects the rows between.
-    public func toggleRange() {
-        if rangeAnchor == nil { rangeAnchor = cursor } else { commitRange() }
-    }
-
-    /// True for the rows between the range's start and the cursor while a range is being marked.
-    public func isInRange(_ index: Int) -> Bool {
-        guard let anchor = rangeAnchor else { return false }
-        return (min(anchor, cursor)...max(anchor, cursor)).contains(index)
-    }
-
-    /// Leaves range marking without selecting anything; false when no range was being marked.
-    @discardableResult
-    public func cancelRange() -> Bool {
-        guard rangeAnchor != nil else { return false }
-        rangeAnchor = nil
-        return true
-    }
-
-    /// Adds the rows between the range's start and the cursor to the selection.
-    public func commitRange() {
-        guard let anchor = rangeAnchor else { return }
-        rangeAnchor = nil
-        let positions = min(anchor, cursor)...max(anchor, cursor)
-        let suggestions = visibleSuggestions.count
-        let fromSuggestions = positions.filter { $0 < suggestions }.compactMap { suggestionRows[safe: $0]?.personId }
-        let listed = max(0, positions.lowerBound - suggestions)..<max(0, positions.upperBound + 1 - suggestions)
-        previousSelection = selection
-        selection.formUnion(fromSuggestions)
-        guard !listed.isEmpty else { return }
-        withIdsOfListing { [weak self] ids in
-            guard let self else { return }
-            let upper = min(listed.upperBound, ids.count)
-            if listed.lowerBound < upper { self.selection.formUnion(ids[listed.lowerBound..<upper]) }
-        }
-    }
-
-    /// Adds everyone shown who is in `state` to the selection (read off the UI thread), and says how many.
-    public func select(_ state: StateSelection) {
-        let book = self.book, listing = self.listing
-        effects.perform({ try await book.ids(of: listing, in: state) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let ids):
-                let added = Set(ids).subtracting(self.selection)
-                self.previousSelection = self.selection
-                self.selection.formUnion(ids)
-                let people = ids.count == 1 ? "1 person" : "\(ids.count) people"
-                self.toasts.post(ids.isEmpty ? "nobody shown is \(state.phrase)"
-                                 : "\(people) \(state.phrase) selected (\(added.count) new; u undoes)", level: .info)
-            case .failure(let error):
-                self.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
-            }
-        })
-    }
-
-    /// Every id of the listing shown: at hand for a search, read off the UI thread for everyone.
-    private func withIdsOfListing(_ body: @escaping ([Int64]) -> Void) {
-        if let ids = listing.ids { body(ids); return }
-        let book = self.book, listing = self.listing
-        effects.perform({ try await book.ids(of: listing) }, then: { [weak self] result in
-            switch result {
-            case .success(let ids): body(ids)
-            case .failure(let error): self?.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
-            }
-        })
-    }
-
-    // MARK: detail
-
-    public func openDetail() {
-        guard let row = currentRow, let id = row.personId else { return }
-        let reasons = suggested.first { $0.person.id == id }?.reasons
-        readDetail(personId: id, reasons: reasons, opening: true)
-    }
-
-    private func readDetail(personId id: Int64, reasons: [String]?, opening: Bool) {
-        let book = self.book
-        effects.perform({ try await book.detail(personId: id) }, then: { [weak self] result in
-            guard let self else { return }
-            if !opening && self.detail?.personId != id { return }      // closed meanwhile
-            switch result {
-            case .success(let found?):
-                let view = PersonDetailView(detail: found, reasons: reasons)
-                if opening {
-                    self.detailNumber = view.numbers.firstIndex(where: \.invited) ?? 0
-                } else {
-                    self.detailNumber = min(self.detailNumber, max(0, view.numbers.count - 1))
-                }
-                self.detail = view
-            case .success(nil):
-                self.detail = nil
-                self.toasts.post("this person is no longer in the address book", level: .warning)
-                self.reload()
-            case .failure(let error):
-                self.toasts.post("could not read this person: \(Self.describe(error))", level: .error)
-            }
-        })
-    }
-
-    public func closeDetail() { detail = nil }
-
-    /// Moves the detail's number cursor by `delta`; false when there is no other number to move to.
-    @discardableResult
-    public func moveDetailNumber(by delta: Int) -> Bool {
-        guard let count = detail?.numbers.count, count > 1 else { return false }
-        let next = max(0, min(count - 1, detailNumber + delta))
-        guard next != detailNumber else { return false }
-        detailNumber = next
-        return true
-    }
-
-    /// Makes the number under the detail's cursor the one this person's invitations go to; on the
-    /// chosen number, lets Herald choose again. A number that cannot take an SMS is refused, with why.
-    public func chooseDetailNumber() {
-        guard let detail, let id = detail.personId, let number = detail.numbers[safe: detailNumber] else { return }
-        guard number.choosable, let e164 = number.e164 else {
-            toasts.post("\(number.e164 ?? number.raw) cannot be chosen: \(number.skipped ?? number.problem ?? "it cannot take an SMS")",
-                        level: .warning)
-            return
-        }
-        let choice: String? = number.chosen ? nil : e164
-        let book = self.book
-        effects.perform({ try await book.setSMSNumber(choice, personId: id) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success:
-                self.toasts.post(choice.map { "invitations to \(detail.name) go to \($0)" }
-                                 ?? "Herald chooses \(detail.name)'s number again", level: .success)
-                self.readDetail(personId: id, reasons: detail.reasons, opening: false)
-                self.refreshRows()
-            case .failure(let error):
-                self.toasts.post("could not save the choice: \(Self.describe(error))", level: .error)
-            }
-        })
-    }
 
     // MARK: invite
 
