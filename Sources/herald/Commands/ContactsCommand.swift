@@ -5,6 +5,6 @@ struct ContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contacts",
         abstract: "Import, list, show, export and generate contacts.",
-        subcommands: [ContactsImport.self, ContactsList.self, ContactsShow.self, ContactsExport.self, ContactsGenerate.self]
+        subcommands: [ContactsImport.self, ContactsList.self, ContactsShow.self, ContactsQuery.self, ContactsExport.self, ContactsGenerate.self]
     )
 }
