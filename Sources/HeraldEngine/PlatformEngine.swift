@@ -83,23 +83,8 @@ public actor PlatformEngine {
     func route(_ request: APIRequest) async throws -> APIResponse {
         let path = request.path
         try Self.checkValues(request)
-        switch request.method {
-        case .post:
-            if SendInvitation.path.match(path) != nil { return try await sendInvitations(request) }
-            if let p = CreateApplicationMessage.path.match(path) { return try await createMessage(request, p) }
-            if MarkInboxSeen.path.match(path) != nil { return try await markSeen(request) }
-        case .get:
-            if let p = GetApplicationMessage.path.match(path) { return try await getMessage(request, p) }
-            if let p = GetDeliveryInfos.path.match(path) { return try await deliveryInfos(request, p) }
-            if let p = FetchInbox.path.match(path) { return try await fetchInbox(request, p) }
-            if let p = GetApplicationSettings.path.match(path) { return try await getSettings(request, p) }
-            if let p = GetReferralLink.path.match(path) { return try await referral(request, p) }
-            if let p = Self.clickPath.match(path) { return try await click(p) }
-        case .put:
-            if let p = UpdateApplicationMessage.path.match(path) { return try await updateMessage(request, p) }
-            if let p = UpdateApplicationSettings.path.match(path) { return try await updateSettings(request, p) }
-        case .delete:
-            break
+        for route in Self.routes where route.method == request.method {
+            if let parameters = route.path.match(path) { return try await route.answer(self, request, parameters) }
         }
         if PathTemplate.decodedSegments(of: path) == nil {
             throw APIError.badRequest("badly encoded path \(path)", validationErrors: [:])

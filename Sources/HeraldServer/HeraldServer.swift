@@ -22,13 +22,14 @@ public struct HeraldServer: Sendable {
         let metrics = ServerMetrics()
         let revocations = KeyRevocations(engine: engine)
         let clicks = ClickCounter(engine: engine)
-        let responder = ServerResponder(engine: engine, options: options, metrics: metrics, revocations: revocations, clicks: clicks)
+        let handlers = ServerHandlers(engine: engine, options: options, metrics: metrics, revocations: revocations, clicks: clicks)
+        let router = ServerRouter.build(handlers: handlers, engine: engine, options: options, metrics: metrics)
         let tls = try options.tls.map(ServerTLS.init(files:))
         let connections = ConnectionCount(limit: options.maxConnections)
         let host = options.host, options = options, scheme = tls == nil ? "http" : "https"
         let log = Logger(label: "herald.server")
         var app = Application(
-            responder: CallbackResponder<ServerContext> { request, context in await responder.respond(request, context: context) },
+            router: router,
             server: HTTPServerBuilder { respond in
                 GuardedHTTP1Channel(responder: respond, options: options, connections: connections, tls: tls)
             },

@@ -1,73 +1,54 @@
 import HeraldAPI
 import HeraldEngine
+import Hummingbird
 
-/// Who may call a route and what the engine is handed as its credential.
-enum RouteAccess: Sendable, Hashable {
-    /// No key needed (health, features, metrics, a short link's landing).
-    case open
-    /// Read with any server key; the engine gets the application secret.
-    case read
-    /// A sender or admin key; the engine gets the application secret.
-    case send
-    /// An admin key (application settings).
-    case admin
-    /// An inbox route: a server key is exchanged for the application code; a user's JWT (a phone's own request)
-    /// goes to the engine as it came, and so does the bare application code when the operator allowed it.
-    case inbox
-    /// An inbox route that changes something (marking seen): as `inbox`, but a viewer key is refused.
-    case inboxWrite
-    /// A referral link: any key reads one made already; making one needs a sender key.
-    case referral
-    /// Answered by the server itself, with any server key.
-    case server
-    /// `/metrics`: open, or a key of the role the operator named (`--metrics-role`).
-    case metrics
-    /// The carrier's report webhook: no key, the deployment's token in the path (a wrong one is 404).
-    case carrierReports
+/// One route a Herald server answers: method, path, who may call it, and what answers it (the server itself, or
+/// the engine once the caller's key has been exchanged for the application's own credential).
+struct ServerRoute: Sendable {
+    typealias Answer = @Sendable (ServerHandlers, Request, ServerContext) async throws -> Response
+
+    let method: HTTPMethod
+    let path: PathTemplate
+    let access: RouteAccess
+    let answer: Answer
+
+    init(_ method: HTTPMethod, _ path: PathTemplate, _ access: RouteAccess, _ answer: @escaping Answer) {
+        self.method = method
+        self.path = path
+        self.access = access
+        self.answer = answer
+    }
 }
 
-/// Every route a Herald server answers; anything else is 404 before any key is looked at.
+/// Every route a Herald server answers, in one list: the server's own, then the engine's wire routes
+/// (`PlatformEngine.routes`) that the server does not answer itself. Anything else is 404 before any key is looked at.
 enum ServerRoutes {
     static let health: PathTemplate = "/health"
     static let live: PathTemplate = "/health/live"
     static let ready: PathTemplate = "/health/ready"
     static let metrics: PathTemplate = "/metrics"
     static let events: PathTemplate = "/1/events"
-    static let eventQueue: PathTemplate = "/1/messaging/messages"
 
-    static let table: [(method: HTTPMethod, path: PathTemplate, access: RouteAccess)] = [
-        (.get, health, .open),
-        (.get, live, .open),
-        (.get, ready, .open),
-        (.get, metrics, .metrics),
-        (.get, GetServerFeatures.path, .open),
-        (.get, PlatformEngine.clickPath, .open),
-        (.get, GetServerSession.path, .server),
-        (.get, events, .server),
-        (.get, eventQueue, .server),
-        (.post, SendInvitation.path, .send),
-        (.get, GetDeliveryInfos.path, .read),
-        (.get, GetApplicationMessage.path, .read),
-        (.post, CreateApplicationMessage.path, .send),
-        (.put, UpdateApplicationMessage.path, .send),
-        (.get, GetApplicationSettings.path, .read),
-        (.put, UpdateApplicationSettings.path, .admin),
-        (.get, GetReferralLink.path, .referral),
-        (.get, FetchInbox.path, .inbox),
-        (.post, MarkInboxSeen.path, .inboxWrite),
-        (.post, PlatformEngine.carrierReportsPath, .carrierReports),
+    static let own: [ServerRoute] = [
+        ServerRoute(.get, health, .open) { handlers, _, _ in try await handlers.health() },
+        ServerRoute(.get, live, .open) { _, _, _ in try WireAnswer.json(["status": "ok"]) },
+        ServerRoute(.get, ready, .open) { handlers, _, _ in try await handlers.health() },
+        ServerRoute(.get, metrics, .metrics) { handlers, _, _ in await handlers.metricsPage() },
+        ServerRoute(.get, GetServerFeatures.path, .open) { handlers, _, _ in try handlers.features() },
+        ServerRoute(.get, PlatformEngine.clickPath, .open) { handlers, request, context in try await handlers.click(request, context) },
+        ServerRoute(.get, GetServerSession.path, .server) { handlers, _, context in try handlers.session(context) },
+        ServerRoute(.get, events, .server) { handlers, request, context in try await handlers.events(request, context) },
+        ServerRoute(.get, GetEventQueue.path, .server) { handlers, request, context in try await handlers.queue(request, context) },
+        ServerRoute(.post, PlatformEngine.carrierReportsPath, .carrierReports) { handlers, request, context in
+            try await handlers.carrierReports(request, context)
+        },
     ]
 
-    /// The access rule and template of a request; nil when no route has this method and path.
-    static func match(method: HTTPMethod?, path: String) -> (access: RouteAccess, template: PathTemplate)? {
-        for route in table where route.method == method && route.path.match(path) != nil {
-            return (route.access, route.path)
+    static let all: [ServerRoute] = own + PlatformEngine.routes
+        .filter { route in !own.contains { $0.method == route.method && $0.path == route.path } }
+        .map { route in
+            ServerRoute(route.method, route.path, route.access) { handlers, request, context in
+                try await handlers.forward(request, context, access: route.access)
+            }
         }
-        return nil
-    }
-
-    /// Whether some route has this path (under another method: 405, not 404).
-    static func pathExists(_ path: String) -> Bool {
-        table.contains { $0.path.match(path) != nil }
-    }
 }

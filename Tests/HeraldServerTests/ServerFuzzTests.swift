@@ -54,7 +54,7 @@ import Testing
         let keys = [s.sender, s.sender, s.viewer, s.admin, "hk_junk", "not-a-key\u{7F}"]
         var sent = 0
         for round in 0..<rounds {
-            for route in ServerRoutes.table {
+            for route in ServerRoutes.all {
                 for _ in 0..<3 {
                     let request = Self.request(route.method, route.path, keys: keys, applicationKey: s.applicationKey, round: round,
                                                random: &random)
@@ -70,7 +70,7 @@ import Testing
             }
         }
         #expect(try await s.raw(.get, "/health").status == 200, "seed \(seed)")
-        print("fuzz: \(sent) requests over \(ServerRoutes.table.count) routes, seed \(seed)")
+        print("fuzz: \(sent) requests over \(ServerRoutes.all.count) routes, seed \(seed)")
     }
 
     /// One request for a route: its path parameters, query, headers and body filled with values drawn from the lists.
