@@ -34,7 +34,7 @@ run: build
 # view-models, rendering, end-to-end (tmux, server replicas), then the multi-process soak (several herald
 # processes on one folder, SIGKILLs; HERALD_SOAK_SCALE=N runs N times as many).
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --skip EndToEndTests
 	HERALD_TEST_ENGINE_STORE=postgres $(SWIFT) test --skip-build --filter HeraldEngineTests
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip ConcurrencySoakTests

@@ -41,4 +41,53 @@ import Testing
         #expect(output.contains("HeraldViewModels/Sneaky.swift imports HeraldStore: HeraldViewModels may never import HeraldStore"))
         #expect(output.contains("HeraldTUI/Panes/Shortcut.swift imports HeraldServices: HeraldTUI may never import HeraldServices"))
     }
+
+    /// The other half, the build's: `make test` builds with SwiftPM's import check. Without it, a target importing a
+    /// target of the package it does not depend on builds whenever that target happens to be built first; with it,
+    /// the build fails naming both. The check allows what a dependency brings along (a view-model reaching the store
+    /// through the services), which is why the script above exists. Shown on a throwaway package.
+    @Test func theBuildsImportCheckFailsATargetImportingWhatItDoesNotDependOn() throws {
+        let makefile = try String(contentsOf: RepositoryFiles.url("Makefile"), encoding: .utf8)
+        #expect(makefile.contains("build --build-tests --explicit-target-dependency-import-check error"))
+        let package = try RepositoryFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: package) }
+        let files = [
+            "Package.swift": """
+                // swift-tools-version: 6.0
+                import PackageDescription
+                let package = Package(name: "Rules", targets: [
+                    .target(name: "Store"),
+                    .target(name: "Services", dependencies: ["Store"]),
+                    .target(name: "ViewModels"),
+                ])
+                """,
+            "Sources/Store/Store.swift": "public struct Row {}\n",
+            "Sources/Services/Book.swift": "import Store\npublic struct Book { var row: Row? }\n",
+            "Sources/ViewModels/Model.swift": "import Store\npublic struct Model { var row: Row? }\n",
+        ]
+        for (path, text) in files {
+            let url = package.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        func build(_ arguments: String...) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swift", "build", "--package-path", package.path] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        #expect(try build("--target", "Store").status == 0)
+        let unchecked = try build()
+        #expect(unchecked.status == 0, "without the check the undeclared import builds: \(unchecked.output)")
+        let checked = try build("--explicit-target-dependency-import-check", "error")
+        #expect(checked.status != 0)
+        #expect(checked.output.contains("Target ViewModels imports another target (Store) in the package without declaring it a dependency"),
+                "\(checked.output)")
+    }
 }
