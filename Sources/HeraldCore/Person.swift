@@ -67,6 +67,8 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     /// The formatted name (vCard FN); derived from the parts when empty.
     public var formattedName: String
     public var organization: String?
+    /// A free-text note (vCard NOTE).
+    public var note: String?
     public var phones: [LabeledPhone]
     public var emails: [LabeledEmail]
     public var hasPhoto: Bool
@@ -81,7 +83,7 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     public init(id: Int64? = nil, uid: String? = nil, firstName: String = "", lastName: String = "",
                 formattedName: String = "", organization: String? = nil, phones: [LabeledPhone] = [],
                 emails: [LabeledEmail] = [], hasPhoto: Bool = false, revision: Date? = nil,
-                createdAt: Date? = nil, updatedAt: Date? = nil, smsNumber: String? = nil) {
+                createdAt: Date? = nil, updatedAt: Date? = nil, smsNumber: String? = nil, note: String? = nil) {
         self.id = id
         self.uid = uid
         self.firstName = firstName
@@ -95,6 +97,7 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.smsNumber = smsNumber
+        self.note = note
     }
 
     /// The name shown to people: FN, else "First Last", else the organisation, else the first

@@ -99,7 +99,7 @@ import Testing
     @Test func anEditedFileThatCannotBeReadBackIsSaidSoNotCalledNonUTF8() {
         // An "editor" that exits 0 and leaves no file behind.
         do {
-            _ = try ComposerExternalEditor.edit("Hi <>", environment: ["EDITOR": "rm", "PATH": "/usr/bin:/bin"]) { $0() }
+            _ = try ExternalEditor.edit("Hi <>", environment: ["EDITOR": "rm", "PATH": "/usr/bin:/bin"]) { $0() }
             Issue.record("a file that is gone cannot be the edited text")
         } catch {
             #expect(error.description.hasPrefix("cannot read the edited file "))

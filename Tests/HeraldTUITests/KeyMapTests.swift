@@ -79,7 +79,7 @@ import Testing
         }
         #expect(message(["jump": ["j"]]).hasPrefix("config.toml: [keys] has unknown action \"jump\""))
         #expect(message(["quit": ["hyper-q"]]).contains("unknown key name \"hyper-q\""))
-        #expect(message(["invite": ["a"]]) == "config.toml: [keys] \"a\" is bound to both select_all and invite (contacts)")
+        #expect(message(["invite": ["a"]]) == "config.toml: [keys] \"a\" is bound to both invite and add_contact (contacts)")
         #expect(throws: KeyMapError.self) { try KeyMap.overrides(from: try TOMLTable(string: "quit = 3")) }
     }
 
@@ -92,7 +92,7 @@ import Testing
         #expect(lines.contains("  ctrl-l           Redraw the screen"))
         #expect(lines.last?.hasPrefix("  ctrl-r           Read this pane's data again now") == true)
         let hints = KeyHelp.hints(for: .contacts).map { "\($0.key) \($0.label)" }
-        #expect(hints.prefix(4) == ["/ search", "space select", "a all", "I invite"])
+        #expect(hints.prefix(4) == ["/ search", "space select", "A all", "I invite"])
         #expect(hints.contains("? help"))
         let remapped = try? KeyMap(overrides: ["invite": ["ctrl-i"]])
         #expect(remapped.map { KeyHelp.hints(for: .contacts, keyMap: $0).map(\.key) }?.contains("ctrl-i") == true)

@@ -61,19 +61,27 @@ public struct PersonDetail: Sendable, Hashable {
 public struct ContactBook: Sendable {
     let contacts: ContactStore
     let ledger: LedgerStore
+    /// Reads the numbers of a contact added or edited here.
+    let parser: PhoneNumberParser
     /// The rows shown lately: the next keystroke reads only the people it did not show yet.
     private let shown = ShownPeople()
 
-    init(contacts: ContactStore, ledger: LedgerStore) {
+    init(contacts: ContactStore, ledger: LedgerStore, parser: PhoneNumberParser) {
         self.contacts = contacts
         self.ledger = ledger
+        self.parser = parser
     }
 
     /// How many people are stored.
     public func count() async throws -> Int { try contacts.count() }
 
-    /// The list for `query` (empty: everyone) in `sort` order.
-    public func listing(query: String, sort: ContactSort) async throws -> ContactListing {
+    /// The list for `query` (empty: everyone) in `sort` order; with `duplicatesOnly`, the people who look like one
+    /// person, group after group (the query is then not used).
+    public func listing(query: String, sort: ContactSort, duplicatesOnly: Bool = false) async throws -> ContactListing {
+        if duplicatesOnly {
+            let ids = try contacts.duplicates().flatMap(\.ids)
+            return ContactListing(query: "", sort: sort, total: ids.count, ids: ids)
+        }
         if let hits = try contacts.searchHits(query, sortedBy: sort) {
             return ContactListing(query: query, sort: sort, total: hits.total, ids: hits.hits.map(\.personId))
         }

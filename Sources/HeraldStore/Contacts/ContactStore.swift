@@ -15,7 +15,7 @@ public struct ContactStore: Sendable {
     private let indexCache = SearchIndexCache()
     /// Where the search index is saved between processes (next to the database).
     private var indexFile: String { database.path + ".search-index" }
-    private let clock: any HeraldClock
+    let clock: any HeraldClock
 
     public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock()) {
         self.database = database
@@ -139,11 +139,13 @@ public struct ContactStore: Sendable {
 public enum ContactStoreError: Error, Sendable, CustomStringConvertible {
     case missingID
     case notFound(Int64)
+    case mergeNeedsTwo
 
     public var description: String {
         switch self {
         case .missingID: return "the person has no id: store it first"
         case .notFound(let id): return "no person with id \(id): list people with `herald contacts list`"
+        case .mergeNeedsTwo: return "a merge needs at least two different people"
         }
     }
 }

@@ -5,7 +5,7 @@ import HeraldCore
 /// Reading and writing people with their phones and emails; shared by the store and the importer.
 enum PersonRows {
     static let personColumns =
-        "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms, sms_number"
+        "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms, sms_number, note"
 
     /// The derived keys stored beside a person for sorting and searching.
     struct Keys: Sendable {
@@ -120,28 +120,31 @@ enum PersonRows {
         try insert(p, keys: folding.map { keys(for: p, cache: $0) } ?? keys(for: p), db: db, now: now)
     }
 
-    /// Inserts a person whose keys were computed already (the importer does that on its reading thread).
+    /// Inserts a person whose keys were computed already (the importer does that on its reading thread); under
+    /// `id` when given (a deleted person put back), else under a new one.
     @discardableResult
-    static func insert(_ p: Person, keys k: Keys, db: Database, now: Date) throws -> Int64 {
+    static func insert(_ p: Person, keys k: Keys, db: Database, now: Date, id: Int64? = nil) throws -> Int64 {
         let ms = now.epochMilliseconds
         let insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO person (uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms,
-                                created_ms, updated_ms, sort_first, sort_last, search_key, phone_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO person (id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms,
+                                created_ms, updated_ms, sort_first, sort_last, search_key, phone_key, note)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """), db: db)
-        insert.bind(1, p.uid)
-        insert.bind(2, p.firstName)
-        insert.bind(3, p.lastName)
-        insert.bind(4, p.formattedName)
-        insert.bind(5, p.organization)
-        insert.bind(6, p.hasPhoto)
-        insert.bind(7, p.revision?.epochMilliseconds)
-        insert.bind(8, p.createdAt?.epochMilliseconds ?? ms)
-        insert.bind(9, ms)
-        insert.bind(10, k.sortFirst)
-        insert.bind(11, k.sortLast)
-        insert.bind(12, k.searchKey)
-        insert.bind(13, k.phoneKey)
+        insert.bind(1, id)
+        insert.bind(2, p.uid)
+        insert.bind(3, p.firstName)
+        insert.bind(4, p.lastName)
+        insert.bind(5, p.formattedName)
+        insert.bind(6, p.organization)
+        insert.bind(7, p.hasPhoto)
+        insert.bind(8, p.revision?.epochMilliseconds)
+        insert.bind(9, p.createdAt?.epochMilliseconds ?? ms)
+        insert.bind(10, ms)
+        insert.bind(11, k.sortFirst)
+        insert.bind(12, k.sortLast)
+        insert.bind(13, k.searchKey)
+        insert.bind(14, k.phoneKey)
+        insert.bind(15, p.note)
         try insert.run()
         let id = db.lastInsertedRowID
         try insertChildren(p, id: id, emails: k.emails, db: db)
@@ -155,10 +158,10 @@ enum PersonRows {
         try db.cachedStatement(sql: """
             UPDATE person SET uid = ?, first_name = ?, last_name = ?, formatted_name = ?, organization = ?,
                 has_photo = ?, revision_ms = ?, updated_ms = ?, sort_first = ?, sort_last = ?, search_key = ?,
-                phone_key = ? WHERE id = ?
+                phone_key = ?, note = ? WHERE id = ?
             """).execute(arguments: [p.uid, p.firstName, p.lastName, p.formattedName, p.organization, p.hasPhoto,
                                      p.revision?.epochMilliseconds, now.epochMilliseconds, k.sortFirst, k.sortLast,
-                                     k.searchKey, k.phoneKey, id])
+                                     k.searchKey, k.phoneKey, p.note, id])
         try db.cachedStatement(sql: "DELETE FROM phone WHERE person_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM email WHERE person_id = ?").execute(arguments: [id])
         try insertChildren(p, id: id, emails: k.emails, db: db)
@@ -285,6 +288,6 @@ enum PersonRows {
                       formattedName: row[4], organization: row[5],
                       hasPhoto: row[6], revision: revision.map { Date(epochMilliseconds: $0) },
                       createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
-                      smsNumber: row[10])
+                      smsNumber: row[10], note: row[11])
     }
 }

@@ -222,6 +222,10 @@ enum HeraldMigrations {
             // The text as the platform sent it (fields filled, link made), for Deliveries' recipient detail.
             try db.execute(sql: "ALTER TABLE invitation ADD COLUMN text TEXT")
         }
+        m.registerMigration("v11-person-note") { db in
+            // A contact's note (vCard NOTE), kept from imports and set with `contacts add|edit --note`.
+            try db.execute(sql: "ALTER TABLE person ADD COLUMN note TEXT")
+        }
         return m
     }
 }

@@ -21,6 +21,7 @@ public enum VCardWriter {
             let type = e.label.map { ";TYPE=" + paramValue($0) } ?? ""
             lines.append("EMAIL\(type):" + escape(e.address))
         }
+        if let note = p.note { lines.append("NOTE:" + escape(note)) }
         if let rev = p.revision {
             let f = ISO8601DateFormatter()
             f.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]

@@ -375,6 +375,7 @@ enum Merger {
             m.formattedName = new.formattedName
         }
         if let org = new.organization { m.organization = org }
+        if let note = new.note { m.note = note }
         if m.uid == nil { m.uid = new.uid }
         m.hasPhoto = old.hasPhoto || new.hasPhoto
         if let r = new.revision, (old.revision.map { r > $0 } ?? true) { m.revision = r }

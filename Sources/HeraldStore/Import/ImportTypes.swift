@@ -92,6 +92,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
 /// Limits on what one field may hold; longer values are cut and reported.
 enum FieldLimits {
     static let text = 1024
+    /// A note (vCard NOTE): a few paragraphs.
+    static let note = 4096
     static let phone = 64
     static let email = 320
 

@@ -460,6 +460,9 @@ private struct CardBuilder {
                                 FieldLimits.email, "EMAIL", line: line)
             if address.isEmpty { return }
             person.emails.append(LabeledEmail(label: Self.label(p.types), address: address))
+        case "NOTE":
+            let note = clamp(Self.unescape(Substring(text(p, line: line))), FieldLimits.note, "NOTE", line: line).trimmedSpacesAndNewlines
+            if !note.isEmpty { person.note = person.note.map { $0 + "\n" + note } ?? note }
         case "UID":
             let uid = clamp(text(p, line: line).trimmedSpaces, FieldLimits.text, "UID", line: line)
             person.uid = uid.isEmpty ? nil : uid

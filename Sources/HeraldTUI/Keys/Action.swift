@@ -32,7 +32,11 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case selectByState = "select_by_state"
     case sort, filter, copy
     // panes
-    case invite, resend, topic
+    case invite, resend, topic, duplicates
+    case addContact = "add_contact"
+    case editContact = "edit_contact"
+    case deleteContact = "delete_contact"
+    case mergeContacts = "merge_contacts"
     case markSeen = "mark_seen"
     case markAllSeen = "mark_all_seen"
     case markUnread = "mark_unread"

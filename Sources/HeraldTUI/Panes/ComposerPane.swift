@@ -272,7 +272,7 @@ public final class ComposerPane: LivePane {
             return
         }
         do {
-            let edited = try ComposerExternalEditor.edit(model.text, environment: environment, suspend: suspendTerminal)
+            let edited = try ExternalEditor.edit(model.text, environment: environment, suspend: suspendTerminal)
             model.setText(edited)
             syncEditor()
         } catch {

@@ -24,8 +24,14 @@ public final class ContactsPane: LivePane {
         self.viewModel = viewModel
     }
 
-    public var keyContext: KeyContext { viewModel.isSearching ? .editor : .contacts }
-    public var capturesAllKeys: Bool { false }
+    public var keyContext: KeyContext {
+        if viewModel.mergeQuestion != nil { return .question }
+        return viewModel.isSearching ? .editor : .contacts
+    }
+    public var capturesAllKeys: Bool { viewModel.mergeQuestion != nil }
+    /// Hands the terminal to $EDITOR for `a` and `e` (nil: `PaneTerminalHooks.suspend`, set by the launcher).
+    public var suspendTerminal: ((() -> Void) -> Void)?
+    public var environment = ProcessInfo.processInfo.environment
     /// Invites these people with what the Composer is set to (the shell opens the Composer's confirmation).
     public var onInvite: ([Int64]) -> Void = { _ in }
 
@@ -73,6 +79,7 @@ public final class ContactsPane: LivePane {
         if vm.isListing && !vm.isLoading { title += " · searching…" }
         title += " · by \(vm.sortsByLastName ? "last" : "first") name"
         if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
+        if vm.showsDuplicates { title = "Contacts — \(vm.listing.total) who look like one person · = shows everyone" }
         if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
         if vm.rangeAnchor != nil { title += " · range: move, v selects, esc cancels" }
         canvas.box(rect, style: Style(.borderFocused), title: title)
@@ -89,6 +96,9 @@ public final class ContactsPane: LivePane {
             renderEmpty(into: &canvas, rect: inside)
         } else if vm.isLoading {
             canvas.put("Reading the address book…", x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
+        } else if !showsList, vm.showsDuplicates {
+            canvas.put(TextFit.truncate("Nobody looks like anybody else: no likely duplicates. = or esc shows everyone.", to: inside.width - 2),
+                       x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
         } else if !showsList {
             canvas.put(TextFit.truncate("Nobody matches \"\(vm.query)\". Esc clears the search.", to: inside.width - 2),
                        x: inside.x + 1, y: inside.y + 1, style: Style(.muted), clip: inside)
@@ -96,6 +106,21 @@ public final class ContactsPane: LivePane {
             renderList(into: &canvas, rect: inside)
         }
         if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
+        if let plan = vm.mergeQuestion { renderMerge(plan, into: &canvas, rect: rect) }
+    }
+
+    /// The merge's preview: who is kept, who goes, and every number and email the kept one ends with.
+    private func renderMerge(_ plan: MergePreview, into canvas: inout Canvas, rect: Rect) {
+        var lines = ["Keep \(plan.kept) and merge into it:"]
+        lines += plan.removed.map { "  \($0)" }
+        lines.append("")
+        lines += plan.phones.map { "  phone  \($0)" }
+        lines += plan.emails.map { "  email  \($0)" }
+        if plan.leftOut > 0 { lines.append("  \(plan.leftOut) over a contact's limits are left out") }
+        lines.append("Invitations of everyone stay with the merged person.")
+        let room = max(3, rect.height - 8)
+        if lines.count > room { lines = Array(lines.prefix(room - 1)) + ["  …"] }
+        ModalView.render(into: &canvas, area: rect, title: "Merge \(plan.ids.count) people", lines: lines, buttons: ["Merge (y)", "Cancel (esc)"])
     }
 
     private func renderEmpty(into canvas: inout Canvas, rect: Rect) {
@@ -207,6 +232,12 @@ public final class ContactsPane: LivePane {
 
     public var bindings: [PaneBinding] {
         let vm = viewModel
+        if vm.mergeQuestion != nil {
+            return [PaneBinding(.yes, footer: "merge") { vm.confirmMerge() },
+                    PaneBinding(.pressButton) { vm.confirmMerge() },
+                    PaneBinding(.no, footer: "cancel") { vm.cancelMerge() }]
+                + PaneBinding.each([.back, .quit]) { vm.cancelMerge() }
+        }
         if vm.isSearching {
             return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() }
         }
@@ -222,6 +253,7 @@ public final class ContactsPane: LivePane {
                 },
                 PaneBinding(.select, footer: several ? "invite this number" : nil) { vm.chooseDetailNumber() },
                 PaneBinding(.invite, footer: "invite") { self.invite() },
+                PaneBinding(.editContact, footer: "edit") { self.editContact() },
                 PaneBinding(.back, footer: "back", close),
                 PaneBinding(.open, close),
                 PaneBinding(.quit, close),
@@ -233,15 +265,24 @@ public final class ContactsPane: LivePane {
         let ranging = vm.rangeAnchor != nil
         let listFooter: (String) -> String? = { ranging ? nil : $0 }     // while a range is marked, the footer is about it
         return [
-            PaneBinding(.search, footer: listFooter("search")) { vm.beginSearch(); vm.setQuery(""); self.search.setText("") },
+            PaneBinding(.search, footer: listFooter("search")) {
+                if vm.showsDuplicates { vm.toggleDuplicates() }
+                vm.beginSearch(); vm.setQuery(""); self.search.setText("")
+            },
             PaneBinding(.select, footer: listFooter("select")) { vm.toggleSelection(); vm.moveCursor(by: 1) },
             PaneBinding(.selectAll, footer: listFooter("all")) { vm.selectAll() },
             PaneBinding(.invite, footer: listFooter("invite")) { self.invite() },
             PaneBinding(.open, footer: listFooter("detail")) { vm.openDetail(); self.detailScroll = 0 },
             PaneBinding(.sort, footer: listFooter("sort")) { vm.toggleSort() },
             PaneBinding(.selectRange, footer: ranging ? "select the range" : nil) { vm.toggleRange() },
-            PaneBinding.declining(.back, footer: ranging ? "cancel" : vm.query.isEmpty ? nil : "clear search") {
+            PaneBinding(.addContact, footer: listFooter("add")) { self.addContact() },
+            PaneBinding(.editContact, footer: listFooter("edit")) { self.editContact() },
+            PaneBinding(.deleteContact) { vm.deleteContacts() },
+            PaneBinding(.mergeContacts, footer: vm.selection.count >= 2 ? listFooter("merge") : nil) { vm.askMerge() },
+            PaneBinding(.duplicates, footer: vm.showsDuplicates ? "everyone" : nil) { vm.toggleDuplicates() },
+            PaneBinding.declining(.back, footer: ranging ? "cancel" : vm.showsDuplicates ? "everyone" : vm.query.isEmpty ? nil : "clear search") {
                 if vm.cancelRange() { return true }
+                if vm.showsDuplicates { vm.toggleDuplicates(); return true }
                 guard !vm.query.isEmpty else { return false }
                 vm.clearSearch(); self.search.setText("")
                 return true
@@ -256,7 +297,7 @@ public final class ContactsPane: LivePane {
             PaneBinding(.last) { vm.moveCursor(to: vm.count - 1) },
             PaneBinding(.selectNone) { vm.selectNone() },
             PaneBinding(.invertSelection) { vm.invertSelection() },
-            PaneBinding(.restoreSelection) { vm.restoreSelection() },
+            PaneBinding(.restoreSelection) { vm.undo() },
             PaneBinding(.selectByState) { vm.select(.notInvited) },
             PaneBinding(.reload) { vm.reload() },
             PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
@@ -270,6 +311,38 @@ public final class ContactsPane: LivePane {
         guard search.handle(key) else { return false }
         vm.setQuery(search.text)
         return true
+    }
+
+    /// `a`: a new contact from an empty card in $EDITOR.
+    private func addContact() {
+        runCardEditor(ContactDraft().cardText, name: "new-contact") { self.viewModel.save($0, personId: nil) }
+    }
+
+    /// `e`: the person under the cursor (or open) as a card in $EDITOR; stored when it reads.
+    private func editContact() {
+        viewModel.withCard { id, card in
+            self.runCardEditor(card, name: "contact-\(id)") { self.viewModel.save($0, personId: id) }
+        }
+    }
+
+    /// Opens `card` in the person's editor (the terminal handed over meanwhile); a card with problems opens again
+    /// with them on top. A card given up on is kept in a file, and the toast says where and what is wrong.
+    private func runCardEditor(_ card: String, name: String, save: (ContactDraft) -> Void) {
+        guard let suspend = suspendTerminal ?? PaneTerminalHooks.suspend else {
+            viewModel.notify("no terminal to hand to $EDITOR here")
+            return
+        }
+        do {
+            switch try ContactCardEditor.edit(card, environment: environment, suspend: suspend) {
+            case .cancelled: viewModel.notify("nothing changed", level: .info)
+            case .edited(let draft): save(draft)
+            case .refused(let kept, let problems):
+                let keptIn = ContactCardEditor.keep(kept, name: name).map { " (the card is kept in \($0.path))" } ?? ""
+                viewModel.notify("not stored: \(problems.problems.first?.description ?? "")\(keptIn)", level: .error)
+            }
+        } catch {
+            viewModel.notify(error.description, level: .error)
+        }
     }
 
     /// `I`: the selection (or the person under the cursor) goes to the Composer's confirmation.

@@ -38,7 +38,7 @@ public final class ContactsViewModel {
     public private(set) var listing: ContactListing
     /// The Suggested block, shown above the list when there is no search.
     public private(set) var suggested: [Suggestion] = []
-    public private(set) var cursor = 0
+    public internal(set) var cursor = 0
     /// Who is selected, what `u` brings back, where a range started (`ContactsViewModel+Selection.swift`).
     public internal(set) var picks = ContactSelection()
     public var selection: Set<Int64> { picks.ids }
@@ -54,6 +54,12 @@ public final class ContactsViewModel {
     public private(set) var isLoading = true
     /// True while a listing for a newer query or sort is being read.
     public private(set) var isListing = false
+    /// True while the list shows only the people who look like one person (`=`), group after group.
+    public internal(set) var showsDuplicates = false
+    /// The merge waiting for a yes, with what it would store (`ContactsViewModel+Editing.swift`).
+    public internal(set) var mergeQuestion: MergePreview?
+    /// The people the last delete removed, for `u`.
+    var deletedForUndo: [Person]?
     /// How many suggestions to ask for.
     public var suggestionCount = 5
     /// Rows read around the window shown, above and below it.
@@ -92,7 +98,7 @@ public final class ContactsViewModel {
     /// Rows in the list: the suggestions (without a search) then the people.
     public var count: Int { visibleSuggestions.count + listing.total }
     /// The suggestions shown now (none during a search).
-    public var visibleSuggestions: [Suggestion] { listing.query.isEmpty ? suggested : [] }
+    public var visibleSuggestions: [Suggestion] { listing.query.isEmpty && !showsDuplicates ? suggested : [] }
     /// True when the address book has nobody in it.
     public var isAddressBookEmpty: Bool { !isLoading && query.isEmpty && listing.total == 0 && loadError == nil }
 
@@ -151,7 +157,7 @@ public final class ContactsViewModel {
                 var previousSection: String?
                 for (i, entry) in entries.enumerated() {
                     let index = from + i
-                    let section = Self.section(of: entry.person, sort: sort)
+                    let section = self.showsDuplicates ? nil : Self.section(of: entry.person, sort: sort)
                     defer { previousSection = section }
                     guard index >= range.lowerBound else { continue }
                     let starts = index == 0 || previousSection != section
@@ -203,7 +209,7 @@ public final class ContactsViewModel {
     /// screen of rows; the cursor stays on the same person when it can (a new search starts at the top).
     public func reload() { reload(keepingCursor: true) }
 
-    private func reload(keepingCursor: Bool) {
+    func reload(keepingCursor: Bool) {
         guard !listingInFlight else {
             relistWanted = true
             relistKeepsCursor = relistKeepsCursor && keepingCursor
@@ -213,14 +219,14 @@ public final class ContactsViewModel {
         isListing = true
         generation += 1
         reading = nil
-        let token = generation, book = self.book, query = self.query, sort = self.sort
+        let token = generation, book = self.book, query = self.query, sort = self.sort, duplicates = showsDuplicates
         let keep = keepingCursor ? currentRow?.personId : nil
         if !keepingCursor { shown = 0..<shown.count }
         let first = max(0, shown.lowerBound - visibleSuggestions.count)
         // The rows shown and a few more: a new search answers with one screen, the rest comes on scrolling.
         let window = first..<(first + max(shown.count, 30) + 10)
         effects.perform({ () throws -> ListingRead in
-            let listing = try await book.listing(query: query, sort: sort)
+            let listing = try await book.listing(query: query, sort: sort, duplicatesOnly: duplicates)
             let keepAt = keep.flatMap { id in listing.ids?.firstIndex(of: id) }
             let start = keepAt.map { max(0, $0 - window.count / 2) } ?? min(window.lowerBound, max(0, listing.total - window.count))
             let from = max(0, start - 1)
@@ -259,7 +265,7 @@ public final class ContactsViewModel {
         var previousSection: String?
         for (i, entry) in read.entries.enumerated() {
             let index = read.from + i
-            let section = Self.section(of: entry.person, sort: fresh.sort)
+            let section = showsDuplicates ? nil : Self.section(of: entry.person, sort: fresh.sort)
             defer { previousSection = section }
             guard index >= read.start else { continue }       // read only to know where its section starts
             let starts = index == 0 || previousSection != section

@@ -5,6 +5,7 @@ struct ContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contacts",
         abstract: "Import, list, show, export and generate contacts.",
-        subcommands: [ContactsImport.self, ContactsList.self, ContactsShow.self, ContactsQuery.self, ContactsExport.self, ContactsGenerate.self]
+        subcommands: [ContactsImport.self, ContactsList.self, ContactsShow.self, ContactsAdd.self, ContactsEdit.self, ContactsDelete.self,
+                      ContactsMerge.self, ContactsDuplicates.self, ContactsQuery.self, ContactsExport.self, ContactsGenerate.self]
     )
 }

@@ -26,6 +26,7 @@ struct ContactJSON: Encodable {
     var firstName: String
     var lastName: String
     var organization: String?
+    var note: String?
     var phones: [Phone]
     var emails: [String]
 
@@ -35,6 +36,7 @@ struct ContactJSON: Encodable {
         firstName = p.firstName
         lastName = p.lastName
         organization = p.organization
+        note = p.note
         phones = p.phones.map { ph in
             Phone(label: ph.label, raw: ph.number.raw, e164: ph.number.e164, valid: ph.number.isValid,
                   status: ph.number.e164.flatMap { statuses[$0]?.rawValue })
@@ -49,11 +51,12 @@ struct ContactJSON: Encodable {
         try c.encode(firstName, forKey: .firstName)
         try c.encode(lastName, forKey: .lastName)
         try c.encode(organization, forKey: .organization)
+        try c.encode(note, forKey: .note)
         try c.encode(phones, forKey: .phones)
         try c.encode(emails, forKey: .emails)
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, phones, emails }
+    enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, note, phones, emails }
 }
 
 struct ContactListJSON: Encodable {

@@ -38,6 +38,11 @@ struct ContactsShow: AsyncParsableCommand {
         }
         if !p.phones.isEmpty { print(table.render(), terminator: "") }
         for e in p.emails { print("  email: \(Output.safe(e.address))\(e.label.map { " (\(Output.safe($0)))" } ?? "")") }
+        if let note = p.note {
+            for (i, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                print((i == 0 ? "  note: " : "        ") + Output.safe(String(line)))
+            }
+        }
         let bulks = try ledger.bulkIds(for: p)
         if !bulks.isEmpty { print("  bulks: \(bulks.map(Output.safe).joined(separator: ", "))") }
     }

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 
-/// Edits a text in the person's own editor (`$VISUAL`, `$EDITOR`, else `vi`) on a temporary file,
+/// Edits a text (a message, a contact's card) in the person's own editor (`$VISUAL`, `$EDITOR`, else `vi`) on a temporary file,
 /// with the terminal handed over for the time it runs.
-public enum ComposerExternalEditor {
+public enum ExternalEditor {
     /// Why the outside edit did not change the text.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -19,16 +19,17 @@ public enum ComposerExternalEditor {
 
     /// Writes `text` to a temporary file, runs the editor on it inside `suspend` (which gives the
     /// terminal to the editor and takes it back), and returns the file's text (one final newline dropped).
-    public static func edit(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    /// `subject` names what is edited in the file's name and in every failure ("message", "contact").
+    public static func edit(_ text: String, subject: String = "message", environment: [String: String] = ProcessInfo.processInfo.environment,
                             suspend: (() -> Void) -> Void) throws(Failure) -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-message-\(UUID().uuidString).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(subject)-\(UUID().uuidString).txt")
         do { try Data(text.utf8).write(to: file, options: [.atomic]) } catch {
             throw Failure(description: "cannot write the temporary file \(file.path): \(error.localizedDescription)")
         }
         defer {
-            // The message may hold a person's name: a copy left in the temporary folder is worth a line in the log.
+            // The text may hold a person's name: a copy left in the temporary folder is worth a line in the log.
             do { if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) } } catch {
-                Logger(label: "herald.editor").warning("could not remove the edited message's temporary file", metadata: [
+                Logger(label: "herald.editor").warning("could not remove the edited \(subject)'s temporary file", metadata: [
                     "file": "\(file.path)", "cause": "\(error.localizedDescription)",
                 ])
             }
@@ -48,14 +49,14 @@ public enum ComposerExternalEditor {
         case .failure(let failure): throw Failure(description: failure.description)
         }
         guard status == 0 else {
-            throw Failure(description: "\(editor) exited with status \(status); the message was not changed (set $EDITOR to your editor)")
+            throw Failure(description: "\(editor) exited with status \(status); the \(subject) was not changed (set $EDITOR to your editor)")
         }
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
-            throw Failure(description: "cannot read the edited file \(file.path) (\(error.localizedDescription)); the message was not changed")
+            throw Failure(description: "cannot read the edited file \(file.path) (\(error.localizedDescription)); the \(subject) was not changed")
         }
         guard let edited = String(data: data, encoding: .utf8) else {
-            throw Failure(description: "the edited file is not UTF-8 text; the message was not changed")
+            throw Failure(description: "the edited file is not UTF-8 text; the \(subject) was not changed")
         }
         return edited.hasSuffix("\n") ? String(edited.dropLast()) : edited
     }

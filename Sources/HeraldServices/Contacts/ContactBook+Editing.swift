@@ -1,0 +1,58 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// People merged into one, or about to be: the person kept (with everything of the others) and who goes.
+public struct ContactMergePlan: Sendable {
+    public let ids: [Int64]
+    public let merged: Person
+    public let removed: [Person]
+    /// Numbers and emails beyond a contact's limits, left out.
+    public let leftOut: Int
+}
+
+/// Changing the address book from a screen: adding and editing a contact from its card, deleting (and putting back),
+/// merging, and the groups of likely duplicates. Off the UI thread, like every method of the book.
+extension ContactBook {
+    /// The person `id` as the card the editor opens; nil when there is no such person.
+    public func card(personId: Int64) async throws -> String? {
+        try contacts.person(id: personId).map { ContactDraft($0).cardText }
+    }
+
+    /// Stores a new contact from `draft`; returns it with its id.
+    public func add(_ draft: ContactDraft) async throws -> Person {
+        var person = draft.applied(to: Person(), parser: parser)
+        person.revision = Date()
+        return try contacts.insert(person)
+    }
+
+    /// Stores `draft` over the person `id` (REV bumped); nil when it changes nothing.
+    public func save(_ draft: ContactDraft, personId: Int64) async throws -> Person? {
+        guard let stored = try contacts.person(id: personId) else { throw ContactStoreError.notFound(personId) }
+        guard draft != ContactDraft(stored) else { return nil }
+        var person = draft.applied(to: stored, parser: parser)
+        person.revision = max(Date(), stored.revision ?? .distantPast)
+        try contacts.update(person)
+        return person
+    }
+
+    /// Deletes these people and returns them as they were, for `restore`.
+    public func delete(ids: [Int64]) async throws -> [Person] { try contacts.delete(ids: ids) }
+
+    /// Puts deleted people back under their own ids.
+    public func restore(_ people: [Person]) async throws { try contacts.restore(people) }
+
+    /// What merging these people (into the first) would give; nothing is stored.
+    public func mergePlan(ids: [Int64]) async throws -> ContactMergePlan {
+        let people = try contacts.people(ids: ids)
+        if let missing = ids.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
+        let (merged, leftOut) = ContactStore.merged(people)
+        return ContactMergePlan(ids: ids, merged: merged, removed: Array(people.dropFirst()), leftOut: leftOut.phones + leftOut.emails)
+    }
+
+    /// Merges these people into the first (their invitations follow); returns what was stored.
+    public func merge(ids: [Int64]) async throws -> ContactMergePlan {
+        let merge = try contacts.merge(ids: ids)
+        return ContactMergePlan(ids: ids, merged: merge.person, removed: merge.removed, leftOut: merge.leftOut.phones + merge.leftOut.emails)
+    }
+}

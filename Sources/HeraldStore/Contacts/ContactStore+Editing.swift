@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// People merged into one: who stayed, who went, and what did not fit.
+public struct ContactMerge: Sendable {
+    /// The person kept, with every number and email of the others.
+    public var person: Person
+    /// The people merged into it, as they were (removed from the book).
+    public var removed: [Person]
+    /// Numbers and emails beyond a person's limits, left out.
+    public var leftOut: (phones: Int, emails: Int)
+}
+
+extension ContactStore {
+    /// The first person with the others merged in, as `merge(ids:)` would store it; nothing is written.
+    /// The first keeps its names, organisation and chosen number where it has them; numbers and emails are united
+    /// (the same number written twice is kept once); notes are joined.
+    public static func merged(_ people: [Person]) -> (person: Person, leftOut: (phones: Int, emails: Int)) {
+        guard var kept = people.first else { return (Person(), (0, 0)) }
+        var leftOut = (phones: 0, emails: 0)
+        for other in people.dropFirst() {
+            var incoming = other
+            if kept.hasName {
+                incoming.firstName = ""
+                incoming.lastName = ""
+                incoming.formattedName = ""
+            }
+            if kept.organization != nil { incoming.organization = nil }
+            incoming.note = [kept.note, other.note].compactMap { $0 }.reduce(into: [String]()) { notes, note in
+                if !notes.contains(note) { notes.append(note) }
+            }.joined(separator: "\n").nilIfEmpty
+            incoming.revision = nil
+            var left = (phones: 0, emails: 0)
+            let smsNumber = kept.smsNumber ?? other.smsNumber
+            kept = Merger.merge(kept, incoming, left: &left)
+            kept.smsNumber = smsNumber
+            leftOut.phones += left.phones
+            leftOut.emails += left.emails
+        }
+        return (kept, leftOut)
+    }
+
+    /// Merges the people `ids` names into the first of them, in one transaction: the first is updated, the others'
+    /// invitations are handed to it and the others are deleted, so nobody who was invited becomes "not invited" by a
+    /// merge. Throws `ContactStoreError.notFound` naming an id that does not exist.
+    public func merge(ids: [Int64]) throws -> ContactMerge {
+        var unique: [Int64] = []
+        for id in ids where !unique.contains(id) { unique.append(id) }
+        guard unique.count >= 2 else { throw ContactStoreError.mergeNeedsTwo }
+        let now = clock.now()
+        return try database.write { db in
+            let people = try PersonRows.fetch(ids: unique, db: db)
+            if let missing = unique.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
+            let (person, leftOut) = Self.merged(people)
+            try PersonRows.update(person, id: unique[0], db: db, now: now)
+            try db.execute(sql: "UPDATE person SET sms_number = ? WHERE id = ?", arguments: [person.smsNumber, unique[0]])
+            for id in unique.dropFirst() {
+                try db.execute(sql: "UPDATE invitation SET person_id = ? WHERE person_id = ?", arguments: [unique[0], id])
+                try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
+            }
+            try PersonRows.bumpGeneration(db)
+            var stored = person
+            stored.updatedAt = now
+            return ContactMerge(person: stored, removed: Array(people.dropFirst()), leftOut: leftOut)
+        }
+    }
+
+    /// Deletes the people `ids` in one transaction and returns them as they were (for an undo); an id that does not
+    /// exist deletes nothing and is named in the error.
+    public func delete(ids: [Int64]) throws -> [Person] {
+        try database.write { db in
+            let people = try PersonRows.fetch(ids: ids, db: db)
+            if let missing = ids.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
+            for id in ids { try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id]) }
+            try PersonRows.bumpGeneration(db)
+            return people
+        }
+    }
+
+    /// Puts deleted people back under their own ids (the undo of `delete(ids:)` and of a merge).
+    public func restore(_ people: [Person]) throws {
+        let now = clock.now()
+        try database.write { db in
+            for person in people {
+                guard let id = person.id else { throw ContactStoreError.missingID }
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM person WHERE id = ?", arguments: [id]) == true {
+                    try PersonRows.update(person, id: id, db: db, now: now)
+                } else {
+                    try PersonRows.insert(person, keys: PersonRows.keys(for: person), db: db, now: now, id: id)
+                }
+                try db.execute(sql: "UPDATE person SET sms_number = ? WHERE id = ?", arguments: [person.smsNumber, id])
+            }
+            try PersonRows.bumpGeneration(db)
+        }
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// `herald contacts add [NAME] --phone … --email …`: a new contact, checked as the editor's card is.
+struct ContactsAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a contact.",
+        discussion: """
+            NAME is split into first and last name at its last space ("Ana Marija Kovač": first "Ana Marija", last \
+            "Kovač"); --first and --last say it exactly. A number or address someone already has is added all the \
+            same, and the other person is named so the two can be merged.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The contact's name.")
+    var name: String?
+
+    @OptionGroup var fields: ContactFieldOptions
+
+    @Option(help: "The region for numbers without a country code (ISO 3166 code, e.g. HR, US).")
+    var region: String?
+
+    @Flag(help: "Print the new contact as JSON.")
+    var json = false
+
+    func run() async throws {
+        var draft = ContactDraft()
+        if let name {
+            let words = name.trimmedSpaces.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count > 1 {
+                draft.firstName = words.dropLast().joined(separator: " ")
+                draft.lastName = String(words.last ?? "")
+            } else {
+                draft.firstName = name.trimmedSpaces
+            }
+            do throws(ContactDraft.Problem) {
+                draft.firstName = try ContactDraft.text(draft.firstName, "NAME")
+                draft.lastName = try ContactDraft.text(draft.lastName, "NAME")
+            } catch { throw Output.failure(error.description) }
+        }
+        do throws(ContactDraft.Problem) { draft = try fields.applied(to: draft) } catch {
+            throw Output.failure("\(error.description); nothing was added")
+        }
+        let parser = try global.phoneParser(region: region)
+        let db = try global.openDatabase()
+        let store = ContactStore(database: db)
+        let person = try store.insert(draft.applied(to: Person(), parser: parser))
+        let id = person.id ?? 0
+        for phone in person.phones {
+            if let reason = phone.number.invalidReason { Output.warn("\(phone.number.raw): \(reason); kept, but no invitation can go to it") }
+            guard let e164 = phone.number.e164 else { continue }
+            for other in try store.personIDs(withNumber: e164) where other != id {
+                Output.note("\(e164) is also the number of contact \(other): merge them with `herald contacts merge \(other) \(id)`")
+            }
+        }
+        if json {
+            try Output.printJSON(ContactJSON(person, statuses: try LedgerStore(database: db).latestStatuses(msisdns: person.distinctNumbers)))
+        } else {
+            print("added \(Output.safe(person.displayName)) (id \(id))")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// `herald contacts delete ID…`: removes contacts (their invitations stay in the ledger, by number). Asks first on a
+/// terminal; elsewhere `--yes` is needed, so a script cannot delete by mistake.
+struct ContactsDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete contacts.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The contacts' ids, as `contacts list` prints them.")
+    var ids: [Int64]
+
+    @Flag(name: [.customShort("y"), .long], help: "Delete without asking.")
+    var yes = false
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("name at least one contact id") }
+    }
+
+    func run() async throws {
+        let store = ContactStore(database: try global.openDatabase())
+        var unique: [Int64] = []
+        for id in ids where !unique.contains(id) { unique.append(id) }
+        let people = try store.people(ids: unique)
+        if let missing = unique.first(where: { id in !people.contains { $0.id == id } }) {
+            throw Output.failure("no contact with id \(missing); nothing was deleted: find ids with `herald contacts list --search NAME`")
+        }
+        let names = people.map { "\(Output.safe($0.displayName)) (id \($0.id ?? 0))" }
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw Output.failure("deleting \(names.joined(separator: ", ")) needs a yes: pass --yes when not at a terminal")
+            }
+            FileHandle.standardError.write(Data("Delete \(names.joined(separator: ", "))? [y/N] ".utf8))
+            guard let answer = readLine(), ["y", "yes"].contains(answer.trimmedSpaces.lowercased()) else {
+                Output.note("nothing was deleted")
+                return
+            }
+        }
+        let deleted = try store.delete(ids: unique)
+        for person in deleted { print("deleted \(Output.safe(person.displayName)) (id \(person.id ?? 0))") }
+        if deleted.contains(where: { !$0.phones.isEmpty }) {
+            Output.note("their invitations stay in the ledger; `herald status` still shows them")
+        }
+    }
+}

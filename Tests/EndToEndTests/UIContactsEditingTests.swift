@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Contacts' `a`, `e`, `x` with `u`, `=` and `M` in a real terminal: the card goes to $EDITOR (a script editing it
+/// as a person would) and back, and the list shows each change.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: end-to-end tests need it (apt-get install tmux)"))
+struct UIContactsEditingTests {
+    /// An $EDITOR script: `body` runs with the card's path as $1.
+    static func editor(_ body: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-card-editor-\(UUID().uuidString)")
+        try "#!/bin/sh\n\(body)\n".write(to: url, atomically: true, encoding: .utf8)
+        chmod(url.path, 0o755)
+        return url
+    }
+
+    static func herald(_ cli: PlatformCLI, editor: URL) throws -> TmuxSession {
+        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 110, height: 30,
+                                      environment: cli.processEnvironment(["EDITOR": editor.path, "VISUAL": ""]))
+        _ = try session.waitUntil(timeout: 30, "Contacts") { $0.contains("Contacts —") && $0.contains("Ana Horvat") }
+        return session
+    }
+
+    @Test func aCardAddedInTheEditorShowsInTheListAndADeleteComesBackWithU() throws {
+        let cli = try PlatformCLI()
+        _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
+        // Fills the empty card: a name and a number.
+        let editor = try Self.editor(#"sed -i 's/^First name: .*/First name: Zvonimir/; s/^Last name: .*/Last name: Zec/; s/^Phone: .*/Phone: mobile: +385 98 765 4321/' "$1""#)
+        defer { try? FileManager.default.removeItem(at: editor) }
+        let session = try Self.herald(cli, editor: editor)
+        defer { session.kill() }
+        try session.sendKeys("a")
+        let added = try session.waitUntil(timeout: 15, "the new contact listed") { $0.contains("Zvonimir Zec") && $0.contains("2 people") }
+        #expect(added.contains("Added Zvonimir Zec"))
+        try session.sendKeys("G")
+        try session.sendKeys("x")
+        _ = try session.waitUntil(timeout: 15, "the delete") { $0.contains("1 people") && !$0.contains("Zvonimir Zec  ") && $0.contains("u brings") }
+        try session.sendKeys("u")
+        _ = try session.waitUntil(timeout: 15, "Zvonimir back") { $0.contains("Zvonimir Zec") && $0.contains("2 people") && $0.contains("is back") }
+        _ = cli
+    }
+
+    @Test func aBadCardOpensAgainWithItsProblemThenTheMendedCardIsSaved() throws {
+        let cli = try PlatformCLI()
+        _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
+        // First pass writes a bad email; on the reopened card (its problems on top) it mends it.
+        let editor = try Self.editor("""
+            if grep -q '^# ! ' "$1"; then sed -i 's/^Email: .*/Email: ana@acme.hr/' "$1"; else sed -i 's/^Email: .*/Email: not-an-address/' "$1"; fi
+            """)
+        defer { try? FileManager.default.removeItem(at: editor) }
+        let session = try Self.herald(cli, editor: editor)
+        defer { session.kill() }
+        try session.sendKeys("e")
+        _ = try session.waitUntil(timeout: 15, "the saved edit") { $0.contains("Saved Ana Horvat") }
+        let shown = try cli.ok(["contacts", "show", "1", "--json"]).object()
+        #expect(shown["emails"] as? [String] == ["ana@acme.hr"])
+    }
+
+    @Test func theDuplicatesViewThenAMergeAfterItsPreview() throws {
+        let cli = try PlatformCLI()
+        _ = try cli.importContacts([("Ana", "Horvat", "+385911234567"), ("Ivo", "Babić", "+385912222222")])
+        try cli.ok(["contacts", "add", "Ana H.", "--phone", "+385 91 123 4567", "--email", "ana@home.example"])
+        let editor = try Self.editor("true")
+        defer { try? FileManager.default.removeItem(at: editor) }
+        let session = try Self.herald(cli, editor: editor)
+        defer { session.kill() }
+        try session.sendKeys("=")
+        _ = try session.waitUntil(timeout: 15, "the duplicates view") { $0.contains("2 who look like one person") && !$0.contains("Ivo Babić") }
+        try session.sendKeys("Space")
+        try session.sendKeys("Space")
+        try session.sendKeys("M")
+        let preview = try session.waitUntil(timeout: 15, "the merge preview") { $0.contains("Merge 2 people") }
+        #expect(preview.contains("Keep Ana Horvat and merge into it:") && preview.contains("email  ana@home.example"))
+        try session.sendKeys("y")
+        _ = try session.waitUntil(timeout: 15, "the merge") { $0.contains("Merged 2 people into Ana Horvat") }
+        try session.sendKeys("=")
+        _ = try session.waitUntil(timeout: 15, "everyone") { $0.contains("2 people") && $0.contains("Ivo Babić") }
+        let listed = try cli.ok(["contacts", "list", "--json"]).object()
+        #expect(listed["count"] as? Int == 2)
+    }
+}
