@@ -158,4 +158,22 @@ struct ContactsPaneTests {
         #expect(asked.count == 2 && asked[0] == asked[1] && asked[0].count == 1)
         #expect(!pane.capturesAllKeys)                    // the question is the Composer's, not this pane's
     }
+
+    /// The footer is the pane's bindings as offered now, with the keys of the user's key map.
+    @Test func theFooterNamesWhatThePaneOffersNowWithRemappedKeys() async throws {
+        let f = try await Fixture()
+        try f.add("Ana", "Horvat", "091 444 4444")
+        try f.add("Ivo", "Babić", "091 555 5555")
+        let pane = try await f.start()
+        let keyMap = try KeyMap(overrides: ["add_contact": ["+"]])
+        func footer() -> String {
+            var canvas = Canvas(size: Size(width: 160, height: 1))
+            AppStatusBar.renderHints(into: &canvas, rect: canvas.bounds, hints: pane.hints, context: pane.keyContext, keyMap: keyMap)
+            return canvas.snapshot()
+        }
+        #expect(footer().contains("/ search  space select  A all  I invite  enter detail  s sort  + add  e edit"))
+        #expect(!footer().contains(" merge "))
+        pane.viewModel.toggleSelection(); pane.viewModel.moveCursor(by: 1); pane.viewModel.toggleSelection()
+        #expect(footer().contains("M merge"))
+    }
 }

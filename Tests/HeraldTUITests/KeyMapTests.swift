@@ -83,7 +83,7 @@ import Testing
         #expect(throws: KeyMapError.self) { try KeyMap.overrides(from: try TOMLTable(string: "quit = 3")) }
     }
 
-    @Test func helpOverlayAndHintsComeFromTheTable() {
+    @Test func theHelpOverlayComesFromTheTable() {
         let lines = KeyHelp.overlayLines(for: .deliveries)
         #expect(lines.first == "5 Deliveries")
         #expect(lines.contains("  r                Resend what failed (selected rows)"))
@@ -91,11 +91,6 @@ import Testing
         #expect(lines.contains("  j, down          Move down"))
         #expect(lines.contains("  ctrl-l           Redraw the screen"))
         #expect(lines.last?.hasPrefix("  ctrl-r           Read this pane's data again now") == true)
-        let hints = KeyHelp.hints(for: .contacts).map { "\($0.key) \($0.label)" }
-        #expect(hints.prefix(4) == ["/ search", "space select", "A all", "I invite"])
-        #expect(hints.contains("? help"))
-        let remapped = try? KeyMap(overrides: ["invite": ["ctrl-i"]])
-        #expect(remapped.map { KeyHelp.hints(for: .contacts, keyMap: $0).map(\.key) }?.contains("ctrl-i") == true)
     }
 
     @Test func theFooterShowsTheKeysAsRemapped() throws {

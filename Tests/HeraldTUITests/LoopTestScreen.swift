@@ -42,7 +42,12 @@ public final class DemoScreen: Screen {
             ProgressSegment(progress * 80, role: .statusDelivered), ProgressSegment(15, role: .statusPending),
             ProgressSegment(5, role: .statusFailed),
         ], total: 100)
-        StatusBarView.render(into: &canvas, rect: parts[3], left: KeyHelp.hintSegments(for: searching ? .editor : .contacts, keyMap: keyMap),
+        let context: KeyContext = searching ? .editor : .contacts
+        let hints: [(Action, String)] = searching ? [(.finishEditing, "done")] : [(.search, "search"), (.select, "select"), (.help, "help")]
+        let hintSegments = hints.compactMap { action, label in
+            keyMap.key(for: action, in: context).map { StatusSegment(" \(KeyName.label(of: $0)) \(label) ") }
+        }
+        StatusBarView.render(into: &canvas, rect: parts[3], left: hintSegments,
                              right: [StatusSegment(" \(list.cursor + 1)/\(rowCount) ")])
         ToastView.render(into: &canvas, area: parts[1].inset(by: 1), toasts: toasts.toasts)
         if showHelp {

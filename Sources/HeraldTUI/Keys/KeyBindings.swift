@@ -4,20 +4,18 @@ nonisolated public struct KeyBinding: Sendable, Hashable {
     public var keys: [Key]
     public var description: String
     public var contexts: [KeyContext]
-    /// Short label for the status-bar hints; nil keeps it out of the hints.
-    public var hint: String?
 
-    public init(_ action: Action, _ keys: [Key], _ description: String, _ contexts: [KeyContext], hint: String? = nil) {
-        self.action = action; self.keys = keys; self.description = description; self.contexts = contexts; self.hint = hint
+    public init(_ action: Action, _ keys: [Key], _ description: String, _ contexts: [KeyContext]) {
+        self.action = action; self.keys = keys; self.description = description; self.contexts = contexts
     }
 }
 
-/// THE table of default bindings; help, hints and docs/keys.md are generated from it.
+/// THE table of default bindings; help and docs/keys.md are generated from it (footers come from the panes' bindings).
 nonisolated public enum KeyBindings {
     public static let defaults: [KeyBinding] = [
         // Everywhere
-        KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global], hint: "help"),
-        KeyBinding(.quit, [.char("q"), .ctrl("c")], "Quit Herald (first closes an open help, detail, bulk or message)", [.global], hint: "quit"),
+        KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global]),
+        KeyBinding(.quit, [.char("q"), .ctrl("c")], "Quit Herald (first closes an open help, detail, bulk or message)", [.global]),
         KeyBinding(.back, [.escape], "Back: close the dialog, clear the search, leave the field", [.global]),
         KeyBinding(.commandPalette, [.char(":")], "Open the command palette", [.global]),
         KeyBinding(.paneContacts, [.char("1")], "Go to Contacts", [.global]),
@@ -40,37 +38,37 @@ nonisolated public enum KeyBindings {
         KeyBinding(.first, [.char("g"), .home], "Go to the first row", [.list]),
         KeyBinding(.last, [.char("G"), .end], "Go to the last row", [.list]),
         KeyBinding(.search, [.char("/")], "Search (Contacts: show only matches; elsewhere: jump to them)",
-                   [.contacts, .inbox, .deliveries], hint: "search"),
+                   [.contacts, .inbox, .deliveries]),
         KeyBinding(.nextMatch, [.char("n")], "Next match of the search", [.inbox, .deliveries]),
         KeyBinding(.previousMatch, [.char("N")], "Previous match of the search", [.inbox, .deliveries]),
         KeyBinding(.open, [.enter], "Open the row under the cursor", [.list]),
         // Contacts
-        KeyBinding(.select, [.space], "Select or unselect the row (in Contacts' person detail: invite the number under the cursor)", [.contacts, .share, .deliveries], hint: "select"),
-        KeyBinding(.selectAll, [.char("A")], "Select all (shown) rows", [.contacts], hint: "all"),
+        KeyBinding(.select, [.space], "Select or unselect the row (in Contacts' person detail: invite the number under the cursor)", [.contacts, .share, .deliveries]),
+        KeyBinding(.selectAll, [.char("A")], "Select all (shown) rows", [.contacts]),
         KeyBinding(.selectNone, [.char("D")], "Select none (u brings the selection back)", [.contacts]),
         KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts]),
         KeyBinding(.restoreSelection, [.char("u")], "Undo: bring back the people just deleted, else the selection cleared by select none or invert", [.contacts]),
         KeyBinding(.selectRange, [.char("v")], "Select a range: v marks where it starts, move, v again selects the rows between (esc cancels)", [.contacts]),
         KeyBinding(.selectByState, [.char("S")], "Select everyone shown who is not invited yet and has a number that takes SMS (:select pending|invited|failed for others)", [.contacts]),
         KeyBinding(.sort, [.char("s")], "Sort by first name or by last name", [.contacts]),
-        KeyBinding(.invite, [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to", [.contacts], hint: "invite"),
-        KeyBinding(.addContact, [.char("a")], "Add a contact: a card opens in $EDITOR", [.contacts], hint: "add"),
-        KeyBinding(.editContact, [.char("e")], "Edit the person under the cursor (or open) as a card in $EDITOR", [.contacts], hint: "edit"),
+        KeyBinding(.invite, [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to", [.contacts]),
+        KeyBinding(.addContact, [.char("a")], "Add a contact: a card opens in $EDITOR", [.contacts]),
+        KeyBinding(.editContact, [.char("e")], "Edit the person under the cursor (or open) as a card in $EDITOR", [.contacts]),
         KeyBinding(.deleteContact, [.char("x")], "Delete the selected people (or the one under the cursor); u brings them back", [.contacts]),
         KeyBinding(.mergeContacts, [.char("M")], "Merge the selected people into the first of them, after a preview", [.contacts]),
         KeyBinding(.duplicates, [.char("=")], "Show only the people who look like one person (same number, email or name); again shows everyone", [.contacts]),
-        KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries], hint: "filter"),
+        KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries]),
         KeyBinding(.sort, [.char("s")], "Change the sort order: newest, oldest, most failed, most pending", [.deliveries]),
         KeyBinding(.copy, [.char("y"), .char("c")],
                    "Copy to the clipboard: the person's number, the bulk or message id, the message's link or id, the share link",
-                   [.contacts, .share, .inbox, .deliveries], hint: "copy"),
+                   [.contacts, .share, .inbox, .deliveries]),
         // Share
-        KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share], hint: "QR"),
+        KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share]),
         // Composer
-        KeyBinding(.editMessage, [.enter, .char("i")], "Edit the message", [.composer], hint: "edit"),
-        KeyBinding(.editExternal, [.char("e")], "Edit the message in $EDITOR", [.composer], hint: "$EDITOR"),
+        KeyBinding(.editMessage, [.enter, .char("i")], "Edit the message", [.composer]),
+        KeyBinding(.editExternal, [.char("e")], "Edit the message in $EDITOR", [.composer]),
         KeyBinding(.insertPlaceholder, [.char("p")], "Insert a placeholder such as {firstName}", [.composer]),
-        KeyBinding(.send, [.ctrl("s")], "Send the invitations", [.composer, .editor], hint: "send"),
+        KeyBinding(.send, [.ctrl("s")], "Send the invitations", [.composer, .editor]),
         KeyBinding(.nextTemplate, [.char("]")], "The next message to start from (the templates, then those you saved)", [.composer]),
         KeyBinding(.previousTemplate, [.char("[")], "The previous message to start from", [.composer]),
         KeyBinding(.nextPreview, [.char(">")], "Preview the message for the next recipient", [.composer]),
@@ -80,11 +78,11 @@ nonisolated public enum KeyBindings {
         KeyBinding(.saveTemplate, [.char("w")], "Save the message as a custom message", [.composer]),
         KeyBinding(.switchChannel, [.char("m")], "Switch between SMS and email invitations", [.composer]),
         // Inbox
-        KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox], hint: "topic"),
+        KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox]),
         KeyBinding(.clearTopic, [.char("T")], "Show every topic again", [.inbox]),
         KeyBinding(.chooseUser, [.char("u")], "Read another user's inbox (external user id)", [.inbox]),
         KeyBinding(.reload, [.char("r")], "Read the inbox again", [.inbox]),
-        KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox], hint: "seen"),
+        KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox]),
         KeyBinding(.markUnread, [.char("U")], "Mark the message unread (kept unread here until opened again)", [.inbox]),
         KeyBinding(.markAllSeen, [.char("A")], "Mark every loaded message read", [.inbox]),
         KeyBinding(.nextMessage, [.char("J")], "Open the next message", [.inbox]),
@@ -93,9 +91,9 @@ nonisolated public enum KeyBindings {
         KeyBinding(.pageUp, [.char("b")], "Page up (in an open message: back a page)", [.inbox]),
         KeyBinding(.dateRange, [.char("d")], "Choose the date range", [.inbox]),
         // Deliveries
-        KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries], hint: "resend"),
+        KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries]),
         // Editor
-        KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor], hint: "done"),
+        KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor]),
         // A yes/no question
         KeyBinding(.yes, [.char("y"), .char("Y")], "Yes: send, resend or quit", [.question]),
         KeyBinding(.no, [.char("n"), .char("N"), .escape], "No: close the question, nothing happens", [.question]),

@@ -45,27 +45,6 @@ nonisolated public enum KeyHelp {
         return out
     }
 
-    /// Status-bar hints for `context`: (key label, short label) pairs, most specific first.
-    public static func hints(for context: KeyContext, keyMap: KeyMap = KeyMap()) -> [(key: String, label: String)] {
-        var result: [(String, String)] = []
-        var used = Set<Action>()
-        for level in context.chain {
-            for binding in keyMap.bindings where binding.contexts.contains(level) {
-                guard let hint = binding.hint, let key = binding.keys.first, !used.contains(binding.action) else { continue }
-                used.insert(binding.action)
-                result.append((KeyName.label(of: key), hint))
-            }
-        }
-        return result
-    }
-
-    /// The hints as status-bar segments ("key" in the key style, then the label).
-    public static func hintSegments(for context: KeyContext, keyMap: KeyMap = KeyMap()) -> [StatusSegment] {
-        hints(for: context, keyMap: keyMap).flatMap { hint in
-            [StatusSegment(" " + hint.key, style: Style(.statusBarKey)), StatusSegment(" " + hint.label + " ")]
-        }
-    }
-
     /// The contents of docs/keys.md for the default bindings.
     public static func markdown(keyMap: KeyMap = KeyMap()) -> String {
         var out = """

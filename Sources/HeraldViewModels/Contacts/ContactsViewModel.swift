@@ -67,22 +67,12 @@ public final class ContactsViewModel {
     /// Rows read beyond the screen for a listing not read yet (a keystroke's results).
     public var firstReadAhead = 5
 
-    /// Rows read so far, by index in the list (suggestions first).
-    private var cache: [Int: ContactRow] = [:]
+    /// The rows read so far and the reads under way (`ContactPages`).
+    private var pages = ContactPages()
     private(set) var suggestionRows: [ContactRow] = []
-    /// Bumped for every new listing; reads for an older one are dropped.
-    private var generation = 0
-    /// The range being read for the current generation, if any.
-    private var reading: Range<Int>?
-    /// A read of the rows shown is wanted once the one in flight is back.
-    private var wanted: Range<Int>?
     private var listingInFlight = false
     private var relistWanted = false
     private var relistKeepsCursor = true
-    /// The ledger changed while rows were being read: read the rows shown again once they are in.
-    private var refreshAfterRead = false
-    /// The window last drawn, read again when the ledger or the contacts change.
-    private var shown: Range<Int> = 0..<0
 
     public init(book: ContactBook, suggestions: SuggestionService?, effects: EffectQueue, toasts: ToastBoard) {
         self.book = book
@@ -107,8 +97,8 @@ public final class ContactsViewModel {
     public func show(_ range: Range<Int>) {
         let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
         guard lower < upper else { return }
-        shown = lower..<upper
-        if rows(in: shown).contains(where: { $0 == nil }) { request(shown) }
+        pages.shown = lower..<upper
+        if rows(in: pages.shown).contains(where: { $0 == nil }) { request(pages.shown) }
     }
 
     /// The rows of `range` (clamped), nil for a row not read yet. Memory only: it starts nothing (`show` does).
@@ -116,27 +106,16 @@ public final class ContactsViewModel {
         let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
         guard lower < upper else { return [] }
         let suggestions = visibleSuggestions.count
-        return (lower..<upper).map { $0 < suggestions ? suggestionRows[safe: $0] : cache[$0] }
+        return (lower..<upper).map { $0 < suggestions ? suggestionRows[safe: $0] : pages[$0] }
     }
 
     /// The row under the cursor, when it was read.
-    public var currentRow: ContactRow? { cursor < visibleSuggestions.count ? suggestionRows[safe: cursor] : cache[cursor] }
+    public var currentRow: ContactRow? { cursor < visibleSuggestions.count ? suggestionRows[safe: cursor] : pages[cursor] }
 
     private func request(_ range: Range<Int>) {
-        if let reading, reading.contains(range.lowerBound), reading.contains(range.upperBound - 1) { return }
-        guard reading == nil else { wanted = range; return }
-        let suggestions = visibleSuggestions.count
-        // A new listing (the next keystroke of a search) draws as soon as its first screen is read; the rows
-        // around it are read ahead once scrolling asks for them.
-        let ahead = cache.isEmpty ? min(readAhead, firstReadAhead) : readAhead
-        var start = max(0, range.lowerBound - suggestions - ahead)
-        var end = min(listing.total, range.upperBound - suggestions + ahead)
-        // Rows already read at either end are not read again (paging down reads what is below only).
-        while start < end, cache[start + suggestions] != nil { start += 1 }
-        while start < end, cache[end - 1 + suggestions] != nil { end -= 1 }
-        guard start < end else { return }
-        reading = range
-        read(people: start..<end, generation: generation, listing: listing, sort: sort)
+        guard let people = pages.plan(range, suggestions: visibleSuggestions.count, total: listing.total,
+                                      readAhead: readAhead, firstReadAhead: firstReadAhead) else { return }
+        read(people: people, generation: pages.generation, listing: listing, sort: sort)
     }
 
     /// Reads people `range` of `listing` with their summaries, and stores them as rows.
@@ -145,34 +124,33 @@ public final class ContactsViewModel {
         // One row before the range, to know whether the first one starts a section.
         let from = max(0, range.lowerBound - 1)
         effects.perform({ try await book.entries(listing, range: from..<range.upperBound) }, then: { [weak self] result in
-            guard let self, generation == self.generation else { return }
-            self.reading = nil
+            guard let self, self.pages.finishRead(generation: generation) else { return }
             defer {
-                if self.refreshAfterRead { self.refreshAfterRead = false; self.refreshRows() }
+                if self.pages.refreshAfterRead { self.pages.refreshAfterRead = false; self.refreshRows() }
             }
             switch result {
             case .success(let entries):
-                if self.cache.count > 4_000 { self.cache = [:] }
-                let offset = self.visibleSuggestions.count
-                var previousSection: String?
-                for (i, entry) in entries.enumerated() {
-                    let index = from + i
-                    let section = self.showsDuplicates ? nil : Self.section(of: entry.person, sort: sort)
-                    defer { previousSection = section }
-                    guard index >= range.lowerBound else { continue }
-                    let starts = index == 0 || previousSection != section
-                    self.cache[index + offset] = Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts,
-                                                              reasons: nil, query: query)
-                }
+                self.storeRows(entries, from: from, keepingFrom: range.lowerBound, sort: sort, query: query)
                 self.loadError = nil
             case .failure(let error):
                 self.loadError = "could not read the contacts: \(Self.describe(error))"
             }
-            if let wanted = self.wanted {
-                self.wanted = nil
+            if let wanted = self.pages.wanted {
+                self.pages.wanted = nil
                 self.show(wanted)
             }
         })
+    }
+
+    /// Entries read from listing index `from`, stored as rows under the suggestions (in the duplicates view without
+    /// A–Z sections: its groups are not in name order).
+    private func storeRows(_ entries: [ContactEntry], from: Int, keepingFrom lower: Int, sort: ContactSort, query: String) {
+        let sections = !showsDuplicates
+        pages.store(entries, from: from, keepingFrom: lower, offset: visibleSuggestions.count,
+                    section: { sections ? Self.section(of: $0, sort: sort) : nil },
+                    row: { entry, section, starts in
+                        Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts, reasons: nil, query: query)
+                    })
     }
 
     static func makeRow(_ person: Person, _ summary: PersonInvitationSummary, number: String, section: String?, starts: Bool,
@@ -217,14 +195,12 @@ public final class ContactsViewModel {
         }
         listingInFlight = true
         isListing = true
-        generation += 1
-        reading = nil
-        let token = generation, book = self.book, query = self.query, sort = self.sort, duplicates = showsDuplicates
+        let token = pages.startListing(), book = self.book, query = self.query, sort = self.sort, duplicates = showsDuplicates
         let keep = keepingCursor ? currentRow?.personId : nil
-        if !keepingCursor { shown = 0..<shown.count }
-        let first = max(0, shown.lowerBound - visibleSuggestions.count)
+        if !keepingCursor { pages.shown = 0..<pages.shown.count }
+        let first = max(0, pages.shown.lowerBound - visibleSuggestions.count)
         // The rows shown and a few more: a new search answers with one screen, the rest comes on scrolling.
-        let window = first..<(first + max(shown.count, 30) + 10)
+        let window = first..<(first + max(pages.shown.count, 30) + 10)
         effects.perform({ () throws -> ListingRead in
             let listing = try await book.listing(query: query, sort: sort, duplicatesOnly: duplicates)
             let keepAt = keep.flatMap { id in listing.ids?.firstIndex(of: id) }
@@ -243,7 +219,7 @@ public final class ContactsViewModel {
                     self.reload(keepingCursor: keeping)
                 }
             }
-            guard token == self.generation else { return }
+            guard token == self.pages.generation else { return }
             self.isLoading = false
             self.isListing = false
             switch result {
@@ -260,18 +236,9 @@ public final class ContactsViewModel {
         let cursorChanged = fresh.query != listing.query || fresh.sort != listing.sort
         listing = fresh
         loadError = nil
-        cache = [:]
+        pages.clear()
+        storeRows(read.entries, from: read.from, keepingFrom: read.start, sort: fresh.sort, query: fresh.query)
         let offset = visibleSuggestions.count
-        var previousSection: String?
-        for (i, entry) in read.entries.enumerated() {
-            let index = read.from + i
-            let section = showsDuplicates ? nil : Self.section(of: entry.person, sort: fresh.sort)
-            defer { previousSection = section }
-            guard index >= read.start else { continue }       // read only to know where its section starts
-            let starts = index == 0 || previousSection != section
-            cache[index + offset] = Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts,
-                                                 reasons: nil, query: fresh.query)
-        }
         if let keep, let ids = fresh.ids, let at = ids.firstIndex(of: keep) { cursor = at + offset }
         else if cursorChanged && fresh.ids != nil { cursor = 0 }
         cursor = min(cursor, max(0, count - 1))
@@ -279,14 +246,10 @@ public final class ContactsViewModel {
 
     /// Reads the rows shown again (their invitation states changed), keeping them on screen meanwhile.
     public func refreshRows() {
-        guard !shown.isEmpty else { return }
-        guard reading == nil else { refreshAfterRead = true; return }
         let suggestions = visibleSuggestions.count
-        let start = max(0, shown.lowerBound - suggestions), end = min(listing.total, shown.upperBound - suggestions)
-        if suggestions > 0 { refreshSuggestionRows() }
-        guard start < end else { return }
-        reading = shown
-        read(people: start..<end, generation: generation, listing: listing, sort: sort)
+        if suggestions > 0, !pages.shown.isEmpty, pages.reading == nil { refreshSuggestionRows() }
+        guard let people = pages.planRefresh(suggestions: suggestions, total: listing.total) else { return }
+        read(people: people, generation: pages.generation, listing: listing, sort: sort)
     }
 
     static func describe(_ error: any Error) -> String { (error as? any UserFacingError)?.userMessage ?? "\(error)" }
@@ -323,7 +286,7 @@ public final class ContactsViewModel {
                 // People rows sit after the suggestions: move them (and a cursor among them) along.
                 let shift = self.visibleSuggestions.count - before
                 if shift != 0 {
-                    self.cache = Dictionary(uniqueKeysWithValues: self.cache.map { ($0.key + shift, $0.value) })
+                    self.pages.shift(by: shift)
                     if self.cursor >= before && self.cursor > 0 { self.cursor = max(0, self.cursor + shift) }
                 }
             case .failure(let error):
