@@ -213,6 +213,18 @@ public struct ContactDraft: Sendable, Hashable {
 
     // MARK: - To and from a person
 
+    /// A whole name as first and last: "Ana Marija Kovač" → ("Ana Marija", "Kovač"), "Kovač, Ana" → ("Ana", "Kovač");
+    /// one word is a first name.
+    public static func nameParts(_ name: String) -> (first: String, last: String) {
+        let trimmed = name.trimmedSpaces
+        if let comma = trimmed.firstIndex(of: ","), trimmed.filter({ $0 == "," }).count == 1 {
+            return (String(trimmed[trimmed.index(after: comma)...]).trimmedSpaces, String(trimmed[..<comma]).trimmedSpaces)
+        }
+        let words = trimmed.split(separator: " ")
+        guard words.count > 1 else { return (trimmed, "") }
+        return (words.dropLast().joined(separator: " "), String(words[words.count - 1]))
+    }
+
     public init(_ p: Person) {
         firstName = p.firstName
         lastName = p.lastName

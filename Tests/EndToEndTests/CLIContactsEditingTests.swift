@@ -112,4 +112,33 @@ import Testing
         let history = try cli.ok(["contacts", "show", "1"]).stdout
         #expect(history.contains("bulks: "), "\(history)")
     }
+
+    @Test func aMailsSenderIsAddedJoinedToAPersonOfThatNameOrFoundAlready() throws {
+        let box = try CLISandbox()
+        #expect(try box.contacts(["add", "Ivo Babić", "--phone", "+385 91 222 2222"]).status == 0)
+        let mail = try box.write("mail.eml", """
+            From: =?UTF-8?B?QW5hIEtvdmHEjQ==?= <ana@acme.hr>\r
+            To: "Babić, Ivo" <ivo@y.hr>, Evil\u{1B}[2J <evil@x.hr>\r
+            Subject: hello\r
+            \r
+            From: body@nope.example\r
+
+            """)
+        let run = { (args: [String]) throws -> CLIRun in
+            try box.run(["contacts", "add-email"] + args + ["--data-dir", box.dataDir.path], stdin: mail)
+        }
+        let first = try run([])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "added Ana Kovač (id 2) with ana@acme.hr\n")
+        #expect(try run([]).stdout == "ana@acme.hr is already Ana Kovač (id 2)'s\n")
+        let to = try run(["--headers", "to", "--json"])
+        let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(to.stdout.utf8)) as? [[String: Any]])
+        #expect(outcomes.map { $0["action"] as? String } == ["joined", "added"])
+        #expect(outcomes.first?["id"] as? Int == 1)
+        #expect(!to.stdout.contains("\u{1B}"))
+        let ivo = try box.contacts(["show", "1", "--json"]).json()
+        #expect(ivo["emails"] as? [String] == ["ivo@y.hr"])
+        let none = try box.run(["contacts", "add-email", "--data-dir", box.dataDir.path])
+        #expect(none.status == 1 && none.stderr.contains("no address in the from field"))
+    }
 }

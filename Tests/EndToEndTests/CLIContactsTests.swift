@@ -48,7 +48,7 @@ final class CLISandbox: Sendable {
     }
 
     /// Runs `herald arguments…` to the end; output goes through files, so nothing can fill a pipe.
-    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> CLIRun {
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:], stdin: URL? = nil) throws -> CLIRun {
         let process = Process()
         process.executableURL = try HeraldBinary.url()
         process.arguments = arguments
@@ -60,7 +60,7 @@ final class CLISandbox: Sendable {
         let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
         process.standardOutput = outHandle
         process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         try outHandle.close()

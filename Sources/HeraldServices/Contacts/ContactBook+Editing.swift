@@ -44,10 +44,9 @@ extension ContactBook {
 
     /// What merging these people (into the first) would give; nothing is stored.
     public func mergePlan(ids: [Int64]) async throws -> ContactMergePlan {
-        let people = try contacts.people(ids: ids)
-        if let missing = ids.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
+        let people = try contacts.existingPeople(ids: ids)
         let (merged, leftOut) = ContactStore.merged(people)
-        return ContactMergePlan(ids: ids, merged: merged, removed: Array(people.dropFirst()), leftOut: leftOut.phones + leftOut.emails)
+        return ContactMergePlan(ids: people.compactMap(\.id), merged: merged, removed: Array(people.dropFirst()), leftOut: leftOut.phones + leftOut.emails)
     }
 
     /// Merges these people into the first (their invitations follow); returns what was stored.

@@ -82,3 +82,32 @@ extension ContactStore {
             .sorted { $0.ids[0] < $1.ids[0] }
     }
 }
+
+extension ContactStore {
+    /// Ids of the people having this email address (case ignored).
+    public func personIDs(withEmail address: String) throws -> [Int64] {
+        let normalised = PersonRows.normalisedEmail(address)
+        return try database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT DISTINCT person_id FROM email WHERE address_norm = ?", arguments: [normalised])
+        }
+    }
+
+    /// Ids of the people whose name is alike to `name` once case, accents, punctuation and word order are folded
+    /// ("Kovač, Ana" is Ana Kovac); none for a name with no letters.
+    public func personIDs(namedAlike name: String) throws -> [Int64] {
+        let folding = FoldingCache(limit: 4096)
+        guard let wanted = Self.nameKey(name, folding: folding) else { return [] }
+        return try database.read { db in
+            var ids: [Int64] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, first_name, last_name, formatted_name FROM person")
+            while let row = try rows.next() {
+                let first: String = row[1], last: String = row[2], formatted: String = row[3]
+                let own = first.isEmpty && last.isEmpty ? formatted : first + " " + last
+                if Self.nameKey(own, folding: folding) == wanted || (!formatted.isEmpty && Self.nameKey(formatted, folding: folding) == wanted) {
+                    ids.append(row[0])
+                }
+            }
+            return ids
+        }
+    }
+}

@@ -13,6 +13,20 @@ public struct ContactMerge: Sendable {
 }
 
 extension ContactStore {
+    /// The people `ids`, each once, in the order given; throws `ContactStoreError.notFound` naming the first id that
+    /// does not exist.
+    public func existingPeople(ids: [Int64]) throws -> [Person] {
+        try database.read { db in try Self.existing(ids, db: db) }
+    }
+
+    static func existing(_ ids: [Int64], db: Database) throws -> [Person] {
+        var unique: [Int64] = []
+        for id in ids where !unique.contains(id) { unique.append(id) }
+        let people = try PersonRows.fetch(ids: unique, db: db)
+        if let missing = unique.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
+        return people
+    }
+
     /// The first person with the others merged in, as `merge(ids:)` would store it; nothing is written.
     /// The first keeps its names, organisation and chosen number where it has them; numbers and emails are united
     /// (the same number written twice is kept once); notes are joined.
@@ -45,13 +59,11 @@ extension ContactStore {
     /// invitations are handed to it and the others are deleted, so nobody who was invited becomes "not invited" by a
     /// merge. Throws `ContactStoreError.notFound` naming an id that does not exist.
     public func merge(ids: [Int64]) throws -> ContactMerge {
-        var unique: [Int64] = []
-        for id in ids where !unique.contains(id) { unique.append(id) }
-        guard unique.count >= 2 else { throw ContactStoreError.mergeNeedsTwo }
+        guard Set(ids).count >= 2 else { throw ContactStoreError.mergeNeedsTwo }
         let now = clock.now()
         return try database.write { db in
-            let people = try PersonRows.fetch(ids: unique, db: db)
-            if let missing = unique.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
+            let people = try Self.existing(ids, db: db)
+            let unique = people.compactMap(\.id)
             let (person, leftOut) = Self.merged(people)
             try PersonRows.update(person, id: unique[0], db: db, now: now)
             try db.execute(sql: "UPDATE person SET sms_number = ? WHERE id = ?", arguments: [person.smsNumber, unique[0]])
@@ -70,9 +82,8 @@ extension ContactStore {
     /// exist deletes nothing and is named in the error.
     public func delete(ids: [Int64]) throws -> [Person] {
         try database.write { db in
-            let people = try PersonRows.fetch(ids: ids, db: db)
-            if let missing = ids.first(where: { id in !people.contains { $0.id == id } }) { throw ContactStoreError.notFound(missing) }
-            for id in ids { try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id]) }
+            let people = try Self.existing(ids, db: db)
+            for person in people { try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [person.id]) }
             try PersonRows.bumpGeneration(db)
             return people
         }

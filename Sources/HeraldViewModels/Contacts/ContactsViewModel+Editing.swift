@@ -153,11 +153,11 @@ extension ContactsViewModel {
         reload(keepingCursor: false)
     }
 
-    /// The selected ids in the order the list shows them (the first is the one a merge keeps); rows not read yet
-    /// come after, by id.
+    /// The selected ids in the order the list shows them (the first is the one a merge keeps): a search's or the
+    /// duplicates view's order, else the rows read so far; the rest come after, by id.
     func selectionInListOrder() -> [Int64] {
-        let shownRows = rows(in: 0..<count).compactMap { $0?.personId }
-        let inOrder = shownRows.filter { selection.contains($0) }
+        let ordered = listing.ids ?? rows(in: 0..<count).compactMap { $0?.personId }
+        let inOrder = ordered.filter { selection.contains($0) }
         return inOrder + selection.subtracting(inOrder).sorted()
     }
 }

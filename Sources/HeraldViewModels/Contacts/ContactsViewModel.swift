@@ -90,7 +90,7 @@ public final class ContactsViewModel {
     /// The suggestions shown now (none during a search).
     public var visibleSuggestions: [Suggestion] { listing.query.isEmpty && !showsDuplicates ? suggested : [] }
     /// True when the address book has nobody in it.
-    public var isAddressBookEmpty: Bool { !isLoading && query.isEmpty && listing.total == 0 && loadError == nil }
+    public var isAddressBookEmpty: Bool { !isLoading && query.isEmpty && !showsDuplicates && listing.total == 0 && loadError == nil }
 
     /// The window the screen shows now (the layout pass tells): it is read again when the ledger or the contacts
     /// change, and the rows it lacks are read off the UI thread.

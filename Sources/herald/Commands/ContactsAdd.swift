@@ -9,7 +9,7 @@ struct ContactsAdd: AsyncParsableCommand {
         commandName: "add", abstract: "Add a contact.",
         discussion: """
             NAME is split into first and last name at its last space ("Ana Marija Kovač": first "Ana Marija", last \
-            "Kovač"); --first and --last say it exactly. A number or address someone already has is added all the \
+            "Kovač"; "Kovač, Ana" is read as last, first); --first and --last say it exactly. A number or address someone already has is added all the \
             same, and the other person is named so the two can be merged.
             """)
 
@@ -29,16 +29,10 @@ struct ContactsAdd: AsyncParsableCommand {
     func run() async throws {
         var draft = ContactDraft()
         if let name {
-            let words = name.trimmedSpaces.split(separator: " ", omittingEmptySubsequences: true)
-            if words.count > 1 {
-                draft.firstName = words.dropLast().joined(separator: " ")
-                draft.lastName = String(words.last ?? "")
-            } else {
-                draft.firstName = name.trimmedSpaces
-            }
+            let (first, last) = ContactDraft.nameParts(name)
             do throws(ContactDraft.Problem) {
-                draft.firstName = try ContactDraft.text(draft.firstName, "NAME")
-                draft.lastName = try ContactDraft.text(draft.lastName, "NAME")
+                draft.firstName = try ContactDraft.text(first, "NAME")
+                draft.lastName = try ContactDraft.text(last, "NAME")
             } catch { throw Output.failure(error.description) }
         }
         do throws(ContactDraft.Problem) { draft = try fields.applied(to: draft) } catch {

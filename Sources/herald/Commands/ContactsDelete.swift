@@ -22,12 +22,11 @@ struct ContactsDelete: AsyncParsableCommand {
 
     func run() async throws {
         let store = ContactStore(database: try global.openDatabase())
-        var unique: [Int64] = []
-        for id in ids where !unique.contains(id) { unique.append(id) }
-        let people = try store.people(ids: unique)
-        if let missing = unique.first(where: { id in !people.contains { $0.id == id } }) {
-            throw Output.failure("no contact with id \(missing); nothing was deleted: find ids with `herald contacts list --search NAME`")
+        let people: [Person]
+        do { people = try store.existingPeople(ids: ids) } catch let error as ContactStoreError {
+            throw Output.failure("\(error.description); nothing was deleted")
         }
+        let unique = people.compactMap(\.id)
         let names = people.map { "\(Output.safe($0.displayName)) (id \($0.id ?? 0))" }
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {

@@ -74,11 +74,7 @@ struct ContactsEdit: AsyncParsableCommand {
             return
         }
         var person = draft.applied(to: stored, parser: parser)
-        if let revision = stored.revision { person.revision = max(revision, Date()) } else { person.revision = Date() }
-        if ContactDraft(person) == ContactDraft(stored) {
-            Output.note("nothing changed")
-            return
-        }
+        person.revision = max(stored.revision ?? .distantPast, Date())
         try store.update(person)
         for phone in person.phones where phone.number.invalidReason != nil && !stored.phones.contains(phone) {
             Output.warn("\(phone.number.raw): \(phone.number.invalidReason ?? ""); kept, but no invitation can go to it")

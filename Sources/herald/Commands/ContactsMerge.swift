@@ -31,22 +31,17 @@ struct ContactsMerge: AsyncParsableCommand {
         let merged: Person
         let removed: [Person]
         let leftOut: (phones: Int, emails: Int)
-        if dryRun {
-            var unique: [Int64] = []
-            for id in ids where !unique.contains(id) { unique.append(id) }
-            let people = try store.people(ids: unique)
-            if let missing = unique.first(where: { id in !people.contains { $0.id == id } }) {
-                throw Output.failure("no contact with id \(missing): find ids with `herald contacts list --search NAME`")
-            }
-            (merged, leftOut) = ContactStore.merged(people)
-            removed = Array(people.dropFirst())
-        } else {
-            do {
+        do {
+            if dryRun {
+                let people = try store.existingPeople(ids: ids)
+                (merged, leftOut) = ContactStore.merged(people)
+                removed = Array(people.dropFirst())
+            } else {
                 let merge = try store.merge(ids: ids)
                 (merged, removed, leftOut) = (merge.person, merge.removed, merge.leftOut)
-            } catch let error as ContactStoreError {
-                throw Output.failure("\(error.description); nothing was merged")
             }
+        } catch let error as ContactStoreError {
+            throw Output.failure("\(error.description); nothing was merged")
         }
         if json {
             try Output.printJSON(ContactJSON(merged, statuses: try LedgerStore(database: db).latestStatuses(msisdns: merged.distinctNumbers)))
