@@ -4,8 +4,6 @@ import HummingbirdAuth
 
 /// Who is asking, as the route group's authenticator found from the headers before any body was read.
 enum Caller: Sendable, RoleProviding {
-    /// A route open to all (health, a short link, `/metrics` when the operator left it open).
-    case anonymous
     /// A server key, with the application it opens.
     case key(ServerKeyHolder)
     /// A user's inbox JWT (a phone's own request); the engine checks it again.
@@ -30,7 +28,7 @@ enum Caller: Sendable, RoleProviding {
             }
         case .applicationCode: [.read, .send]       // an app's own code reads and marks its users' inbox seen
         case .userToken: [.read]
-        case .anonymous, .carrier: []
+        case .carrier: []
         }
     }
 }

@@ -24,7 +24,7 @@ struct ExchangeMiddleware: RouterMiddleware {
         var answer: Response
         do {
             if matched, let length = request.headers[.contentLength].flatMap(Int.init), length > options.maxBodyBytes {
-                throw APIError.server(status: 413, text: "the body is larger than \(options.maxBodyBytes) bytes")
+                throw tooLarge
             }
             answer = try await next(request, context)
         } catch {
@@ -45,6 +45,9 @@ struct ExchangeMiddleware: RouterMiddleware {
         return answer
     }
 
+    /// A body over the limit, whether its `Content-Length` said so or its bytes did.
+    private var tooLarge: APIError { APIError.server(status: 413, text: "the body is larger than \(options.maxBodyBytes) bytes") }
+
     /// Every failure as the error envelope a client of the wire API expects.
     private func envelope(_ error: any Error, request: Request, context: ServerContext, requestId: String) -> Response {
         switch error {
@@ -55,7 +58,7 @@ struct ExchangeMiddleware: RouterMiddleware {
         case let error as HTTPResponseError where error.status == .notFound:
             return WireAnswer.response(APIError.notFound("no endpoint \(request.method.rawValue) \(request.uri.path)").response)
         case let error as HTTPResponseError where error.status == .contentTooLarge:
-            return WireAnswer.response(APIError.server(status: 413, text: "the body is larger than \(options.maxBodyBytes) bytes").response)
+            return WireAnswer.response(tooLarge.response)
         case let error as EngineStoreError where !error.isRefusal:
             // The database is busy or cannot be reached (a key lookup, the event queue): try again shortly.
             log.warning("storage not answering", metadata: ["cause": "\(error)", "request_id": "\(requestId)"])

@@ -107,8 +107,7 @@ struct ServerHandlers: Sendable {
     /// The carrier's reports, stored before the answer: a 2xx tells the carrier it may forget them, anything else has
     /// it call again (a report stored twice counts once).
     func carrierReports(_ request: Request, _ context: ServerContext) async throws -> Response {
-        var request = request
-        let body = try await WireRequest.body(of: &request, context: context, options: options)
+        let body = try await WireRequest.body(of: request, context: context, options: options)
         let changed: Int
         do { changed = try await engine.storePushedReports(body) } catch let error as CarrierReportsError {
             switch error {
@@ -125,8 +124,7 @@ struct ServerHandlers: Sendable {
     /// A wire route handed to the engine: a server key becomes the application's secret (its code on inbox routes);
     /// a user's JWT, or the application code where the operator allowed it, goes as it came, and the engine checks it.
     func forward(_ request: Request, _ context: ServerContext, access: RouteAccess) async throws -> Response {
-        var request = request
-        var wire = try await WireRequest.full(of: &request, context: context, options: options)
+        var wire = try await WireRequest.full(of: request, context: context, options: options)
         if case .key(let holder) = context.identity {
             if access == .referral, !holder.key.role.maySend { return try await referralForViewer(wire, holder: holder) }
             let credential = access == .inbox || access == .inboxWrite ? holder.application.applicationCode : holder.application.secret

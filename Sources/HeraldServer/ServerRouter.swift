@@ -39,7 +39,7 @@ enum ServerRouter {
         let known = Dictionary(grouping: router.routes, by: { $0.path.description }).mapValues { Set($0.map(\.method)) }
         let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options]
         for (path, taken) in known {
-            for method in methods where !taken.contains(method) && !(method == .head && taken.contains(.get)) {
+            for method in methods where !taken.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
                     throw APIError.server(status: 405, text: "\(request.method.rawValue) is not allowed on \(request.uri.path)")
                 }

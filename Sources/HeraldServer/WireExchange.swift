@@ -13,14 +13,14 @@ enum WireRequest {
         return APIRequest(method: method, path: request.uri.path, query: query(request.uri.query), headers: headers(request.headers))
     }
 
-    static func full(of request: inout Request, context: ServerContext, options: ServerOptions) async throws -> APIRequest {
+    static func full(of request: Request, context: ServerContext, options: ServerOptions) async throws -> APIRequest {
         var wire = try head(of: request)
-        if wire.method == .post || wire.method == .put { wire.body = try await body(of: &request, context: context, options: options) }
+        if wire.method == .post || wire.method == .put { wire.body = try await body(of: request, context: context, options: options) }
         return wire
     }
 
     /// The body of an admitted request, within the size limit and the body timeout.
-    static func body(of request: inout Request, context: ServerContext, options: ServerOptions) async throws -> Data {
+    static func body(of request: Request, context: ServerContext, options: ServerOptions) async throws -> Data {
         let limit = options.maxBodyBytes, timeout = options.bodyTimeout
         let body = request.body
         let buffer = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in

@@ -6,9 +6,14 @@ import Testing
 @Suite struct ModuleGraphTests {
     /// Runs the script on `sources`: its exit status and what it printed.
     static func check(_ sources: URL) throws -> (status: Int32, output: String) {
+        try run("/bin/sh", [RepositoryFiles.url("scripts/module-graph.sh").path, sources.path])
+    }
+
+    /// Runs a program to its end: its exit status and what it printed on stdout and stderr.
+    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [RepositoryFiles.url("scripts/module-graph.sh").path, sources.path]
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -71,16 +76,7 @@ import Testing
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         func build(_ arguments: String...) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swift", "build", "--package-path", package.path] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
+            try Self.run("/usr/bin/env", ["swift", "build", "--package-path", package.path] + arguments)
         }
         #expect(try build("--target", "Store").status == 0)
         let unchecked = try build()

@@ -189,14 +189,14 @@ struct ContactsViewModelTests {
         let (vm, effects, ui) = await make(ws)
         let rows = await ui.rows(vm, 0..<5, effects)
         ui { vm.moveCursor(to: 2) }
-        #expect(ui { vm.inviteTargets() } == [try #require(rows[2].personId)])
+        #expect(ui { vm.targets() } == [try #require(rows[2].personId)])
         ui {
             vm.moveCursor(to: 4)                 // Zora Kovač
             vm.toggleSelection()
             vm.moveCursor(to: 0)                 // Ana Horvat
             vm.toggleSelection()
         }
-        #expect(ui { vm.inviteTargets() } == [rows[0].personId, rows[4].personId].compactMap { $0 }.sorted())
+        #expect(ui { vm.targets() } == [rows[0].personId, rows[4].personId].compactMap { $0 }.sorted())
         #expect(ui.violations.isEmpty)
     }
 
@@ -227,7 +227,7 @@ struct ContactsViewModelTests {
         let toasts = ToastBoard(clock: ws.clock)
         let (vm, _, ui) = await make(ws, toasts: toasts)
         #expect(vm.isAddressBookEmpty)
-        #expect(ui { vm.inviteTargets() }.isEmpty)
+        #expect(ui { vm.targets() }.isEmpty)
     }
 
     @Test func peopleImportedByAnotherProcessAppearOnTheFeedsEvent() async throws {

@@ -20,20 +20,11 @@ extension ContactBook {
     }
 
     /// Stores a new contact from `draft`; returns it with its id.
-    public func add(_ draft: ContactDraft) async throws -> Person {
-        var person = draft.applied(to: Person(), parser: parser)
-        person.revision = Date()
-        return try contacts.insert(person)
-    }
+    public func add(_ draft: ContactDraft) async throws -> Person { try contacts.add(draft, parser: parser) }
 
     /// Stores `draft` over the person `id` (REV bumped); nil when it changes nothing.
     public func save(_ draft: ContactDraft, personId: Int64) async throws -> Person? {
-        guard let stored = try contacts.person(id: personId) else { throw ContactStoreError.notFound(personId) }
-        guard draft != ContactDraft(stored) else { return nil }
-        var person = draft.applied(to: stored, parser: parser)
-        person.revision = max(Date(), stored.revision ?? .distantPast)
-        try contacts.update(person)
-        return person
+        try contacts.save(draft, personId: personId, parser: parser)
     }
 
     /// Deletes these people and returns them as they were, for `restore`.

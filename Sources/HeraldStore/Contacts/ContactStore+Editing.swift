@@ -13,6 +13,29 @@ public struct ContactMerge: Sendable {
 }
 
 extension ContactStore {
+    /// Stores a new contact written as a draft (numbers read with `parser`), its REV stamped now.
+    public func add(_ draft: ContactDraft, parser: PhoneNumberParser) throws -> Person {
+        var person = draft.applied(to: Person(), parser: parser)
+        person.revision = clock.now()
+        return try insert(person)
+    }
+
+    /// Stores `draft` over the person `id` in one transaction, REV bumped; nil when it changes nothing. Numbers
+    /// already stored keep their reading; new ones are read with `parser`.
+    public func save(_ draft: ContactDraft, personId id: Int64, parser: PhoneNumberParser) throws -> Person? {
+        let now = clock.now()
+        return try database.write { db in
+            guard let stored = try PersonRows.fetch(ids: [id], db: db).first else { throw ContactStoreError.notFound(id) }
+            guard draft != ContactDraft(stored) else { return nil }
+            var person = draft.applied(to: stored, parser: parser)
+            person.revision = max(now, stored.revision ?? .distantPast)
+            try PersonRows.update(person, id: id, db: db, now: now)
+            try PersonRows.bumpGeneration(db)
+            person.updatedAt = now
+            return person
+        }
+    }
+
     /// The people `ids`, each once, in the order given; throws `ContactStoreError.notFound` naming the first id that
     /// does not exist.
     public func existingPeople(ids: [Int64]) throws -> [Person] {
@@ -66,7 +89,6 @@ extension ContactStore {
             let unique = people.compactMap(\.id)
             let (person, leftOut) = Self.merged(people)
             try PersonRows.update(person, id: unique[0], db: db, now: now)
-            try db.execute(sql: "UPDATE person SET sms_number = ? WHERE id = ?", arguments: [person.smsNumber, unique[0]])
             for id in unique.dropFirst() {
                 try db.execute(sql: "UPDATE invitation SET person_id = ? WHERE person_id = ?", arguments: [unique[0], id])
                 try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
@@ -100,7 +122,6 @@ extension ContactStore {
                 } else {
                     try PersonRows.insert(person, keys: PersonRows.keys(for: person), db: db, now: now, id: id)
                 }
-                try db.execute(sql: "UPDATE person SET sms_number = ? WHERE id = ?", arguments: [person.smsNumber, id])
             }
             try PersonRows.bumpGeneration(db)
         }

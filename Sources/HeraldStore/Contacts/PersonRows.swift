@@ -127,8 +127,8 @@ enum PersonRows {
         let ms = now.epochMilliseconds
         let insert = RowInsert(try db.cachedStatement(sql: """
             INSERT INTO person (id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms,
-                                created_ms, updated_ms, sort_first, sort_last, search_key, phone_key, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                created_ms, updated_ms, sort_first, sort_last, search_key, phone_key, note, sms_number)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """), db: db)
         insert.bind(1, id)
         insert.bind(2, p.uid)
@@ -145,6 +145,7 @@ enum PersonRows {
         insert.bind(13, k.searchKey)
         insert.bind(14, k.phoneKey)
         insert.bind(15, p.note)
+        insert.bind(16, p.smsNumber)
         try insert.run()
         let id = db.lastInsertedRowID
         try insertChildren(p, id: id, emails: k.emails, db: db)
@@ -158,10 +159,10 @@ enum PersonRows {
         try db.cachedStatement(sql: """
             UPDATE person SET uid = ?, first_name = ?, last_name = ?, formatted_name = ?, organization = ?,
                 has_photo = ?, revision_ms = ?, updated_ms = ?, sort_first = ?, sort_last = ?, search_key = ?,
-                phone_key = ?, note = ? WHERE id = ?
+                phone_key = ?, note = ?, sms_number = ? WHERE id = ?
             """).execute(arguments: [p.uid, p.firstName, p.lastName, p.formattedName, p.organization, p.hasPhoto,
                                      p.revision?.epochMilliseconds, now.epochMilliseconds, k.sortFirst, k.sortLast,
-                                     k.searchKey, k.phoneKey, p.note, id])
+                                     k.searchKey, k.phoneKey, p.note, p.smsNumber, id])
         try db.cachedStatement(sql: "DELETE FROM phone WHERE person_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM email WHERE person_id = ?").execute(arguments: [id])
         try insertChildren(p, id: id, emails: k.emails, db: db)

@@ -347,7 +347,7 @@ public final class ContactsPane: LivePane {
 
     /// `I`: the selection (or the person under the cursor) goes to the Composer's confirmation.
     private func invite() {
-        let ids = viewModel.inviteTargets()
+        let ids = viewModel.targets()
         guard !ids.isEmpty else { viewModel.notify("nobody to invite: select people with space"); return }
         onInvite(ids)
     }

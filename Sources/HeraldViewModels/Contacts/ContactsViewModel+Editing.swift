@@ -67,15 +67,9 @@ extension ContactsViewModel {
         })
     }
 
-    /// Who `x` deletes: the selection, else the person under the cursor.
-    public var deleteTargets: [Int64] {
-        if !selection.isEmpty { return selection.sorted() }
-        return currentRow?.personId.map { [$0] } ?? []
-    }
-
     /// Deletes the selection (or the person under the cursor) at once; `u` brings them back.
     public func deleteContacts() {
-        let ids = deleteTargets
+        let ids = targets()
         guard !ids.isEmpty else { notify("nobody to delete: move the cursor to a person"); return }
         let book = self.book
         effects.perform({ try await book.delete(ids: ids) }, then: { [weak self] result in

@@ -362,10 +362,11 @@ public final class ContactsViewModel {
     /// Tells the person at the keyboard something (a toast).
     public func notify(_ text: String, level: ToastLevel = .warning) { toasts.post(text, level: level) }
 
-    /// Who `I` invites: the selection, else the person open in the detail or under the cursor (ids, in order).
-    public func inviteTargets() -> [Int64] {
+    /// Who `I` invites and `x` deletes: the selection, else the person open in the detail or under the cursor (ids,
+    /// in order).
+    public func targets() -> [Int64] {
         if !selection.isEmpty { return selection.sorted() }
-        return (detail?.personId ?? currentRow?.personId).map { [$0] } ?? []
+        return editTarget.map { [$0] } ?? []
     }
 
     // MARK: events

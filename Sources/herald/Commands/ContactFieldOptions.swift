@@ -42,20 +42,37 @@ struct ContactFieldOptions: ParsableArguments {
         if let formattedName { d.name = try ContactDraft.text(formattedName.trimmedSpaces, "--name") }
         if let organization { d.organization = try ContactDraft.text(organization.trimmedSpaces, "--org") }
         if let note { d.note = try ContactDraft.text(note.trimmedSpaces, "--note", limit: ContactDraft.noteLimit) }
-        if !phones.isEmpty {
-            d.phones = []
-            for value in phones {
-                do throws(ContactDraft.Problem) { d.phones.append(try ContactDraft.phone(value)) } catch { throw error.named("--phone") }
-            }
-        }
-        if !emails.isEmpty {
-            d.emails = []
-            for value in emails {
-                do throws(ContactDraft.Problem) { d.emails.append(try ContactDraft.email(value)) } catch { throw error.named("--email") }
-            }
-        }
+        if !phones.isEmpty { d.phones = try Self.phones(phones, option: "--phone") }
+        if !emails.isEmpty { d.emails = try Self.emails(emails, option: "--email") }
         try d.checkTotals(line: 0)
         return d
+    }
+}
+
+extension ContactFieldOptions {
+    /// Numbers given with `option`, each checked; a problem names the option.
+    static func phones(_ values: [String], option: String) throws(ContactDraft.Problem) -> [ContactDraft.Labeled] {
+        var out: [ContactDraft.Labeled] = []
+        for value in values {
+            do throws(ContactDraft.Problem) { out.append(try ContactDraft.phone(value)) } catch { throw error.named(option) }
+        }
+        return out
+    }
+
+    /// Addresses given with `option`, each checked; a problem names the option.
+    static func emails(_ values: [String], option: String) throws(ContactDraft.Problem) -> [ContactDraft.Labeled] {
+        var out: [ContactDraft.Labeled] = []
+        for value in values {
+            do throws(ContactDraft.Problem) { out.append(try ContactDraft.email(value)) } catch { throw error.named(option) }
+        }
+        return out
+    }
+
+    /// Warns about each of `phones` that no invitation can go to (kept as written).
+    static func warnUninvitable(_ phones: [LabeledPhone]) {
+        for phone in phones {
+            if let reason = phone.number.invalidReason { Output.warn("\(phone.number.raw): \(reason); kept, but no invitation can go to it") }
+        }
     }
 }
 

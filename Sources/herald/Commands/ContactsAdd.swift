@@ -41,17 +41,16 @@ struct ContactsAdd: AsyncParsableCommand {
         let parser = try global.phoneParser(region: region)
         let db = try global.openDatabase()
         let store = ContactStore(database: db)
-        let person = try store.insert(draft.applied(to: Person(), parser: parser))
+        let person = try store.add(draft, parser: parser)
         let id = person.id ?? 0
-        for phone in person.phones {
-            if let reason = phone.number.invalidReason { Output.warn("\(phone.number.raw): \(reason); kept, but no invitation can go to it") }
-            guard let e164 = phone.number.e164 else { continue }
+        ContactFieldOptions.warnUninvitable(person.phones)
+        for e164 in person.phones.compactMap(\.number.e164) {
             for other in try store.personIDs(withNumber: e164) where other != id {
                 Output.note("\(e164) is also the number of contact \(other): merge them with `herald contacts merge \(other) \(id)`")
             }
         }
         if json {
-            try Output.printJSON(ContactJSON(person, statuses: try LedgerStore(database: db).latestStatuses(msisdns: person.distinctNumbers)))
+            try Output.printJSON(ContactJSON(person, database: db))
         } else {
             print("added \(Output.safe(person.displayName)) (id \(id))")
         }

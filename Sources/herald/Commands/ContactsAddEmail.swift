@@ -46,6 +46,7 @@ struct ContactsAddEmail: AsyncParsableCommand {
             throw Output.failure("no address in the \(fieldNames.joined(separator: ", ")) field of the mail on stdin: pipe a whole mail, headers first")
         }
         let store = ContactStore(database: try global.openDatabase())
+        let parser = try PhoneNumberParser(defaultRegion: nil)     // no number is read anew: known ones keep their reading
         var outcomes: [Outcome] = []
         for mailbox in found {
             let name: String, address: String
@@ -58,16 +59,17 @@ struct ContactsAddEmail: AsyncParsableCommand {
             }
             if let id = try store.personIDs(withEmail: address).first {
                 outcomes.append(Outcome(address: address, name: try store.person(id: id)?.displayName ?? name, action: "known", id: id))
-            } else if !name.isEmpty, let id = try store.personIDs(namedAlike: name).first, var person = try store.person(id: id),
+            } else if !name.isEmpty, let id = try store.personIDs(namedAlike: name).first, let person = try store.person(id: id),
                       person.emails.count < ContactDraft.entriesLimit {
-                person.emails.append(LabeledEmail(label: nil, address: address))
-                try store.update(person)
-                outcomes.append(Outcome(address: address, name: person.displayName, action: "joined", id: id))
+                var draft = ContactDraft(person)
+                draft.emails.append(ContactDraft.Labeled(label: nil, value: address))
+                let saved = try store.save(draft, personId: id, parser: parser) ?? person
+                outcomes.append(Outcome(address: address, name: saved.displayName, action: "joined", id: id))
             } else {
-                var person = Person(emails: [LabeledEmail(label: nil, address: address)])
-                (person.firstName, person.lastName) = ContactDraft.nameParts(name)
-                person.revision = Date()
-                let stored = try store.insert(person)
+                var draft = ContactDraft()
+                (draft.firstName, draft.lastName) = ContactDraft.nameParts(name)
+                draft.emails = [ContactDraft.Labeled(label: nil, value: address)]
+                let stored = try store.add(draft, parser: parser)
                 outcomes.append(Outcome(address: address, name: stored.displayName, action: "added", id: stored.id ?? 0))
             }
         }

@@ -26,19 +26,18 @@ struct ContactsDelete: AsyncParsableCommand {
         do { people = try store.existingPeople(ids: ids) } catch let error as ContactStoreError {
             throw Output.failure("\(error.description); nothing was deleted")
         }
-        let unique = people.compactMap(\.id)
-        let names = people.map { "\(Output.safe($0.displayName)) (id \($0.id ?? 0))" }
+        let names = people.map { "\(Output.safe($0.displayName)) (id \($0.id ?? 0))" }.joined(separator: ", ")
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
-                throw Output.failure("deleting \(names.joined(separator: ", ")) needs a yes: pass --yes when not at a terminal")
+                throw Output.failure("deleting \(names) needs a yes: pass --yes when not at a terminal")
             }
-            FileHandle.standardError.write(Data("Delete \(names.joined(separator: ", "))? [y/N] ".utf8))
+            FileHandle.standardError.write(Data("Delete \(names)? [y/N] ".utf8))
             guard let answer = readLine(), ["y", "yes"].contains(answer.trimmedSpaces.lowercased()) else {
                 Output.note("nothing was deleted")
                 return
             }
         }
-        let deleted = try store.delete(ids: unique)
+        let deleted = try store.delete(ids: people.compactMap(\.id))
         for person in deleted { print("deleted \(Output.safe(person.displayName)) (id \(person.id ?? 0))") }
         if deleted.contains(where: { !$0.phones.isEmpty }) {
             Output.note("their invitations stay in the ledger; `herald status` still shows them")

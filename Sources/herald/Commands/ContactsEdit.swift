@@ -69,19 +69,13 @@ struct ContactsEdit: AsyncParsableCommand {
         } else {
             draft = try await editorDraft(stored)
         }
-        guard let draft else {
+        guard let draft, let person = try store.save(draft, personId: id, parser: parser) else {
             Output.note("nothing changed")
             return
         }
-        var person = draft.applied(to: stored, parser: parser)
-        person.revision = max(stored.revision ?? .distantPast, Date())
-        try store.update(person)
-        for phone in person.phones where phone.number.invalidReason != nil && !stored.phones.contains(phone) {
-            Output.warn("\(phone.number.raw): \(phone.number.invalidReason ?? ""); kept, but no invitation can go to it")
-        }
+        ContactFieldOptions.warnUninvitable(person.phones.filter { !stored.phones.contains($0) })
         if json {
-            let saved = try store.person(id: id) ?? person
-            try Output.printJSON(ContactJSON(saved, statuses: try LedgerStore(database: db).latestStatuses(msisdns: saved.distinctNumbers)))
+            try Output.printJSON(ContactJSON(person, database: db))
         } else {
             print("changed \(Output.safe(person.displayName)) (id \(id))")
         }
@@ -92,12 +86,8 @@ struct ContactsEdit: AsyncParsableCommand {
         var draft: ContactDraft
         do throws(ContactDraft.Problem) {
             draft = try fields.applied(to: ContactDraft(stored))
-            for value in addPhones {
-                do throws(ContactDraft.Problem) { draft.phones.append(try ContactDraft.phone(value)) } catch { throw error.named("--add-phone") }
-            }
-            for value in addEmails {
-                do throws(ContactDraft.Problem) { draft.emails.append(try ContactDraft.email(value)) } catch { throw error.named("--add-email") }
-            }
+            draft.phones += try ContactFieldOptions.phones(addPhones, option: "--add-phone")
+            draft.emails += try ContactFieldOptions.emails(addEmails, option: "--add-email")
             try draft.checkTotals(line: 0)
         } catch {
             throw Output.failure("\(error.description); nothing was changed")

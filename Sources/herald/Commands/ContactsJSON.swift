@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldStore
 
 /// The JSON shape of one contact in `contacts list --json` and `contacts show --json`.
 struct ContactJSON: Encodable {
@@ -57,6 +58,13 @@ struct ContactJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, note, phones, emails }
+}
+
+extension ContactJSON {
+    /// A stored contact with the latest status of each of its numbers, read from the ledger.
+    init(_ p: Person, database: HeraldDatabase) throws {
+        self.init(p, statuses: try LedgerStore(database: database).latestStatuses(msisdns: p.distinctNumbers))
+    }
 }
 
 struct ContactListJSON: Encodable {

@@ -44,7 +44,7 @@ struct ContactsMerge: AsyncParsableCommand {
             throw Output.failure("\(error.description); nothing was merged")
         }
         if json {
-            try Output.printJSON(ContactJSON(merged, statuses: try LedgerStore(database: db).latestStatuses(msisdns: merged.distinctNumbers)))
+            try Output.printJSON(ContactJSON(merged, database: db))
         } else {
             let others = removed.map { "\(Output.safe($0.displayName)) (id \($0.id ?? 0))" }.joined(separator: ", ")
             print("\(dryRun ? "would merge" : "merged") \(others) into \(Output.safe(merged.displayName)) (id \(merged.id ?? 0)):")
