@@ -155,7 +155,7 @@ func uiBench(_ o: BenchOptions, data: URL) async throws {
     print("          Contacts scrolling (j, page down; rows read as they come into view): " + summaryWithP99(scrolling))
 
     // Deliveries with every bulk.
-    let bulkCount = try workspace.ledger.bulkCounts().bulks.count
+    let bulkCount = try await workspace.book.deliveriesSnapshot().bulks.count
     let open = bench.press(.char("5"))
     print("          Deliveries opened with \(bulkCount) bulks: \(fmt(open)) ms to the full frame")
     var deliveries: [Double] = []

@@ -3,7 +3,7 @@ import HeraldAPI
 import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
-import HeraldServices
+@testable import HeraldServices
 import Testing
 
 /// A platform that cannot be reached: sends wait queued in the ledger instead of failing, using what the

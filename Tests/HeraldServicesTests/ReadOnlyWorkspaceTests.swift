@@ -3,7 +3,7 @@ import HeraldAPI
 import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
-import HeraldServices
+@testable import HeraldServices
 import Testing
 
 /// A workspace whose key may read but not send (a viewer's on a Herald server): a send is refused before anything is

@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import HeraldServices
+@testable import HeraldServices
 import HeraldStore
 import Testing
 @testable import HeraldTUI

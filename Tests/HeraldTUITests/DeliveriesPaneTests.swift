@@ -1,7 +1,7 @@
 import Foundation
 import HeraldUITestSupport
 import HeraldCore
-import HeraldServices
+@testable import HeraldServices
 import HeraldStore
 import Testing
 @testable import HeraldTUI

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldEmbedded
-import HeraldServices
+@testable import HeraldServices
 
 /// A real workspace (its SQLite store and the embedded engine) on a temporary folder, on a manual clock that starts
 /// now; closed and removed at the end. The one workspace builder of the view-model and pane tests.

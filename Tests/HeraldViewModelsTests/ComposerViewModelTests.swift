@@ -3,7 +3,7 @@ import HeraldUITestSupport
 import HeraldAPI
 import HeraldCore
 import HeraldEngine
-import HeraldServices
+@testable import HeraldServices
 import HeraldStore
 import Testing
 @testable import HeraldViewModels

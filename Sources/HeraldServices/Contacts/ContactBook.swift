@@ -123,6 +123,9 @@ public struct ContactBook: Sendable {
     /// Chooses the number this person's invitations go to (nil: Herald picks again).
     public func setSMSNumber(_ e164: String?, personId: Int64) async throws { try contacts.setSMSNumber(e164, personId: personId) }
 
+    /// The person with this id, nil when there is none.
+    public func person(id: Int64) async throws -> Person? { try contacts.person(id: id) }
+
     /// People with these ids, in the order given.
     public func people(ids: [Int64]) async throws -> [Person] { try contacts.people(ids: ids) }
 

@@ -285,28 +285,33 @@ public actor DeliveryTracker {
     }
 
     /// Delivery states the platform pushed (a server's event stream), stored like a poll's answer without
-    /// spending a pass. A bulk this ledger does not hold is a colleague's: it is stored as theirs, so the
-    /// team's bulks show beside this workspace's, with their message when the event carries it. Answers how many rows
-    /// changed or were added.
+    /// spending a pass (see `store`); a failure is logged. Answers how many rows changed or were added.
     @discardableResult
     public func applyPushed(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil) -> Int {
-        do {
-            let updates = infos.map { DeliveryUpdate($0) }
-            guard try ledger.bulk(id: bulkId) != nil else {
-                return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), messageText: messageText, updates)
-            }
-            let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
-            if var entry = entries[bulkId], !applied.isEmpty {
-                for row in try ledger.recipients(ofBulk: bulkId) {
-                    if let id = row.id { entry.statuses[id] = row.status; entry.rows[id] = row }
-                }
-                entries[bulkId] = entry
-            }
-            return applied.count
-        } catch {
+        do { return try store(infos, bulkId: bulkId, messageText: messageText) } catch {
             log.error("cannot store pushed delivery states", metadata: ["bulk": "\(bulkId)", "cause": "\(logCause(error))"])
             return 0
         }
+    }
+
+    /// Delivery states the platform gave outside a pass (pushed, or asked for by `herald status`), stored like a
+    /// poll's answer without spending a pass. A bulk this ledger does not hold is a colleague's: it is stored as
+    /// theirs, so the team's bulks show beside this workspace's, with their message when the event carries it.
+    /// Answers how many rows changed or were added.
+    @discardableResult
+    public func store(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil) throws -> Int {
+        let updates = infos.map { DeliveryUpdate($0) }
+        guard try ledger.bulk(id: bulkId) != nil else {
+            return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), messageText: messageText, updates)
+        }
+        let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
+        if var entry = entries[bulkId], !applied.isEmpty {
+            for row in try ledger.recipients(ofBulk: bulkId) {
+                if let id = row.id { entry.statuses[id] = row.status; entry.rows[id] = row }
+            }
+            entries[bulkId] = entry
+        }
+        return applied.count
     }
 
     // MARK: steps

@@ -18,7 +18,7 @@ public final class Workspace: @unchecked Sendable {
     public let dataDirectory: URL
     public let config: WorkspaceConfig
     public let clock: any HeraldClock
-    public let database: HeraldDatabase
+    let database: HeraldDatabase
     /// The platform this workspace talks to.
     public let connection: PlatformConnection
     public var credentials: PlatformCredentials { connection.credentials }
@@ -29,9 +29,9 @@ public final class Workspace: @unchecked Sendable {
     public let bus: EventBus
     public let parser: PhoneNumberParser
 
-    public let contacts: ContactStore
-    public let ledger: LedgerStore
-    public let settings: SettingsStore
+    let contacts: ContactStore
+    let ledger: LedgerStore
+    let settings: SettingsStore
     public let templates: TemplateService
     public let invites: InviteService
     public let tracker: DeliveryTracker

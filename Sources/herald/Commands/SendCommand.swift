@@ -61,7 +61,7 @@ struct SendCommand: AsyncParsableCommand {
         for t in targets {
             let trimmed = t.trimmingCharacters(in: .whitespaces)
             if !trimmed.hasPrefix("+"), !trimmed.hasPrefix("0"), let id = Int64(trimmed), trimmed.count < 7 {
-                guard let person = try ws.contacts.person(id: id) else {
+                guard let person = try await ws.book.person(id: id) else {
                     throw Output.failure(InviteError.unknownPerson(id).userMessage
                         + "; a phone number is written with its country code, e.g. +385 91 123 4567")
                 }
@@ -86,7 +86,7 @@ struct SendCommand: AsyncParsableCommand {
         if json {
             try Output.printJSON(SendJSON(result, reconciled: reconciled))
         } else {
-            printHuman(result, ws: ws)
+            await printHuman(result, ws: ws)
         }
         let refused = result.recipients.filter { $0.status == .rejected || $0.status == .sendFailed }
         if !result.recipients.isEmpty, refused.count == result.recipients.count {
@@ -125,14 +125,14 @@ struct SendCommand: AsyncParsableCommand {
         return targets
     }
 
-    private func printHuman(_ result: InviteResult, ws: Workspace) {
+    private func printHuman(_ result: InviteResult, ws: Workspace) async {
         if let bulk = result.bulkId {
             let more = result.bulkIds.count > 1 ? " (+\(result.bulkIds.count - 1) more: \(result.bulkIds.dropFirst().joined(separator: ", ")))" : ""
             print("Bulk \(Output.safe(bulk))\(more): \(counted(result.recipients.count, "recipient"))")
         }
         if !result.recipients.isEmpty {
             var table = OutputTable(headers: ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"], maxWidths: [18, 28, 14, 40])
-            var names = ContactNameColumn(contacts: ws.contacts)
+            let names = await ContactNameColumn(result.recipients.map(\.personId), book: ws.book)
             for r in result.recipients {
                 table.add([r.address, names.name(of: r.personId), r.status.label + (r.reason == nil ? "" : " *"), r.messageId ?? ""])
             }

@@ -18,7 +18,7 @@ extension SendCommand {
         print("Dry run: nothing was sent. Sender \(Output.safe(preview.sender)), message \(Output.safe(preview.messageKey)).")
         if !preview.recipients.isEmpty {
             var table = OutputTable(headers: ["ADDRESS", "NAME", "SMS", "TEXT"], maxWidths: [18, 24, 5, 200])
-            var names = ContactNameColumn(contacts: ws.contacts)
+            let names = await ContactNameColumn(preview.recipients.map(\.personId), book: ws.book)
             for r in preview.recipients {
                 table.add([r.address, names.name(of: r.personId), "\(r.segments)", TerminalSafeText.sanitize(r.text)])
             }

@@ -69,7 +69,7 @@ struct ShareEmail: AsyncParsableCommand {
         defer { ws.close() }
         var failures = 0
         for id in ids {
-            guard let person = try ws.contacts.person(id: id) else {
+            guard let person = try await ws.book.person(id: id) else {
                 Output.warn("no contact with id \(id)")
                 failures += 1
                 continue

@@ -8,12 +8,12 @@ import HeraldStore
 /// `herald status BULK`: the delivery state of every recipient of a bulk.
 struct StatusCommand: AsyncParsableCommand {
     /// Redraws "N of M final" on stderr every half second until cancelled, then clears the line.
-    static func showProgress(ledger: LedgerStore, bulkId: String) async {
+    static func showProgress(book: ContactBook, bulkId: String) async {
         let safeId = Output.safe(bulkId)
         while !Task.isCancelled {
             // A read that fails leaves the last line up; the table after the wait reads again and says why.
-            if let rows = try? ledger.recipients(ofBulk: bulkId) {
-                let final = rows.filter(\.status.isFinal).count
+            if let rows = try? await book.recipients(ofBulk: bulkId) {
+                let final = rows.filter(\.invitation.status.isFinal).count
                 let line = "waiting for \(safeId): \(final) of \(rows.count) recipient\(rows.count == 1 ? "" : "s") final (ctrl-c stops waiting)"
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
             }
@@ -39,7 +39,8 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let ws = try await global.openWorkspace()
         defer { ws.close() }
-        if try ws.ledger.bulk(id: bulk) == nil {
+        let book = ws.book
+        if try await book.bulk(id: bulk) == nil {
             // On a Herald server a colleague's bulk is the team's: the platform knows it, and it is recorded as theirs.
             let known: [DeliveryInfo]
             do { known = try await ws.platform.deliveryInfos(bulkId: bulk) } catch APIError.notFound {
@@ -51,7 +52,7 @@ struct StatusCommand: AsyncParsableCommand {
             guard !known.isEmpty else {
                 throw Output.failure("no bulk \(Output.safe(bulk)) in this workspace (\(ws.dataDirectory.path)) or on its platform: check the id, or pass the --data-dir it was sent from")
             }
-            try ws.ledger.recordTeamBulk(bulkId: bulk, createdAt: Date(), known.map(DeliveryUpdate.init))
+            try await ws.tracker.store(known, bulkId: bulk)
         }
         if wait {
             let interrupt = SignalTrap(SIGINT)
@@ -60,7 +61,7 @@ struct StatusCommand: AsyncParsableCommand {
             let task = Task { await tracker.waitUntilSettled(bulkIds: [bulkId]) }
             interrupt.onSignal { task.cancel() }
             // On a terminal, one line that says how far the bulk is while it is waited for (never in a pipe or a file).
-            let progress = isatty(STDERR_FILENO) == 1 ? Task { await Self.showProgress(ledger: ws.ledger, bulkId: bulkId) } : nil
+            let progress = isatty(STDERR_FILENO) == 1 ? Task { await Self.showProgress(book: book, bulkId: bulkId) } : nil
             await task.value
             progress?.cancel()
             _ = await progress?.value
@@ -70,7 +71,7 @@ struct StatusCommand: AsyncParsableCommand {
             do {
                 let infos = try await ws.platform.deliveryInfos(bulkId: bulk)
                 do {
-                    _ = try ws.ledger.applyDeliveryInfos(bulkId: bulk, infos.map(DeliveryUpdate.init))
+                    try await ws.tracker.store(infos, bulkId: bulk)
                 } catch {
                     Output.warn("could not record the platform's fresh states (\(userMessage(for: error))): showing the states last recorded")
                 }
@@ -78,7 +79,8 @@ struct StatusCommand: AsyncParsableCommand {
                 Output.warn("could not ask the platform (\(userMessage(for: error))): showing the states last recorded")
             }
         }
-        let rows = try ws.ledger.recipients(ofBulk: bulk)
+        let recipients = try await book.recipients(ofBulk: bulk)
+        let rows = recipients.map(\.invitation)
         if json {
             try Output.printJSON(StatusJSON(bulkId: bulk, deliveryInfo: rows.map {
                 StatusJSON.Info(address: $0.msisdn, messageId: $0.messageId, personId: $0.personId, deliveryStatus: $0.status.rawValue,
@@ -97,10 +99,10 @@ struct StatusCommand: AsyncParsableCommand {
         var table = OutputTable(headers: headers, maxWidths: widths)
         var counts: [DeliveryStatus: Int] = [:]
         var totals: [String: Double] = [:]
-        var names = ContactNameColumn(contacts: ws.contacts)
-        for r in rows {
+        for recipient in recipients {
+            let r = recipient.invitation
             counts[r.status, default: 0] += 1
-            var cells = [r.msisdn, names.name(of: r.personId), r.status.label, r.messageId ?? ""]
+            var cells = [r.msisdn, recipient.name ?? "", r.status.label, r.messageId ?? ""]
             if priced { cells.append(r.currency.flatMap { c in r.price.map { Self.money($0, c) } } ?? "") }
             if failed { cells.append(r.status.isImpossible ? r.error ?? "" : "") }
             if let c = r.currency, let p = r.price { totals[c, default: 0] += p }

@@ -30,7 +30,7 @@ struct WatchCommand: AsyncParsableCommand {
             for await event in events {
                 guard case .ledgerChanged(let change) = event else { continue }
                 for delivery in change.deliveries.sorted(by: { $0.at < $1.at }) {
-                    do { Self.emit(try Self.line(delivery, json: json, names: names)) } catch {
+                    do { Self.emit(try await Self.line(delivery, json: json, names: names)) } catch {
                         Self.warn("could not write the change of \(delivery.address) in \(delivery.bulkId) as JSON: \(error)")
                     }
                 }
@@ -42,14 +42,14 @@ struct WatchCommand: AsyncParsableCommand {
         interrupt.cancel()
     }
 
-    private static func line(_ change: DeliveryChange, json: Bool, names: NameCache) throws -> String {
+    private static func line(_ change: DeliveryChange, json: Bool, names: NameCache) async throws -> String {
         let address = change.address.hasPrefix("+") ? change.address : "+" + change.address
         if json {
             return try Output.json(WatchJSON(bulkId: change.bulkId, address: address, messageId: change.messageId,
                                              personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
                                              at: Output.iso(change.at)))
         }
-        let name = names.name(change.personId)
+        let name = await names.name(change.personId)
         return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label ?? "new") → \(change.to.label)"
     }
 
@@ -66,16 +66,16 @@ struct WatchCommand: AsyncParsableCommand {
 
 /// Display names by person id, looked up once.
 final class NameCache {
-    private let ws: Workspace
+    private let book: ContactBook
     private var names: [Int64: String] = [:]
-    init(ws: Workspace) { self.ws = ws }
+    init(ws: Workspace) { book = ws.book }
 
-    func name(_ id: Int64?) -> String {
+    func name(_ id: Int64?) async -> String {
         guard let id else { return "" }
         if let n = names[id] { return n }
         // A name that cannot be read is left blank on the line, and the cause said once on stderr.
         var n = ""
-        do { n = try ws.contacts.person(id: id)?.displayName ?? "" } catch {
+        do { n = try await book.person(id: id)?.displayName ?? "" } catch {
             WatchCommand.warn("could not read the name of person \(id): \(error)")
         }
         names[id] = n
