@@ -57,6 +57,24 @@ END:VCARD
         #expect(run.stdout.split(separator: "\n").sorted() == ["ana.d@mail.example\tAna Đurđević", "ana@acme.example\tAna Đurđević"])
     }
 
+    /// `contacts list --search` takes the query language of `/` in Contacts.
+    @Test func listSearchTakesFieldsNotsAndStates() throws {
+        let box = try sandbox()
+        func names(_ query: String) throws -> [String] {
+            let list = try box.contacts(["list", "--json", "--search", query]).json()
+            return (list["contacts"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        }
+        #expect(try names("email:acme") == ["Ana Đurđević"])
+        #expect(try names("ana -email:example") == ["Ana Nomail"])
+        #expect(try names(#"name:"ana nomail""#) == ["Ana Nomail"])
+        #expect(try names("phone:+38591 -phone:2222") == ["Ana Đurđević"])
+        #expect(try names("status:not-invited ana").count == 3)
+        #expect(try names("-status:not-invited").isEmpty)
+        let bad = try box.contacts(["list", "--search", "status:maybe"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--search: status:maybe is not a state: use status:invited, status:pending, status:failed or status:not-invited"))
+    }
+
     @Test func noMatchSaysSoOnTheFirstLineForMuttAndPrintsNothingForAerc() throws {
         let box = try sandbox()
         let mutt = try box.contacts(["query", "--mutt", "zzz"])

@@ -125,6 +125,30 @@ struct ContactsPaneTests {
         #expect(!reopened.contains("/ bab") && reopened.contains("Ana Horvat") && reopened.contains("Babić"))
     }
 
+    /// A term that cannot be read is said on the search line, the list keeps its last answer, and ↑ brings back the
+    /// search made before.
+    @Test func aQueryProblemShowsOnTheSearchLineAndUpRecallsTheLastSearch() async throws {
+        let f = try await Fixture()
+        try f.add("Ana", "Horvat", "091 111 1111")
+        try f.add("Ivo", "Babić", "092 222 2222")
+        let pane = try await f.start()
+        #expect(pane.handle(action: .search))
+        for c in "phone:092" { #expect(pane.handle(unboundKey: .char(c))) }
+        #expect(pane.handle(action: .finishEditing))
+        try await f.settle()
+        #expect(try f.draw().snapshot().contains("1 found"))
+        #expect(pane.handle(action: .search))
+        for c in "-status:maybe" { _ = pane.handle(unboundKey: .char(c)) }
+        try await f.settle()
+        let text = try f.draw().snapshot()
+        #expect(text.contains("/ -status:maybe  status:maybe is not a state"), "\(text)")
+        #expect(text.contains("Ana Horvat") && text.contains("Babić"))      // the last answer (everyone, from the empty field)
+        #expect(pane.handle(action: .earlierSearch))
+        try await f.settle()
+        let recalled = try f.draw().snapshot()
+        #expect(recalled.contains("/ phone:092") && recalled.contains("Babić") && !recalled.contains("Ana Horvat"), "\(recalled)")
+    }
+
     @Test func sortByLastNameFromThePaletteAndADeliveriesOrderIsRefusedWithWhatContactsTake() async throws {
         let f = try await Fixture()
         try f.add("Ana", "Zorić", "+385911111111")

@@ -66,9 +66,13 @@ public struct ContactBook: Sendable {
     /// The rows shown lately: the next keystroke reads only the people it did not show yet.
     private let shown = ShownPeople()
 
-    init(contacts: ContactStore, ledger: LedgerStore, parser: PhoneNumberParser) {
+    /// Where the searches made in Contacts are kept.
+    let settings: SettingsStore
+
+    init(contacts: ContactStore, ledger: LedgerStore, settings: SettingsStore, parser: PhoneNumberParser) {
         self.contacts = contacts
         self.ledger = ledger
+        self.settings = settings
         self.parser = parser
     }
 
@@ -82,7 +86,7 @@ public struct ContactBook: Sendable {
             let ids = try contacts.duplicates().flatMap(\.ids)
             return ContactListing(query: "", sort: sort, total: ids.count, ids: ids)
         }
-        if let hits = try contacts.searchHits(query, sortedBy: sort) {
+        if let hits = try ContactSearch(contacts: contacts, ledger: ledger).hits(try ContactQuery(query), sortedBy: sort) {
             return ContactListing(query: query, sort: sort, total: hits.total, ids: hits.hits.map(\.personId))
         }
         return ContactListing(query: "", sort: sort, total: try contacts.count(), ids: nil)
@@ -143,6 +147,20 @@ public struct ContactBook: Sendable {
         let invitations = try ledger.invitations(for: person)
         return PersonDetail(person: person, summary: PersonInvitationSummary(person: person, invitations: invitations),
                             invitations: invitations)
+    }
+
+    static let keySearchHistory = "contacts.search_history"
+
+    /// The searches made in Contacts, oldest first (kept across runs).
+    public func searchHistory() async throws -> [String] {
+        guard let json = try settings.string(Self.keySearchHistory) else { return [] }
+        // A history written by something else is started afresh rather than refused.
+        return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    }
+
+    /// Keeps the searches made in Contacts for the next run.
+    public func saveSearchHistory(_ entries: [String]) async throws {
+        try settings.set(Self.keySearchHistory, String(decoding: try JSONEncoder().encode(entries), as: UTF8.self))
     }
 
     /// Builds the search index now (a first search on 100,000 people would otherwise pay for it).

@@ -39,7 +39,7 @@ public final class Workspace: @unchecked Sendable {
     public let feed: ChangeFeed
     public let inbox: InboxService
     /// What the screens read of the contacts and the ledger (async, so never on the UI thread).
-    public var book: ContactBook { ContactBook(contacts: contacts, ledger: ledger, parser: parser) }
+    public var book: ContactBook { ContactBook(contacts: contacts, ledger: ledger, settings: settings, parser: parser) }
     public let suggestions: SuggestionService
     public let share: ShareService
     /// Sends email invitations from `config.emailFrom`; nil when no sender is configured.

@@ -77,6 +77,16 @@ public struct ContactStore: Sendable {
         return index.search(query, byLastName: sort == .lastName, limit: limit)
     }
 
+    /// `searchHits` for a query with fields and `not`s (see `ContactQuery`); `keep` has the last word on each person
+    /// (what the ledger says for `status:`). Nil for an empty query.
+    func searchHits(_ query: ContactQuery, sortedBy sort: ContactSort, limit: Int?,
+                    keep: ((Int64) -> Bool)? = nil) throws -> (total: Int, hits: [SearchHit])? {
+        guard !query.isEmpty else { return nil }
+        UIThreadGuard.storageTouched("search")
+        let index = try indexCache.current(database.pool, savedAt: indexFile)
+        return index.search(query, byLastName: sort == .lastName, limit: limit, keep: keep)
+    }
+
     /// Builds (or loads) the search index now instead of on the first query, and works out the answers
     /// to one-character queries in `sort` order, so the first keystroke of a search is as quick as the rest.
     public func warmUpSearch(sortedBy sort: ContactSort = .firstName) throws {

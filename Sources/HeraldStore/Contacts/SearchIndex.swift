@@ -29,7 +29,7 @@ final class SearchIndex: Sendable {
     /// Position of each entry when sorted by last name.
     let lastRank: [Int32]
     /// Entries in last-name order (the inverse of `lastRank`).
-    private let lastOrder: [Int32]
+    let lastOrder: [Int32]
     /// How often each byte occurs in `text`: a search looks for the rarest byte of a term first.
     private let textByteCounts: [Int]
 
@@ -147,6 +147,8 @@ final class SearchIndex: Sendable {
         }
     }
 
+    /// Where each person id is among the entries (for queries with filters).
+    let entryPositions = EntryPositions()
     /// The last query's matches, so that a query typed on from it only re-checks those.
     private let memo = SearchMemo()
     /// The last complete answer, for the same query asked again.
@@ -317,7 +319,7 @@ final class SearchIndex: Sendable {
     }
 
     /// How many field separators lie in `[from, to)` (memchr from one to the next).
-    private static func separators(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    static func separators(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         var count = 0
         var p = base + from
         let end = base + to
@@ -339,7 +341,7 @@ final class SearchIndex: Sendable {
     }
 
     /// The probe for `needle` in the names (memchr on its rarest byte there) or in the phone digits (paired bytes).
-    private func probe(_ needle: [UInt8], isText: Bool) -> Probe {
+    func probe(_ needle: [UInt8], isText: Bool) -> Probe {
         guard needle.count >= 2 else { return Probe(first: 0, second: 0, pairs: false) }
         guard isText else { return Probe(first: 0, second: needle.count - 1, pairs: true) }
         var rarest = 0
@@ -348,7 +350,7 @@ final class SearchIndex: Sendable {
     }
 
     /// First occurrence of `needle` in `hay`.
-    private static func find(_ hay: UnsafePointer<UInt8>, _ hayLen: Int, _ needle: UnsafePointer<UInt8>,
+    static func find(_ hay: UnsafePointer<UInt8>, _ hayLen: Int, _ needle: UnsafePointer<UInt8>,
                              _ needleLen: Int, _ probe: Probe) -> UnsafePointer<UInt8>? {
         guard needleLen > 0, hayLen >= needleLen else { return nil }
         if probe.pairs { return findPair(hay, hayLen, needle, needleLen, probe) }

@@ -60,6 +60,8 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case switchChannel = "switch_channel"
     // editor
     case finishEditing = "finish_editing"
+    case earlierSearch = "earlier_search"
+    case laterSearch = "later_search"
     // a yes/no question
     case yes, no
     case switchButton = "switch_button"

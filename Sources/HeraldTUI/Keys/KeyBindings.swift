@@ -94,6 +94,8 @@ nonisolated public enum KeyBindings {
         KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries]),
         // Editor
         KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor]),
+        KeyBinding(.earlierSearch, [.up], "In the Contacts search: the search made before (history kept across runs)", [.editor]),
+        KeyBinding(.laterSearch, [.down], "In the Contacts search: the next search of the history, then the text typed", [.editor]),
         // A yes/no question
         KeyBinding(.yes, [.char("y"), .char("Y")], "Yes: send, resend or quit", [.question]),
         KeyBinding(.no, [.char("n"), .char("N"), .escape], "No: close the question, nothing happens", [.question]),

@@ -36,7 +36,7 @@ public final class ContactsPane: LivePane {
     public var onInvite: ([Int64]) -> Void = { _ in }
 
     public var hints: [(key: HintKey, label: String)] {
-        viewModel.isSearching ? [("enter", "done"), ("esc", "done")] : footerHints
+        viewModel.isSearching ? [("enter", "done"), ("esc", "done"), ("↑↓", "history")] : footerHints
     }
 
     public func didAppear() {
@@ -88,7 +88,13 @@ public final class ContactsPane: LivePane {
             canvas.put("/", x: line.x, y: line.y, style: Style(.accent, .bold))
             let field = Rect(x: line.x + 2, y: line.y, width: max(0, line.width - 2), height: 1)
             TextFieldView.render(into: &canvas, rect: field, state: &search, focused: vm.isSearching,
-                                 placeholder: "type to search names, organisations, emails, numbers")
+                                 placeholder: "words, or name: phone: email: org: status: (\"quotes\", -not)")
+            if let problem = vm.queryProblem {
+                // After the text typed, where the eye already is; the list below keeps the last answer.
+                let after = field.x + min(field.width, TerminalWidth.of(search.text) + 2)
+                let room = field.x + field.width - after
+                if room > 8 { canvas.put(TextFit.truncate(problem, to: room), x: after, y: line.y, style: Style(.error)) }
+            }
         }
         if let error = vm.loadError {
             canvas.put(TextFit.truncate(error, to: inside.width - 2), x: inside.x + 1, y: inside.y + 1, style: Style(.error), clip: inside)
@@ -239,7 +245,10 @@ public final class ContactsPane: LivePane {
                 + PaneBinding.each([.back, .quit]) { vm.cancelMerge() }
         }
         if vm.isSearching {
-            return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() }
+            return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() } + [
+                PaneBinding(.earlierSearch) { if let text = vm.recallSearch(-1) { self.search.setText(text) } },
+                PaneBinding(.laterSearch) { if let text = vm.recallSearch(1) { self.search.setText(text) } },
+            ]
         }
         if let detail = vm.detail {
             let several = detail.numbers.count > 1

@@ -48,6 +48,11 @@ public final class ContactsViewModel {
     public internal(set) var detail: PersonDetailView?
     /// The number under the cursor in the open detail (an index into its numbers).
     public internal(set) var detailNumber = 0
+    /// What is wrong with the query typed (`status:maybe`), shown by the search field; the list keeps the last
+    /// query's answer meanwhile.
+    public private(set) var queryProblem: String?
+    /// The searches made before, for ↑ and ↓ in the search field.
+    public private(set) var history = SearchHistory()
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
     /// True until the first listing arrived.
@@ -81,6 +86,7 @@ public final class ContactsViewModel {
         self.toasts = toasts
         listing = ContactListing(query: "", sort: .firstName, total: 0, ids: nil)
         reload()
+        loadSearchHistory()
     }
 
     // MARK: the list
@@ -145,20 +151,20 @@ public final class ContactsViewModel {
     /// Entries read from listing index `from`, stored as rows under the suggestions (in the duplicates view without
     /// A–Z sections: its groups are not in name order).
     private func storeRows(_ entries: [ContactEntry], from: Int, keepingFrom lower: Int, sort: ContactSort, query: String) {
-        let sections = !showsDuplicates
+        let sections = !showsDuplicates, marks = ContactQuery.highlightWords(query)
         pages.store(entries, from: from, keepingFrom: lower, offset: visibleSuggestions.count,
                     section: { sections ? Self.section(of: $0, sort: sort) : nil },
                     row: { entry, section, starts in
-                        Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts, reasons: nil, query: query)
+                        Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts, reasons: nil, query: marks)
                     })
     }
 
     static func makeRow(_ person: Person, _ summary: PersonInvitationSummary, number: String, section: String?, starts: Bool,
-                        reasons: [String]?, query: String) -> ContactRow {
+                        reasons: [String]?, query marks: String) -> ContactRow {
         let name = TerminalSafeText.sanitize(person.displayName)
         return ContactRow(person: person, summary: summary, badge: InvitationBadge(summary: summary, hasPhones: !person.phones.isEmpty), section: section,
                           startsSection: starts, reasons: reasons, name: name,
-                          matches: SearchHighlight.ranges(of: query, in: name), shownNumber: TerminalSafeText.sanitize(number))
+                          matches: SearchHighlight.ranges(of: marks, in: name), shownNumber: TerminalSafeText.sanitize(number))
     }
 
     /// The A–Z section of a person in `sort` order: a capital letter, or "#" for anything else.
@@ -225,6 +231,8 @@ public final class ContactsViewModel {
             switch result {
             case .success(let read):
                 self.install(read, keep: keep)
+            case .failure(let error as ContactQueryError):
+                self.queryProblem = error.message
             case .failure(let error):
                 self.loadError = "could not read the contacts: \(Self.describe(error))"
             }
@@ -312,18 +320,53 @@ public final class ContactsViewModel {
 
     // MARK: search and sort
 
-    public func beginSearch() { isSearching = true }
+    public func beginSearch() {
+        isSearching = true
+        history.restart()
+    }
 
-    /// Leaves the search field; the results stay (Esc again clears them).
-    public func endSearch() { isSearching = false }
+    /// Leaves the search field; the results stay (Esc again clears them), and the query joins the history.
+    public func endSearch() {
+        isSearching = false
+        guard history.remember(query) else { return }
+        let book = self.book, kept = history.entries
+        effects.perform({ try await book.saveSearchHistory(kept) }, then: { [weak self] result in
+            if case .failure(let error) = result { self?.toasts.post("could not keep the search history: \(Self.describe(error))", level: .warning) }
+        })
+    }
 
-    /// Runs the search for `text` now (called on every keystroke).
+    /// ↑ (`delta` -1) and ↓ (+1) in the search field: an earlier or later search from the history, run at once;
+    /// answers the text for the field (nil: nothing further that way).
+    public func recallSearch(_ delta: Int) -> String? {
+        guard let text = history.walk(delta, current: query) else { return nil }
+        setQuery(text)
+        return text
+    }
+
+    /// Reads the searches kept from earlier runs.
+    public func loadSearchHistory() {
+        let book = self.book
+        effects.perform({ try await book.searchHistory() }, then: { [weak self] result in
+            switch result {
+            case .success(let kept): self?.history.load(kept)
+            case .failure(let error): self?.toasts.post("could not read the search history: \(Self.describe(error))", level: .warning)
+            }
+        })
+    }
+
+    /// Runs the search for `text` now (called on every keystroke). A query that cannot be read (`status:maybe`)
+    /// says why by the field and leaves the list as it was.
     public func setQuery(_ text: String) {
         let clean = TerminalSafeText.sanitize(text)
         guard clean != query else { return }
         query = clean
         cursor = 0
         _ = picks.cancelRange()       // a range marked on the old rows means nothing on the new ones
+        do { _ = try ContactQuery(clean) } catch {
+            queryProblem = error.message
+            return
+        }
+        queryProblem = nil
         reload(keepingCursor: false)
     }
 

@@ -10,7 +10,11 @@ struct ContactsList: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Names, organisation, email, or digits of a number; case and accents are ignored.")
+    // `.unconditional`: `--search -status:invited` is a query that starts with a "not", not an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Words to find in names, organisation, email or the digits of a number (case and accents are ignored); "
+            + "or terms: name:, phone:, email:, org:, status:invited|pending|failed|not-invited, \"a phrase\", -term for not.",
+        valueName: "query"))
     var search: String?
 
     @Option(help: "first or last (name to sort by).")
@@ -29,9 +33,15 @@ struct ContactsList: AsyncParsableCommand {
         }
         if let limit, limit < 0 { throw Output.failure("--limit must be 0 or more") }
         let db = try global.openDatabase()
-        let store = ContactStore(database: db)
-        let page = try store.search(search ?? "", sortedBy: order, limit: limit)
-        let statuses = try LedgerStore(database: db).latestStatuses(msisdns: page.people.flatMap(\.distinctNumbers))
+        let ledger = LedgerStore(database: db)
+        let page: ContactPage
+        do {
+            page = try ContactSearch(contacts: ContactStore(database: db), ledger: ledger)
+                .people(try ContactQuery(search ?? ""), sortedBy: order, limit: limit)
+        } catch let error as ContactQueryError {
+            throw Output.failure("--search: \(error.message)")
+        }
+        let statuses = try ledger.latestStatuses(msisdns: page.people.flatMap(\.distinctNumbers))
         if json {
             try Output.printJSON(ContactListJSON(count: page.total, contacts: page.people.map { ContactJSON($0, statuses: statuses) }))
             return

@@ -1,0 +1,141 @@
+/// What `/` in Contacts and `--search` understand: plain words as always (each must match a name, the
+/// organisation, an email or the digits of a number), and terms that look in one place:
+///
+///     name:ana  phone:+38591  email:example.com  org:"Acme d.o.o."  status:pending  book:work  -status:failed
+///
+/// A quoted value is one phrase (`"de la"`); `-` before a term turns it into "not"; field names are read in any case.
+public struct ContactQuery: Sendable, Hashable {
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        /// A plain word: names, organisation, emails, or the digits of a number.
+        case any, name, phone, email, org, book, status
+    }
+
+    public struct Term: Sendable, Hashable {
+        public var field: Field
+        /// The value as typed (unquoted); for `status:`, the state's name.
+        public var value: String
+        public var negated: Bool
+        /// The state `status:` asks for.
+        public var state: InvitationState?
+
+        public init(field: Field, value: String, negated: Bool = false, state: InvitationState? = nil) {
+            self.field = field
+            self.value = value
+            self.negated = negated
+            self.state = state
+        }
+
+        /// The digits of a value written as a number (`+385 91-123`), nil when it holds anything else.
+        public var numberDigits: String? {
+            guard value.contains(where: { $0.isASCII && $0.isNumber }),
+                  value.allSatisfy({ ($0.isASCII && $0.isNumber) || " +-().".contains($0) }) else { return nil }
+            return value.filter { $0.isASCII && $0.isNumber }
+        }
+    }
+
+    public var terms: [Term]
+    /// The text as typed.
+    public let text: String
+
+    /// True for a query made of plain words only, which the search index answers as it always has.
+    public var isPlain: Bool { terms.allSatisfy { $0.field == .any && !$0.negated && !$0.value.contains(" ") } }
+    public var isEmpty: Bool { terms.isEmpty }
+
+    /// Reads `text`. A term still being typed (`name:` with no value, an unclosed quote) is read as far as it goes.
+    public init(_ text: String) throws(ContactQueryError) {
+        self.text = text
+        terms = []
+        var chars = Substring(text)
+        while true {
+            chars = chars.drop { $0.isWhitespace }
+            guard !chars.isEmpty else { break }
+            var negated = false
+            if chars.first == "-", chars.count > 1, let next = chars.dropFirst().first, !next.isWhitespace, !next.isNumber {
+                negated = true
+                chars = chars.dropFirst()
+            }
+            var field = Field.any
+            if let colon = chars.prefix(while: { !$0.isWhitespace && $0 != "\"" }).firstIndex(of: ":"),
+               let named = Field(rawValue: chars[chars.startIndex..<colon].lowercased()), named != .any {
+                field = named
+                chars = chars[chars.index(after: colon)...]
+            }
+            let value: String
+            if chars.first == "\"" {
+                let body = chars.dropFirst()
+                let end = body.firstIndex(of: "\"") ?? body.endIndex
+                value = String(body[body.startIndex..<end])
+                chars = end == body.endIndex ? body[end...] : body[body.index(after: end)...]
+            } else {
+                let word = chars.prefix { !$0.isWhitespace }
+                value = String(word)
+                chars = chars[word.endIndex...]
+            }
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            var term = Term(field: field, value: trimmed, negated: negated)
+            switch field {
+            case .status:
+                guard let state = Self.state(named: trimmed) else { throw .unknownStatus(trimmed) }
+                term.state = state
+            case .phone:
+                guard term.numberDigits != nil else { throw .notANumber(trimmed) }
+            default:
+                break
+            }
+            terms.append(term)
+        }
+    }
+
+    /// `invited`, `pending`, `failed` (or `impossible`), `not-invited` (`not invited`, `notinvited`).
+    static func state(named name: String) -> InvitationState? {
+        switch name.lowercased().filter(\.isLetter) {
+        case "notinvited": return .notInvited
+        case "pending": return .pending
+        case "invited": return .invited
+        case "failed", "impossible": return .impossible
+        default: return nil
+        }
+    }
+
+    /// The plain words, as one query for the search index.
+    public var plainWords: String {
+        terms.filter { $0.field == .any && !$0.negated && !$0.value.contains(" ") }.map(\.value).joined(separator: " ")
+    }
+
+    /// The words a list marks in the names it shows: what the query looks for in names (not its `not`s, states
+    /// or books). A query that cannot be read marks its words as typed.
+    public static func highlightWords(_ text: String) -> String {
+        guard let query = try? ContactQuery(text) else { return text }
+        return query.terms.filter { !$0.negated && ($0.field == .any || $0.field == .name || $0.field == .org) }
+            .map(\.value).joined(separator: " ")
+    }
+
+    /// Every term but the plain words.
+    public var filters: [Term] {
+        terms.filter { !($0.field == .any && !$0.negated && !$0.value.contains(" ")) }
+    }
+}
+
+/// A query that cannot be read, with what to write instead.
+public enum ContactQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownStatus(String)
+    case notANumber(String)
+    /// `book:` with no `[[books]]` configured, or a name none of them has.
+    case unknownBook(String, known: [String])
+
+    public var description: String { message }
+
+    public var message: String {
+        switch self {
+        case .unknownStatus(let value):
+            return "status:\(value) is not a state: use status:invited, status:pending, status:failed or status:not-invited"
+        case .notANumber(let value):
+            return "phone:\(value) is not a number: write digits, e.g. phone:+38591"
+        case .unknownBook(let value, let known):
+            return known.isEmpty
+                ? "book:\(value): no address books are configured ([[books]] in config.toml)"
+                : "book:\(value) is not a book: use \(known.map { "book:\($0)" }.joined(separator: ", "))"
+        }
+    }
+}

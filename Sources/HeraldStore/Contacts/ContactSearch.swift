@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// Finds the people a `ContactQuery` asks for: the contacts' search index answers words and fields, the ledger
+/// answers `status:`. What `/` in Contacts, `contacts list --search` and `contacts query` share.
+public struct ContactSearch: Sendable {
+    let contacts: ContactStore
+    let ledger: LedgerStore
+
+    public init(contacts: ContactStore, ledger: LedgerStore) {
+        self.contacts = contacts
+        self.ledger = ledger
+    }
+
+    /// How many people match and the best `limit` of them (all when nil), best first, then name order; nil for an
+    /// empty query (everyone, in name order).
+    public func hits(_ query: ContactQuery, sortedBy sort: ContactSort = .firstName,
+                     limit: Int? = nil) throws -> (total: Int, hits: [SearchHit])? {
+        guard !query.isEmpty else { return nil }
+        if let book = query.terms.first(where: { $0.field == .book }) {
+            throw ContactQueryError.unknownBook(book.value, known: [])
+        }
+        let wanted = query.terms.filter { $0.field == .status }.compactMap { term in term.state.map { ($0, term.negated) } }
+        guard !wanted.isEmpty else { return try contacts.searchHits(query, sortedBy: sort, limit: limit) }
+        let states = try ledger.personStates()
+        return try contacts.searchHits(query, sortedBy: sort, limit: limit) { id in
+            let state = states[id] ?? .notInvited
+            return wanted.allSatisfy { (state == $0.0) != $0.1 }
+        }
+    }
+
+    /// The people matching `query` (everyone for an empty one) and how many matched in all.
+    public func people(_ query: ContactQuery, sortedBy sort: ContactSort = .firstName, limit: Int? = nil) throws -> ContactPage {
+        guard let found = try hits(query, sortedBy: sort, limit: limit) else {
+            return ContactPage(total: try contacts.count(), people: try contacts.people(sortedBy: sort, limit: limit))
+        }
+        return ContactPage(total: found.total, people: try contacts.people(ids: found.hits.map(\.personId)))
+    }
+}
+
+extension LedgerStore {
+    /// The state of every person the ledger knows (an invitation to them or to one of their numbers); everyone else
+    /// is not invited. Reads only the people who were ever invited.
+    public func personStates() throws -> [Int64: InvitationState] {
+        try database.read { db in
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT person_id FROM invitation WHERE person_id IS NOT NULL
+                UNION SELECT phone.person_id FROM phone JOIN invitation ON invitation.msisdn = phone.e164
+                """)
+            let people = try PersonRows.fetch(ids: ids, db: db)
+            var states: [Int64: InvitationState] = [:]
+            states.reserveCapacity(people.count)
+            for (person, summary) in zip(people, try Self.summaries(for: people, db: db)) {
+                if let id = person.id { states[id] = summary.state }
+            }
+            return states
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import HeraldUITestSupport
+import HeraldCore
+@testable import HeraldServices
+import Testing
+@testable import HeraldViewModels
+
+/// The query language and the search history in Contacts, on a real workspace.
+@Suite("Contacts query and search history")
+struct ContactsQueryViewModelTests {
+    private func make(_ ws: TestWorkspace) async -> (ContactsViewModel, EffectPump, UISide) {
+        let ui = UISide()
+        let effects = EffectPump(ui: ui)
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: ToastBoard(clock: ws.clock)) }
+        await effects.settle()
+        return (vm, effects, ui)
+    }
+
+    private func seeded() async throws -> TestWorkspace {
+        let ws = try await TestWorkspace()
+        try ws.add("Ana", "Horvat", "091 111 1111")
+        try ws.add("Ivo", "Horvatić", "092 222 2222")
+        try ws.add("Zora", "Kovač", "091 444 4444")
+        return ws
+    }
+
+    @Test func fieldsAndNotsNarrowTheListAndMarkOnlyWhatIsLookedFor() async throws {
+        let ws = try await seeded()
+        let (vm, effects, ui) = await make(ws)
+        ui { vm.beginSearch(); vm.setQuery("horvat -phone:092") }
+        await effects.settle()
+        let rows = await ui.rows(vm, 0..<vm.count, effects)
+        #expect(rows.map(\.name) == ["Ana Horvat"])
+        #expect(rows.first?.matches == [4..<10])
+        ui { vm.setQuery("phone:+38591 -name:zora") }
+        await effects.settle()
+        #expect(await ui.rows(vm, 0..<vm.count, effects).map(\.name) == ["Ana Horvat"])
+        #expect(ui.violations.isEmpty)
+    }
+
+    @Test func aQueryThatCannotBeReadSaysWhyAndKeepsTheList() async throws {
+        let ws = try await seeded()
+        let (vm, effects, ui) = await make(ws)
+        ui { vm.beginSearch(); vm.setQuery("horvat") }
+        await effects.settle()
+        #expect(vm.listing.total == 2)
+        ui { vm.setQuery("horvat status:maybe") }
+        await effects.settle()
+        #expect(vm.queryProblem?.contains("status:maybe is not a state") == true)
+        #expect(vm.listing.total == 2 && vm.loadError == nil)
+        ui { vm.setQuery("horvat status:not-invited") }
+        await effects.settle()
+        #expect(vm.queryProblem == nil && vm.listing.total == 2)
+        // book: is read, but no book is configured: said by the field, not in place of the list.
+        ui { vm.setQuery("book:work") }
+        await effects.settle()
+        #expect(vm.queryProblem?.contains("no address books are configured") == true)
+        #expect(vm.loadError == nil)
+    }
+
+    @Test func upAndDownWalkTheSearchesKeptAcrossRuns() async throws {
+        let ws = try await seeded()
+        do {
+            let (vm, effects, ui) = await make(ws)
+            for text in ["ana", "name:horvat", "zora"] {
+                ui { vm.beginSearch(); vm.setQuery(text); vm.endSearch() }
+                await effects.settle()
+            }
+        }
+        // A new Contacts (the next run) reads the history back.
+        let (vm, effects, ui) = await make(ws)
+        #expect(vm.history.entries == ["ana", "name:horvat", "zora"])
+        ui { vm.beginSearch(); vm.setQuery("iv") }
+        #expect(ui { vm.recallSearch(-1) } == "zora")
+        #expect(ui { vm.recallSearch(-1) } == "name:horvat")
+        await effects.settle()
+        #expect(vm.listing.total == 2)
+        #expect(ui { vm.recallSearch(1) } == "zora")
+        // Past the newest search: what was being typed.
+        #expect(ui { vm.recallSearch(1) } == "iv")
+        #expect(ui { vm.recallSearch(1) } == nil)
+        #expect(ui.violations.isEmpty)
+    }
+}
+
+@Suite struct SearchHistoryTests {
+    @Test func keepsTheLatestOnceAndAtMostFifty() {
+        var history = SearchHistory()
+        let answers = [history.remember("ana"), history.remember("ana"), history.remember("  "), history.remember("bob"),
+                       history.remember("ana")]
+        #expect(answers == [true, false, false, true, true])
+        #expect(history.entries == ["bob", "ana"])
+        for i in 0..<60 { _ = history.remember("q\(i)") }
+        #expect(history.entries.count == SearchHistory.limit && history.entries.last == "q59")
+    }
+
+    @Test func walksBackAndForth() {
+        var history = SearchHistory(["a", "b"])
+        let steps = [history.walk(1, current: "x"), history.walk(-1, current: "x"), history.walk(-1, current: "b"),
+                     history.walk(-1, current: "a"), history.walk(1, current: "a"), history.walk(1, current: "b")]
+        #expect(steps == [nil, "b", "a", nil, "b", "x"])
+    }
+}
