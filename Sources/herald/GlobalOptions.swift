@@ -32,6 +32,15 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// The address books of the config (`[[books]]`), recorded in the database `db` so edits write back to them.
+    func addressBooks(_ db: HeraldDatabase, parser: PhoneNumberParser) throws -> AddressBooks {
+        let books = AddressBooks(database: db, parser: parser)
+        do { try books.register(try config().books) } catch let error as ExitCode { throw error } catch {
+            throw Output.failure("cannot record the address books of \(paths.configFile.path): \(StorageFailure.message(for: error) ?? "\(error)")")
+        }
+        return books
+    }
+
     /// The phone region: `--region`, else config, else LC_ALL/LANG; validated.
     func phoneParser(region option: String?) throws -> PhoneNumberParser {
         var region = option

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldInfobip
+import HeraldStore
 import TOMLKit
 
 /// The user's `config.toml`. Every key is optional; unknown keys are reported by name and ignored.
@@ -24,6 +25,10 @@ import TOMLKit
 /// [share]
 /// email_from = "ana@example.com"
 /// email_command = "msmtp -t"
+/// [[books]]
+/// name = "personal"
+/// kind = "vdir"
+/// path = "~/.local/share/khard/contacts/personal"
 /// ```
 struct HeraldConfig: Sendable, Equatable {
     var region: String?
@@ -69,11 +74,13 @@ struct HeraldConfig: Sendable, Equatable {
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
+    /// `[[books]]`: the address books contacts come from and are written back to.
+    var books: [AddressBook] = []
     /// Problems that did not stop loading (unknown keys), each naming the key.
     var warnings: [String] = []
 
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
-                                            "keys", "platform", "inbox", "share", "infobip", "invite"]
+                                            "keys", "platform", "inbox", "share", "infobip", "invite", "books"]
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
                                              "lookup_grace", "hand_over_lease", "report_deadline", "logs_per_minute", "send"]
     /// The `[infobip]` keys that are numbers, with their ranges and units.
@@ -84,6 +91,7 @@ struct HeraldConfig: Sendable, Equatable {
     ]
     static let knownShare: Set<String> = ["email_from", "email_command", "clipboard_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
+    static let knownBook: Set<String> = ["name", "kind", "path"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
 
     /// Loads `url`; a missing file is the empty configuration.
@@ -219,7 +227,47 @@ struct HeraldConfig: Sendable, Equatable {
                 c.inviteAllMobiles = numbers == "all-mobiles"
             }
         }
+        if let booksValue = table["books"] {
+            c.books = try parseBooks(booksValue, file: file, warnings: &c.warnings)
+        }
         return c
+    }
+
+    /// `~/…` in a path: the user's home ($HOME, as the shell reads it).
+    static func expandingHome(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+
+    /// `[[books]]`: each with a name (letters, digits, `-`, `_`; not used twice), a kind and its folder (`~` is home).
+    static func parseBooks(_ value: TOMLValueConvertible, file: String, warnings: inout [String]) throws -> [AddressBook] {
+        guard let array = value.array else {
+            throw ConfigError(file: file, message: "books must be written [[books]], one table per address book")
+        }
+        var books: [AddressBook] = []
+        for (i, item) in array.enumerated() {
+            let at = "books[\(i + 1)]"
+            guard let table = item.table else { throw ConfigError(file: file, message: "\(at) must be a table: [[books]] then name = …") }
+            for key in table.keys.sorted() where !knownBook.contains(key) {
+                warnings.append("\(file): unknown key \"\(at).\(key)\" ignored (known: \(knownBook.sorted().joined(separator: ", ")))")
+            }
+            guard let name = table["name"]?.string, !name.isEmpty, name.count <= 64,
+                  name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ConfigError(file: file, message: "\(at).name must be a word of letters, digits, - or _ (at most 64), like name = \"personal\"")
+            }
+            guard !books.contains(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw ConfigError(file: file, message: "\(at).name \"\(name)\" is used by an earlier book: each book needs its own name")
+            }
+            let kind = table["kind"]?.string ?? "vdir"
+            guard let parsed = AddressBook.Kind(rawValue: kind) else {
+                throw ConfigError(file: file, message: "\(at).kind \"\(kind)\" is not one of vdir")
+            }
+            guard let path = table["path"]?.string, !path.isEmpty else {
+                throw ConfigError(file: file, message: "\(at) (\(name)) needs path = \"…\": the folder of its .vcf files")
+            }
+            books.append(AddressBook(name: name, kind: parsed, location: expandingHome(path)))
+        }
+        return books
     }
 }
 

@@ -30,7 +30,7 @@ import Testing
         #expect(Set(known.keys) == Set(Self.tables), "a warning per table: \(known)")
         for (table, keys) in known {
             for key in keys where (table != "" || !Self.tables.contains(key) && key != "keys") && !Self.tables.contains("\(table).\(key)") {
-                let spelled = [" \(key) =", "\n\(key) =", "# \(key) =", "`\(key)`", "\(table).\(key)", "[\(table)] \(key)"]
+                let spelled = [" \(key) =", "\n\(key) =", "# \(key) =", "`\(key)`", "\(table).\(key)", "[\(table)] \(key)", "[[\(key)]]"]
                 #expect(spelled.contains { readme.contains($0) }, "\(table.isEmpty ? "" : "[\(table)] ")\(key) is not documented in README.md")
             }
         }

@@ -19,8 +19,10 @@ extension ContactBook {
         try contacts.person(id: personId).map { ContactDraft($0).cardText }
     }
 
-    /// Stores a new contact from `draft`; returns it with its id.
-    public func add(_ draft: ContactDraft) async throws -> Person { try contacts.add(draft, parser: parser) }
+    /// Stores a new contact from `draft` (with `book`, as a new card of that address book); returns it with its id.
+    public func add(_ draft: ContactDraft, book: String? = nil) async throws -> Person {
+        try contacts.add(draft, parser: parser, book: book)
+    }
 
     /// Stores `draft` over the person `id` (REV bumped); nil when it changes nothing.
     public func save(_ draft: ContactDraft, personId: Int64) async throws -> Person? {

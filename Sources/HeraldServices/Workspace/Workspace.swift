@@ -42,6 +42,8 @@ public final class Workspace: @unchecked Sendable {
     public var book: ContactBook { ContactBook(contacts: contacts, ledger: ledger, settings: settings, parser: parser) }
     public let suggestions: SuggestionService
     public let share: ShareService
+    /// The address books (`[[books]]`): synced with their folders, live while watching.
+    public let books: BookSyncer
     /// Sends email invitations from `config.emailFrom`; nil when no sender is configured.
     public let emailInviter: EmailInviter?
 
@@ -95,6 +97,7 @@ public final class Workspace: @unchecked Sendable {
                              auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock)
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
                                         owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
+        books = BookSyncer(books: AddressBooks(database: database, parser: parser, clock: clock), bus: bus, clock: clock)
         let inviter = emailSender.map { EmailInviter(sender: $0, command: config.emailCommand, clock: clock) }
         emailInviter = inviter
         share = ShareService(platform: platform, emailInviter: inviter)
@@ -124,6 +127,9 @@ public final class Workspace: @unchecked Sendable {
         let database: HeraldDatabase
         do { database = try HeraldDatabase.open(inDirectory: dataDirectory) } catch {
             throw WorkspaceError.store(StorageFailure.message(for: error) ?? String(describing: error))
+        }
+        do { try AddressBooks(database: database, parser: parser, clock: clock).register(config.books) } catch {
+            throw WorkspaceError.store("cannot record the address books of the config: \(StorageFailure.message(for: error) ?? String(describing: error))")
         }
         let connection = try await connector.connect(dataDirectory: dataDirectory,
                                                      saved: savedCredentials(SettingsStore(database: database)), clock: clock)
@@ -252,6 +258,8 @@ public final class Workspace: @unchecked Sendable {
     /// Stops background work and ends every event subscription; a demo workspace's folder is removed.
     public func close() {
         stopTracking()
+        let books = self.books
+        Task { await books.stopWatching() }
         lock.withLock { feedTask }?.cancel()
         lock.withLock { platformTask }?.cancel()
         lease.release()

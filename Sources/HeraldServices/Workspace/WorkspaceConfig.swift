@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 
 /// What a workspace takes from the user's configuration (the executable maps `config.toml` and
 /// the environment onto this).
@@ -34,6 +35,8 @@ public struct WorkspaceConfig: Sendable {
     public var inviteAllMobiles = false
     /// How often the change feed looks for writes (of this process or another).
     public var feedInterval: TimeInterval = 0.5
+    /// `[[books]]`: the address books contacts come from and are written back to.
+    public var books: [AddressBook] = []
 
     public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, signature: String? = nil, messageKey: String? = nil,
                 tracker: TrackerSettings = .default, sendRetry: SendRetry = SendRetry(),

@@ -18,15 +18,24 @@ public struct ContactSearch: Sendable {
     public func hits(_ query: ContactQuery, sortedBy sort: ContactSort = .firstName,
                      limit: Int? = nil) throws -> (total: Int, hits: [SearchHit])? {
         guard !query.isEmpty else { return nil }
-        if let book = query.terms.first(where: { $0.field == .book }) {
-            throw ContactQueryError.unknownBook(book.value, known: [])
-        }
         let wanted = query.terms.filter { $0.field == .status }.compactMap { term in term.state.map { ($0, term.negated) } }
-        guard !wanted.isEmpty else { return try contacts.searchHits(query, sortedBy: sort, limit: limit) }
-        let states = try ledger.personStates()
+        let books = try query.terms.filter { $0.field == .book }.map { term in (try members(ofBook: term.value), term.negated) }
+        guard !wanted.isEmpty || !books.isEmpty else { return try contacts.searchHits(query, sortedBy: sort, limit: limit) }
+        let states = wanted.isEmpty ? [:] : try ledger.personStates()
         return try contacts.searchHits(query, sortedBy: sort, limit: limit) { id in
             let state = states[id] ?? .notInvited
-            return wanted.allSatisfy { (state == $0.0) != $0.1 }
+            return wanted.allSatisfy { (state == $0.0) != $0.1 } && books.allSatisfy { $0.0.contains(id) != $0.1 }
+        }
+    }
+
+    /// The people of the book named `name` (case ignored); an unknown name is said with the books there are.
+    private func members(ofBook name: String) throws -> Set<Int64> {
+        try contacts.database.read { db in
+            let names = try String.fetchAll(db, sql: "SELECT name FROM book ORDER BY name")
+            guard let book = names.first(where: { $0.lowercased() == name.lowercased() }) else {
+                throw ContactQueryError.unknownBook(name, known: names)
+            }
+            return Set(try Int64.fetchAll(db, sql: "SELECT person_id FROM book_card WHERE book = ?", arguments: [book]))
         }
     }
 

@@ -13,11 +13,21 @@ public struct ContactMerge: Sendable {
 }
 
 extension ContactStore {
-    /// Stores a new contact written as a draft (numbers read with `parser`), its REV stamped now.
-    public func add(_ draft: ContactDraft, parser: PhoneNumberParser) throws -> Person {
+    /// Stores a new contact written as a draft (numbers read with `parser`), its REV stamped now; with `book`, as a
+    /// new card of that book (a vdir book gets its file, named after the card's UID).
+    public func add(_ draft: ContactDraft, parser: PhoneNumberParser, book: String? = nil) throws -> Person {
+        let now = clock.now()
         var person = draft.applied(to: Person(), parser: parser)
-        person.revision = clock.now()
-        return try insert(person)
+        person.revision = now
+        return try database.write { db in
+            let id = try PersonRows.insert(person, db: db, now: now)
+            person.id = id
+            if let book { person = try BookCards.added(person, id: id, book: book, db: db, now: now) }
+            try PersonRows.bumpGeneration(db)
+            person.createdAt = now
+            person.updatedAt = now
+            return person
+        }
     }
 
     /// Stores `draft` over the person `id` in one transaction, REV bumped; nil when it changes nothing. Numbers
@@ -30,6 +40,7 @@ extension ContactStore {
             var person = draft.applied(to: stored, parser: parser)
             person.revision = max(now, stored.revision ?? .distantPast)
             try PersonRows.update(person, id: id, db: db, now: now)
+            try BookCards.written(person, id: id, db: db, now: now)
             try PersonRows.bumpGeneration(db)
             person.updatedAt = now
             return person
@@ -89,6 +100,8 @@ extension ContactStore {
             let unique = people.compactMap(\.id)
             let (person, leftOut) = Self.merged(people)
             try PersonRows.update(person, id: unique[0], db: db, now: now)
+            try BookCards.written(person, id: unique[0], db: db, now: now)
+            try BookCards.removed(ids: Array(unique.dropFirst()), db: db, now: now)
             for id in unique.dropFirst() {
                 try db.execute(sql: "UPDATE invitation SET person_id = ? WHERE person_id = ?", arguments: [unique[0], id])
                 try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
@@ -105,6 +118,7 @@ extension ContactStore {
     public func delete(ids: [Int64]) throws -> [Person] {
         try database.write { db in
             let people = try Self.existing(ids, db: db)
+            try BookCards.removed(ids: people.compactMap(\.id), db: db, now: clock.now())
             for person in people { try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [person.id]) }
             try PersonRows.bumpGeneration(db)
             return people
@@ -123,6 +137,7 @@ extension ContactStore {
                     try PersonRows.insert(person, keys: PersonRows.keys(for: person), db: db, now: now, id: id)
                 }
             }
+            try BookCards.restored(ids: people.compactMap(\.id), db: db)
             try PersonRows.bumpGeneration(db)
         }
     }

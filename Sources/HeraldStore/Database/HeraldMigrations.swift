@@ -226,6 +226,28 @@ enum HeraldMigrations {
             // A contact's note (vCard NOTE), kept from imports and set with `contacts add|edit --note`.
             try db.execute(sql: "ALTER TABLE person ADD COLUMN note TEXT")
         }
+        m.registerMigration("v12-address-books") { db in
+            // `[[books]]`: the address books contacts come from and are written back to (a vdir folder: one card
+            // file each). A card is a person's link to its book: the file (href) and how it was when read (etag).
+            // A card deleted here keeps its bytes in book_trash for an undo.
+            try db.execute(sql: """
+                CREATE TABLE book (name TEXT PRIMARY KEY, kind TEXT NOT NULL, location TEXT NOT NULL);
+                CREATE TABLE book_card (
+                    person_id INTEGER PRIMARY KEY REFERENCES person(id) ON DELETE CASCADE,
+                    book TEXT NOT NULL REFERENCES book(name) ON DELETE CASCADE ON UPDATE CASCADE,
+                    href TEXT NOT NULL,
+                    etag TEXT NOT NULL
+                );
+                CREATE UNIQUE INDEX book_card_href ON book_card(book, href);
+                CREATE TABLE book_trash (
+                    person_id INTEGER PRIMARY KEY,
+                    book TEXT NOT NULL,
+                    href TEXT NOT NULL,
+                    card BLOB NOT NULL,
+                    deleted_ms INTEGER NOT NULL
+                );
+                """)
+        }
         return m
     }
 }

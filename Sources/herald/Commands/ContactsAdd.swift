@@ -23,6 +23,9 @@ struct ContactsAdd: AsyncParsableCommand {
     @Option(help: "The region for numbers without a country code (ISO 3166 code, e.g. HR, US).")
     var region: String?
 
+    @Option(help: ArgumentHelp("Add the contact to this address book of [[books]] (a vdir book gets its card file).", valueName: "name"))
+    var book: String?
+
     @Flag(help: "Print the new contact as JSON.")
     var json = false
 
@@ -41,7 +44,11 @@ struct ContactsAdd: AsyncParsableCommand {
         let parser = try global.phoneParser(region: region)
         let db = try global.openDatabase()
         let store = ContactStore(database: db)
-        let person = try store.add(draft, parser: parser)
+        if book != nil { _ = try global.addressBooks(db, parser: parser) }
+        let person: Person
+        do { person = try store.add(draft, parser: parser, book: book) } catch let error as BookError {
+            throw Output.failure("\(error); nothing was added")
+        }
         let id = person.id ?? 0
         ContactFieldOptions.warnUninvitable(person.phones)
         for e164 in person.phones.compactMap(\.number.e164) {
@@ -52,7 +59,7 @@ struct ContactsAdd: AsyncParsableCommand {
         if json {
             try Output.printJSON(ContactJSON(person, database: db))
         } else {
-            print("added \(Output.safe(person.displayName)) (id \(id))")
+            print("added \(Output.safe(person.displayName)) (id \(id))\(book.map { " to book \(Output.safe($0))" } ?? "")")
         }
     }
 }

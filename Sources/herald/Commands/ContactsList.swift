@@ -17,6 +17,9 @@ struct ContactsList: AsyncParsableCommand {
         valueName: "query"))
     var search: String?
 
+    @Option(help: ArgumentHelp("Only the contacts of this address book of [[books]] (as book:NAME in --search).", valueName: "name"))
+    var book: String?
+
     @Option(help: "first or last (name to sort by).")
     var sort: String = "first"
 
@@ -35,11 +38,16 @@ struct ContactsList: AsyncParsableCommand {
         let db = try global.openDatabase()
         let ledger = LedgerStore(database: db)
         let page: ContactPage
+        var query: ContactQuery
+        do { query = try ContactQuery(search ?? "") } catch { throw Output.failure("--search: \(error.message)") }
+        if let book {
+            _ = try global.addressBooks(db, parser: try global.phoneParser(region: nil))
+            query.terms.append(ContactQuery.Term(field: .book, value: book))
+        }
         do {
-            page = try ContactSearch(contacts: ContactStore(database: db), ledger: ledger)
-                .people(try ContactQuery(search ?? ""), sortedBy: order, limit: limit)
+            page = try ContactSearch(contacts: ContactStore(database: db), ledger: ledger).people(query, sortedBy: order, limit: limit)
         } catch let error as ContactQueryError {
-            throw Output.failure("--search: \(error.message)")
+            throw Output.failure("\(book != nil ? "--book" : "--search"): \(error.message)")
         }
         let statuses = try ledger.latestStatuses(msisdns: page.people.flatMap(\.distinctNumbers))
         if json {

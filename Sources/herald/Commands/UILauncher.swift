@@ -65,6 +65,9 @@ struct UILauncher {
             workspace.close()
             throw Output.failure("cannot read the workspace: \(StorageFailure.message(for: error) ?? "\(error)")")
         }
+        // The address books are read now and again whenever khard, vdirsyncer or anyone changes a card file.
+        let books = workspace.books
+        Task.detached { await books.startWatching() }
         let quitNote = demo && dataDir == nil
             ? "This demo workspace is thrown away when Herald quits (start with --demo --data-dir DIR to keep one)." : nil
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,

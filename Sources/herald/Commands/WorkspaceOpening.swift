@@ -43,6 +43,7 @@ extension GlobalOptions {
                                         inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
                                         emailFrom: config.emailFrom, emailCommand: emailCommand)
         workspace.inviteAllMobiles = config.inviteAllMobiles
+        workspace.books = config.books
         workspace.requireSenderName = true
         if let text = config.clipboardCommand {
             do { workspace.clipboardCommand = try ExternalCommand(parsing: text) } catch {

@@ -1,0 +1,104 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import Logging
+
+/// How one address book stands, for the screens.
+public struct BookState: Sendable, Hashable {
+    public let book: AddressBook
+    public let people: Int
+    /// When it was last read in full, nil before the first sync of this run.
+    public let syncedAt: Date?
+    /// What the last sync met: cards it could not read, or why it failed.
+    public let problem: String?
+}
+
+/// The address books of a workspace (`[[books]]`): synced on demand, and while watching, whenever a vdir folder
+/// changes (khard, vdirsyncer, an editor), so other programs' edits show live. Syncs of one book never overlap.
+public actor BookSyncer {
+    private let books: AddressBooks
+    private let bus: EventBus
+    private let clock: any HeraldClock
+    private var watches: [FolderWatch] = []
+    private var synced: [String: (at: Date, problem: String?)] = [:]
+    private var waiting: Set<String> = []
+    private let log = Logger(label: "herald.books")
+
+    init(books: AddressBooks, bus: EventBus, clock: any HeraldClock) {
+        self.books = books
+        self.bus = bus
+        self.clock = clock
+    }
+
+    /// Syncs book `name` (every book when nil) with its folder; a book that fails is reported and the others go on.
+    public func sync(_ name: String? = nil) async throws -> [BookSyncReport] {
+        let all = try books.list().map(\.book.name)
+        let names: [String]
+        if let name {
+            guard let found = all.first(where: { $0.lowercased() == name.lowercased() }) else {
+                throw BookError.unknownBook(name, known: all)
+            }
+            names = [found]
+        } else {
+            names = all
+        }
+        var reports: [BookSyncReport] = []
+        var failure: (any Error)?
+        for book in names {
+            do {
+                let report = try books.sync(book)
+                synced[book] = (clock.now(), report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read")
+                reports.append(report)
+            } catch {
+                synced[book] = (clock.now(), "\(error)")
+                if name != nil { throw error }
+                failure = failure ?? error
+            }
+        }
+        if let failure, reports.isEmpty { throw failure }
+        return reports
+    }
+
+    /// Each book's people and last sync.
+    public func states() throws -> [BookState] {
+        try books.list().map { BookState(book: $0.book, people: $0.people, syncedAt: synced[$0.book.name]?.at, problem: synced[$0.book.name]?.problem) }
+    }
+
+    /// Syncs every book now, then again whenever its folder changes (a quarter of a second after the last change, so a
+    /// program writing many cards costs one sync). A sync that fails says so once on the bus.
+    public func startWatching() async {
+        guard watches.isEmpty else { return }
+        let list: [(book: AddressBook, people: Int)]
+        do { list = try books.list() } catch {
+            log.warning("cannot read the address books", metadata: ["cause": "\(logCause(error))"])
+            return
+        }
+        for (book, _) in list {
+            await syncInBackground(book.name)
+            guard let watch = FolderWatch.start(folder: book.location, prefix: "", onChange: { [weak self] in
+                guard let self else { return }
+                Task { await self.changed(book.name) }
+            }) else { continue }
+            watches.append(watch)
+        }
+    }
+
+    public func stopWatching() {
+        for watch in watches { watch.stop() }
+        watches = []
+    }
+
+    private func changed(_ name: String) async {
+        guard waiting.insert(name).inserted else { return }
+        try? await Task.sleep(nanoseconds: 250_000_000)
+        waiting.remove(name)
+        await syncInBackground(name)
+    }
+
+    private func syncInBackground(_ name: String) async {
+        let before = synced[name]?.problem
+        do { _ = try await sync(name) } catch {
+            if before != "\(error)" { bus.publish(.toast(level: .warning, text: "\(error)")) }
+        }
+    }
+}

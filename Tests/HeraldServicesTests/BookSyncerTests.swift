@@ -1,0 +1,37 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import Testing
+@testable import HeraldServices
+
+/// A workspace with a vdir book in its config: the book is read when watching starts, and a card another program
+/// writes afterwards shows without anyone asking.
+@Suite struct BookSyncerTests {
+    @Test func aCardWrittenByAnotherProgramShowsWhileWatching() async throws {
+        let dir = try TempDir()
+        let folder = dir.url.appendingPathComponent("book")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n".utf8)
+            .write(to: folder.appendingPathComponent("a.vcf"))
+        var config = WorkspaceHarness.config()
+        config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]
+        let harness = try await WorkspaceHarness(config: config, dir: dir)
+        defer { harness.workspace.close() }
+        let books = harness.workspace.books
+        await books.startWatching()
+        #expect(try harness.workspace.contacts.count() == 1)
+        #expect(try await books.states().map(\.people) == [1])
+
+        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:b\nFN:Bo Kim\nN:Kim;Bo;;;\nTEL:+385 91 222 2222\nEND:VCARD\n".utf8)
+            .write(to: folder.appendingPathComponent("b.vcf"))
+        var count = 1
+        for _ in 0..<100 where count < 2 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            count = try harness.workspace.contacts.count()
+        }
+        #expect(count == 2)
+        let state = try #require(try await books.states().first)
+        #expect(state.book.name == "friends" && state.people == 2 && state.syncedAt != nil && state.problem == nil)
+        await books.stopWatching()
+    }
+}
