@@ -3,7 +3,7 @@ SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobu
 # Editors the end-to-end tests hand the terminal to, the PostgreSQL the engine and replica tests start throwaway
 # clusters of (with TLS from certificates openssl makes), curl, and python3 for a hostile server fixture
 # (make test installs them).
-TEST_PACKAGES := vim nano postgresql curl openssl python3 khard
+TEST_PACKAGES := vim nano postgresql curl openssl python3 khard radicale
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -96,6 +96,14 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // CardDAV address books (RFC 6352, sync-collection of RFC 6578) over HTTP, kept apart like the other HTTP code.
+        .target(name: "HeraldCardDAV", dependencies: [
+            "HeraldCore", "HeraldStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Infobip as the platform: its SMS API v3 as the engine's carrier, its Mobile Messaging inbox.
         .target(name: "HeraldInfobip", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices", "HeraldEmbedded", "HeraldHTTP",
@@ -116,7 +124,7 @@ let package = Package(
                 swiftSettings: uiIsolation),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEngine",
-            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres",
+            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres", "HeraldCardDAV",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -150,6 +158,7 @@ let package = Package(
         ], swiftSettings: uiIsolation),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport"],
                     swiftSettings: uiIsolation),
+        .testTarget(name: "HeraldCardDAVTests", dependencies: ["HeraldCardDAV", "HeraldStore", "HeraldCore"], exclude: ["Fixtures"]),
         .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster"]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
         .target(name: "InfobipStandIn", dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCardDAV
 import HeraldInfobip
 import HeraldStore
 import TOMLKit
@@ -74,8 +75,9 @@ struct HeraldConfig: Sendable, Equatable {
     /// `[inbox] jwt_key_id` and `jwt_secret` (hex): inbox reads with short-lived JWTs.
     var inboxJWTKeyId: String?
     var inboxJWTSecret: String?
-    /// `[[books]]`: the address books contacts come from and are written back to.
+    /// `[[books]]`: the address books contacts come from and are written back to, and how to reach the CardDAV ones.
     var books: [AddressBook] = []
+    var bookAccounts: [String: CardDAVAccount] = [:]
     /// Problems that did not stop loading (unknown keys), each naming the key.
     var warnings: [String] = []
 
@@ -91,7 +93,7 @@ struct HeraldConfig: Sendable, Equatable {
     ]
     static let knownShare: Set<String> = ["email_from", "email_command", "clipboard_command"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
-    static let knownBook: Set<String> = ["name", "kind", "path"]
+    static let knownBook: Set<String> = ["name", "kind", "path", "url", "username", "password_file", "password_command"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
 
     /// Loads `url`; a missing file is the empty configuration.
@@ -228,7 +230,7 @@ struct HeraldConfig: Sendable, Equatable {
             }
         }
         if let booksValue = table["books"] {
-            c.books = try parseBooks(booksValue, file: file, warnings: &c.warnings)
+            (c.books, c.bookAccounts) = try parseBooks(booksValue, file: file, warnings: &c.warnings)
         }
         return c
     }
@@ -240,11 +242,13 @@ struct HeraldConfig: Sendable, Equatable {
     }
 
     /// `[[books]]`: each with a name (letters, digits, `-`, `_`; not used twice), a kind and its folder (`~` is home).
-    static func parseBooks(_ value: TOMLValueConvertible, file: String, warnings: inout [String]) throws -> [AddressBook] {
+    static func parseBooks(_ value: TOMLValueConvertible, file: String, warnings: inout [String]) throws
+        -> ([AddressBook], [String: CardDAVAccount]) {
         guard let array = value.array else {
             throw ConfigError(file: file, message: "books must be written [[books]], one table per address book")
         }
         var books: [AddressBook] = []
+        var accounts: [String: CardDAVAccount] = [:]
         for (i, item) in array.enumerated() {
             let at = "books[\(i + 1)]"
             guard let table = item.table else { throw ConfigError(file: file, message: "\(at) must be a table: [[books]] then name = …") }
@@ -260,14 +264,29 @@ struct HeraldConfig: Sendable, Equatable {
             }
             let kind = table["kind"]?.string ?? "vdir"
             guard let parsed = AddressBook.Kind(rawValue: kind) else {
-                throw ConfigError(file: file, message: "\(at).kind \"\(kind)\" is not one of vdir")
+                throw ConfigError(file: file, message: "\(at).kind \"\(kind)\" is not one of vdir, carddav")
+            }
+            if parsed == .carddav {
+                guard let text = table["url"]?.string, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
+                      url.host != nil else {
+                    throw ConfigError(file: file, message: "\(at) (\(name)) needs url = \"https://…\": its address book collection")
+                }
+                let passwordFile = table["password_file"]?.string.map { expandingHome($0) }
+                let passwordCommand = table["password_command"]?.string
+                if passwordFile != nil && passwordCommand != nil {
+                    throw ConfigError(file: file, message: "\(at) (\(name)) sets both password_file and password_command: keep one")
+                }
+                books.append(AddressBook(name: name, kind: .carddav, location: url.absoluteString))
+                accounts[name] = CardDAVAccount(url: url, username: table["username"]?.string, passwordFile: passwordFile,
+                                                passwordCommand: passwordCommand)
+                continue
             }
             guard let path = table["path"]?.string, !path.isEmpty else {
                 throw ConfigError(file: file, message: "\(at) (\(name)) needs path = \"…\": the folder of its .vcf files")
             }
             books.append(AddressBook(name: name, kind: parsed, location: expandingHome(path)))
         }
-        return books
+        return (books, accounts)
     }
 }
 

@@ -20,9 +20,15 @@ public actor BookSyncer {
     private let bus: EventBus
     private let clock: any HeraldClock
     private var watches: [FolderWatch] = []
+    private var watching = false
     private var synced: [String: (at: Date, problem: String?)] = [:]
     private var waiting: Set<String> = []
     private let log = Logger(label: "herald.books")
+    /// Syncs a CardDAV book with its server (the executable gives it: Services does no HTTP).
+    private var remote: (@Sendable (AddressBooks, String) async throws -> BookSyncReport)?
+    private var schedule: Task<Void, Never>?
+    /// How often CardDAV books are synced while watching.
+    public var remoteInterval: TimeInterval = 300
 
     init(books: AddressBooks, bus: EventBus, clock: any HeraldClock) {
         self.books = books
@@ -44,10 +50,18 @@ public actor BookSyncer {
         }
         var reports: [BookSyncReport] = []
         var failure: (any Error)?
+        let kinds = Dictionary(try books.list().map { ($0.book.name, $0.book.kind) }, uniquingKeysWith: { a, _ in a })
         for book in names {
             do {
-                let report = try books.sync(book)
-                synced[book] = (clock.now(), report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read")
+                let report: BookSyncReport
+                if kinds[book] == .carddav {
+                    guard let remote else { throw BookError.notAFolder(book: book) }
+                    report = try await remote(books, book)
+                } else {
+                    report = try books.sync(book)
+                }
+                let problems = report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read"
+                synced[book] = (clock.now(), report.conflicts > 0 ? "\(counted(report.conflicts, "conflict")) to settle" : problems)
                 reports.append(report)
             } catch {
                 synced[book] = (clock.now(), "\(error)")
@@ -64,10 +78,14 @@ public actor BookSyncer {
         try books.list().map { BookState(book: $0.book, people: $0.people, syncedAt: synced[$0.book.name]?.at, problem: synced[$0.book.name]?.problem) }
     }
 
+    /// How CardDAV books are synced with their servers.
+    public func use(remote: @escaping @Sendable (AddressBooks, String) async throws -> BookSyncReport) { self.remote = remote }
+
     /// Syncs every book now, then again whenever its folder changes (a quarter of a second after the last change, so a
     /// program writing many cards costs one sync). A sync that fails says so once on the bus.
     public func startWatching() async {
-        guard watches.isEmpty else { return }
+        guard !watching else { return }
+        watching = true
         let list: [(book: AddressBook, people: Int)]
         do { list = try books.list() } catch {
             log.warning("cannot read the address books", metadata: ["cause": "\(logCause(error))"])
@@ -75,17 +93,30 @@ public actor BookSyncer {
         }
         for (book, _) in list {
             await syncInBackground(book.name)
-            guard let watch = FolderWatch.start(folder: book.location, prefix: "", onChange: { [weak self] in
+            guard book.kind == .vdir, let watch = FolderWatch.start(folder: book.location, prefix: "", onChange: { [weak self] in
                 guard let self else { return }
                 Task { await self.changed(book.name) }
             }) else { continue }
             watches.append(watch)
+        }
+        let remoteBooks = list.filter { $0.book.kind == .carddav }.map(\.book.name)
+        if !remoteBooks.isEmpty, schedule == nil {
+            let interval = remoteInterval
+            schedule = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                    for name in remoteBooks where !Task.isCancelled { await self?.syncInBackground(name) }
+                }
+            }
         }
     }
 
     public func stopWatching() {
         for watch in watches { watch.stop() }
         watches = []
+        watching = false
+        schedule?.cancel()
+        schedule = nil
     }
 
     private func changed(_ name: String) async {

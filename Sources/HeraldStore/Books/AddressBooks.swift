@@ -7,11 +7,13 @@ public struct AddressBook: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// A folder of `.vcf` files, one per card (khard, vdirsyncer).
         case vdir
+        /// A CardDAV address book collection (Nextcloud, iCloud, Fastmail, Radicale).
+        case carddav
     }
 
     public var name: String
     public var kind: Kind
-    /// The folder of a vdir book.
+    /// The folder of a vdir book, the collection URL of a CardDAV one.
     public var location: String
 
     public init(name: String, kind: Kind, location: String) {
@@ -28,6 +30,10 @@ public struct BookSyncReport: Sendable, Hashable {
     public var updated = 0
     public var removed = 0
     public var unchanged = 0
+    /// Changes made here that the server took (CardDAV).
+    public var pushed = 0
+    /// Cards changed on both sides (CardDAV): the server's version kept, Herald's saved as a conflict to settle.
+    public var conflicts = 0
     /// Cards that could not be read (file, line, why): the person stays as last read, and the card is read again
     /// at the next sync.
     public var issues: [ImportIssue] = []
@@ -89,6 +95,7 @@ public struct AddressBooks: Sendable {
     /// read is reported and its person left as it was. A folder that is not there changes nothing.
     public func sync(_ name: String) throws -> BookSyncReport {
         let book = try database.read { db in try BookCards.book(named: name, db: db) }
+        guard book.kind == .vdir else { throw BookError.notAFolder(book: book.name) }
         let folder = VdirFolder(path: book.location)
         guard folder.exists else { throw BookError.folderMissing(book: book.name, path: book.location) }
         let files: [String: String]
@@ -122,7 +129,8 @@ public struct AddressBooks: Sendable {
                     report.issues.append(ImportIssue(file: file, line: 0, message: "\(error)"))
                 }
             }
-            try store(read, book: book.name, known: known, report: &report)
+            try store(read.map { RemoteCard(href: $0.href, etag: $0.etag, person: $0.person, raw: nil) }, book: book.name,
+                      known: known.mapValues(\.id), report: &report)
         }
         let gone = known.filter { files[$0.key] == nil }.map(\.value.id)
         if !gone.isEmpty {
@@ -137,8 +145,7 @@ public struct AddressBooks: Sendable {
 
     /// Stores cards read in one transaction: over their person, else over a contact of no book with the same UID
     /// (imported before the book was configured), else as a new person.
-    private func store(_ cards: [(href: String, etag: String, person: Person)], book: String,
-                       known: [String: (id: Int64, etag: String)], report: inout BookSyncReport) throws {
+    func store(_ cards: [RemoteCard], book: String, known: [String: Int64], report: inout BookSyncReport) throws {
         guard !cards.isEmpty else { return }
         let now = clock.now()
         let counts = try database.write { db -> (added: Int, updated: Int) in
@@ -146,7 +153,7 @@ public struct AddressBooks: Sendable {
             var added = 0, updated = 0
             for card in cards {
                 var person = card.person
-                var id = known[card.href]?.id
+                var id = known[card.href]
                 if id == nil, let uid = person.uid {
                     if unbound == nil {
                         unbound = try Row.fetchAll(db, sql: """
@@ -159,13 +166,13 @@ public struct AddressBooks: Sendable {
                 if let id, let stored = try PersonRows.fetch(ids: [id], db: db).first {
                     if let chosen = stored.smsNumber, person.distinctNumbers.contains(chosen) { person.smsNumber = chosen }
                     _ = try PersonRows.update(person, id: id, db: db, now: now)
-                    try db.execute(sql: "INSERT OR REPLACE INTO book_card (person_id, book, href, etag) VALUES (?, ?, ?, ?)",
-                                   arguments: [id, book, card.href, card.etag])
+                    try db.execute(sql: "INSERT OR REPLACE INTO book_card (person_id, book, href, etag, raw) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [id, book, card.href, card.etag, card.raw])
                     updated += 1
                 } else {
                     let newId = try PersonRows.insert(person, db: db, now: now)
-                    try db.execute(sql: "INSERT OR REPLACE INTO book_card (person_id, book, href, etag) VALUES (?, ?, ?, ?)",
-                                   arguments: [newId, book, card.href, card.etag])
+                    try db.execute(sql: "INSERT OR REPLACE INTO book_card (person_id, book, href, etag, raw) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [newId, book, card.href, card.etag, card.raw])
                     added += 1
                 }
             }
@@ -175,6 +182,14 @@ public struct AddressBooks: Sendable {
         report.added += counts.added
         report.updated += counts.updated
     }
+}
+
+/// A card as read from its book: where, which version, the person in it, and (CardDAV) its text.
+struct RemoteCard {
+    var href: String
+    var etag: String
+    var person: Person
+    var raw: Data?
 }
 
 /// The people of one card file's bytes, their numbers read, with the problems met (by line of the file).

@@ -102,6 +102,8 @@ public enum BookError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The card's file changed since Herald read it (khard, vdirsyncer): nothing was written.
     case changedOnDisk(book: String, file: String)
     case cardMissing(book: String, file: String)
+    /// A CardDAV book asked to sync as a folder.
+    case notAFolder(book: String)
 
     public var description: String {
         switch self {
@@ -116,6 +118,8 @@ public enum BookError: Error, Sendable, Equatable, CustomStringConvertible {
         case .changedOnDisk(let book, let file):
             return "book \(book): \(file) changed since Herald read it (another program wrote it); nothing was written: "
                 + "sync the book (herald contacts sync \(book)) and edit again"
+        case .notAFolder(let book):
+            return "book \(book) is a CardDAV book: it syncs with its server, not a folder"
         case .cardMissing(let book, let file):
             return "book \(book): \(file) is gone (another program removed it); nothing was written: sync the book"
         }

@@ -228,23 +228,41 @@ enum HeraldMigrations {
         }
         m.registerMigration("v12-address-books") { db in
             // `[[books]]`: the address books contacts come from and are written back to (a vdir folder: one card
-            // file each). A card is a person's link to its book: the file (href) and how it was when read (etag).
-            // A card deleted here keeps its bytes in book_trash for an undo.
+            // file each; a CardDAV collection: one resource each, with its sync token). A card is a person's link to
+            // its book: the file or resource (href) and how it was when read (etag); a CardDAV card also keeps the
+            // server's text (raw) and whether it changed here since (dirty: 1 changed, 2 new). A card deleted here
+            // keeps its bytes in book_trash for an undo; a CardDAV one leaves a tombstone until the server is told.
+            // A card changed on both sides keeps the server's version and Herald's goes to book_conflict.
             try db.execute(sql: """
-                CREATE TABLE book (name TEXT PRIMARY KEY, kind TEXT NOT NULL, location TEXT NOT NULL);
+                CREATE TABLE book (name TEXT PRIMARY KEY, kind TEXT NOT NULL, location TEXT NOT NULL, sync_token TEXT);
                 CREATE TABLE book_card (
                     person_id INTEGER PRIMARY KEY REFERENCES person(id) ON DELETE CASCADE,
                     book TEXT NOT NULL REFERENCES book(name) ON DELETE CASCADE ON UPDATE CASCADE,
                     href TEXT NOT NULL,
-                    etag TEXT NOT NULL
+                    etag TEXT NOT NULL,
+                    raw BLOB,
+                    dirty INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE UNIQUE INDEX book_card_href ON book_card(book, href);
                 CREATE TABLE book_trash (
                     person_id INTEGER PRIMARY KEY,
                     book TEXT NOT NULL,
                     href TEXT NOT NULL,
+                    etag TEXT NOT NULL,
                     card BLOB NOT NULL,
                     deleted_ms INTEGER NOT NULL
+                );
+                CREATE TABLE book_tombstone (
+                    book TEXT NOT NULL REFERENCES book(name) ON DELETE CASCADE,
+                    href TEXT NOT NULL,
+                    etag TEXT NOT NULL,
+                    PRIMARY KEY (book, href)
+                );
+                CREATE TABLE book_conflict (
+                    person_id INTEGER PRIMARY KEY REFERENCES person(id) ON DELETE CASCADE,
+                    book TEXT NOT NULL,
+                    card BLOB NOT NULL,
+                    at_ms INTEGER NOT NULL
                 );
                 """)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldCardDAV
 import HeraldCore
 import HeraldStore
 
@@ -12,6 +13,10 @@ struct ContactsSync: AsyncParsableCommand {
             contacts, changed files update theirs, removed files remove theirs; a card that cannot be read is reported \
             with its file and line and its contact is left as it was. Herald's own edits of a book's contacts are \
             written back to their files at once. The terminal UI syncs by itself whenever a book's folder changes.
+            A CardDAV book sends Herald's changes first (If-Match, so nothing the server changed is overwritten), then \
+            reads the server's (sync-collection); a card changed on both sides keeps the server's version and Herald's \
+            is kept as a conflict: herald contacts conflicts lists them, herald contacts resolve ID --mine|--theirs \
+            settles one.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -24,7 +29,9 @@ struct ContactsSync: AsyncParsableCommand {
 
     func run() async throws {
         let db = try global.openDatabase()
-        let books = try global.addressBooks(db, parser: try global.phoneParser(region: nil))
+        let parser = try global.phoneParser(region: nil)
+        let books = try global.addressBooks(db, parser: parser)
+        let accounts = try global.config().bookAccounts
         let names = try books.list().map(\.book.name)
         guard !names.isEmpty else {
             throw Output.failure("no address books are configured: add [[books]] with name, kind = \"vdir\" and path to \(global.paths.configFile.path)")
@@ -40,8 +47,15 @@ struct ContactsSync: AsyncParsableCommand {
         }
         var reports: [BookSyncReport] = []
         var failed = 0
+        let kinds = Dictionary(try books.list().map { ($0.book.name, $0.book.kind) }, uniquingKeysWith: { a, _ in a })
         for name in wanted {
-            do { reports.append(try books.sync(name)) } catch {
+            do {
+                if kinds[name] == .carddav, let account = accounts[name] {
+                    reports.append(try await CardDAVSync(books: books, account: account).sync(name))
+                } else {
+                    reports.append(try books.sync(name))
+                }
+            } catch {
                 Output.warn("\(error)")
                 failed += 1
             }
@@ -51,6 +65,8 @@ struct ContactsSync: AsyncParsableCommand {
         } else {
             for r in reports {
                 print("\(Output.safe(r.book)): \(r.added) added, \(r.updated) updated, \(r.removed) removed, \(r.unchanged) unchanged"
+                      + (r.pushed > 0 ? ", \(r.pushed) sent" : "")
+                      + (r.conflicts > 0 ? ", \(counted(r.conflicts, "conflict")) (herald contacts conflicts)" : "")
                       + (r.issues.isEmpty ? "" : ", \(counted(r.issues.count, "problem"))"))
                 for issue in r.issues { print("  \(Output.safe(issue.file)):\(issue.line): \(Output.safe(issue.message))") }
             }
@@ -67,6 +83,8 @@ struct SyncJSON: Encodable {
     var updated: Int
     var removed: Int
     var unchanged: Int
+    var pushed: Int
+    var conflicts: Int
     var errors: [Problem]
 
     init(_ r: BookSyncReport) {
@@ -75,6 +93,8 @@ struct SyncJSON: Encodable {
         updated = r.updated
         removed = r.removed
         unchanged = r.unchanged
+        pushed = r.pushed
+        conflicts = r.conflicts
         errors = r.issues.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCardDAV
 import HeraldCore
 import HeraldServices
 import HeraldStore
@@ -66,7 +67,13 @@ struct UILauncher {
             throw Output.failure("cannot read the workspace: \(StorageFailure.message(for: error) ?? "\(error)")")
         }
         // The address books are read now and again whenever khard, vdirsyncer or anyone changes a card file.
-        let books = workspace.books
+        let books = workspace.books, accounts = setup.bookAccounts
+        if !accounts.isEmpty {
+            await books.use(remote: { store, name in
+                guard let account = accounts[name] else { throw BookError.notAFolder(book: name) }
+                return try await CardDAVSync(books: store, account: account).sync(name)
+            })
+        }
         Task.detached { await books.startWatching() }
         let quitNote = demo && dataDir == nil
             ? "This demo workspace is thrown away when Herald quits (start with --demo --data-dir DIR to keep one)." : nil

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldCardDAV
 import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
@@ -11,6 +12,8 @@ import HeraldServices
 struct WorkspaceSetup {
     var config: WorkspaceConfig
     var platform: any PlatformConnector
+    /// How to reach the CardDAV books of `[[books]]`, by name.
+    var bookAccounts: [String: CardDAVAccount] = [:]
 }
 
 extension GlobalOptions {
@@ -56,9 +59,10 @@ extension GlobalOptions {
                 throw Output.failure("both a Herald server ([platform] url) and Infobip ([platform] kind) are set: keep one")
             }
             let settings = try Self.infobipSettings(config: config, environment: environment, configFile: paths.configFile)
-            return WorkspaceSetup(config: workspace, platform: InfobipPlatform(settings: settings, engine: engine))
+            return WorkspaceSetup(config: workspace, platform: InfobipPlatform(settings: settings, engine: engine),
+                                  bookAccounts: config.bookAccounts)
         }
-        return WorkspaceSetup(config: workspace, platform: server ?? EmbeddedPlatform(config: engine))
+        return WorkspaceSetup(config: workspace, platform: server ?? EmbeddedPlatform(config: engine), bookAccounts: config.bookAccounts)
     }
 
     /// The Herald server to use, from `HERALD_PLATFORM_URL`/`HERALD_PLATFORM_KEY` or `[platform] url` and

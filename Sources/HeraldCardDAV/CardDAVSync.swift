@@ -1,0 +1,136 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// How to reach one CardDAV book: the collection URL, the username, and where its password comes from.
+public struct CardDAVAccount: Sendable, Hashable {
+    public var url: URL
+    public var username: String?
+    /// A file holding the password (its first line).
+    public var passwordFile: String?
+    /// A command printing the password (`pass show dav`, `secret-tool lookup …`), run with /bin/sh.
+    public var passwordCommand: String?
+
+    public init(url: URL, username: String?, passwordFile: String?, passwordCommand: String?) {
+        self.url = url
+        self.username = username
+        self.passwordFile = passwordFile
+        self.passwordCommand = passwordCommand
+    }
+
+    /// The password, read when a sync needs it (never kept in Herald's files).
+    func password(book: String) throws(CardDAVError) -> String? {
+        if let file = passwordFile {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw .password(book: book, why: "cannot read password_file \(file)")
+            }
+            return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
+        guard let command = passwordCommand else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw .password(book: book, why: "password_command cannot run: \(error)") }
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: killer)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        guard process.terminationStatus == 0 else {
+            throw .password(book: book, why: "password_command exited with \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
+}
+
+/// Syncs one CardDAV book both ways: the changes made here go first (a delete or an update only over the version
+/// Herald last saw: `If-Match`; a new card only where there is none: `If-None-Match: *`), then the server's changes
+/// since the last sync come in (`sync-collection` with its token, else every etag by PROPFIND), the cards read with
+/// `addressbook-multiget`. A card changed on both sides keeps the server's version, and Herald's is kept as a conflict.
+/// A failure anywhere leaves what is stored here as it was; the next sync picks up from there.
+public struct CardDAVSync: Sendable {
+    let books: AddressBooks
+    let account: CardDAVAccount
+    /// Cards asked for per multiget.
+    var batch = 200
+
+    public init(books: AddressBooks, account: CardDAVAccount) {
+        self.books = books
+        self.account = account
+    }
+
+    public func sync(_ name: String) async throws -> BookSyncReport {
+        var report = BookSyncReport(book: name)
+        let client = CardDAVClient(book: name, collection: account.url, username: account.username,
+                                   password: try account.password(book: name))
+        try await push(name, client: client, report: &report)
+        let state = try books.remoteState(name)
+        var outside: [String] = []
+        var changed: [String] = [], removed: [String] = [], token: String?
+        if let delta = try await client.changes(since: state.token, outside: &outside) {
+            changed = delta.changed.filter { state.etags[$0.0] != $0.1 }.map(\.0)
+            removed = delta.removed
+            token = delta.token
+        } else {
+            if state.token != nil { try books.forgetToken(name) }
+            let etags = try await client.etags(outside: &outside)
+            changed = etags.filter { state.etags[$0.key] != $0.value }.keys.sorted()
+            removed = state.etags.keys.filter { etags[$0] == nil }.sorted()
+            // The token to start from next time, when the server does sync-collection after all.
+            token = try await client.changes(since: nil, outside: &outside)?.token
+        }
+        for href in outside.prefix(20) {
+            report.issues.append(ImportIssue(file: "\(name): \(href)", line: 0, message: "is outside the book's collection: ignored"))
+        }
+        report.unchanged = max(0, state.etags.count - changed.count - removed.count)
+        var start = 0
+        var cards: [(href: String, etag: String, card: Data)] = []
+        while start < changed.count {
+            let slice = Array(changed[start..<min(start + batch, changed.count)])
+            start += slice.count
+            cards += try await client.cards(slice).map { ($0.name, $0.etag, $0.card) }
+        }
+        // Applied only once everything is read: a sync that fails half-way stores nothing, and its token is not kept.
+        try books.applyRemote(name, cards: cards, removed: removed, token: token, report: &report)
+        return report
+    }
+
+    /// Sends the changes made here.
+    private func push(_ name: String, client: CardDAVClient, report: inout BookSyncReport) async throws {
+        for change in try books.pendingPushes(name) {
+            switch change {
+            case .delete(let href, let etag):
+                switch try await client.delete(href, ifMatch: etag) {
+                case .deleted, .gone:
+                    report.pushed += 1
+                case .preconditionFailed:
+                    report.issues.append(ImportIssue(file: "\(name): \(href)", line: 0,
+                                                     message: "deleted here but changed on the server since: the server's card is kept"))
+                    try books.forgetToken(name)        // read it again in full, so the card comes back
+                }
+                try books.deletedOnServer(name, href: href)
+            case .create(let id, let href, let card):
+                switch try await client.put(href, card: card, ifMatch: nil) {
+                case .stored(let etag):
+                    try books.pushed(personId: id, href: href, etag: etag ?? "", sent: card)
+                    report.pushed += 1
+                case .preconditionFailed:
+                    report.issues.append(ImportIssue(file: "\(name): \(href)", line: 0,
+                                                     message: "a card of that name is on the server already: the new card waits"))
+                }
+            case .update(let id, let href, let etag, let card):
+                switch try await client.put(href, card: card, ifMatch: etag) {
+                case .stored(let newEtag):
+                    try books.pushed(personId: id, href: href, etag: newEtag ?? "", sent: card)
+                    report.pushed += 1
+                case .preconditionFailed:
+                    // Changed there too: the pull brings the server's version and keeps Herald's as a conflict.
+                    try books.forgetToken(name)
+                }
+            }
+        }
+    }
+}

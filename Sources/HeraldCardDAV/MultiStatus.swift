@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A WebDAV `multistatus` answer (RFC 4918), as PROPFIND, `sync-collection` and `addressbook-multiget` give it: per
+/// resource its href, status, etag and card, and the collection's new sync token. Read defensively: a document
+/// with a DOCTYPE (entities, the "billion laughs") is refused before parsing, and only the elements above are kept.
+struct MultiStatus {
+    struct Response: Equatable {
+        var href = ""
+        /// The response's own status (a removed resource: 404), else its propstat's.
+        var status: Int?
+        var etag: String?
+        var card: String?
+    }
+
+    var responses: [Response] = []
+    var syncToken: String?
+
+    /// Most resources one answer may list.
+    static let maxResponses = 200_000
+
+    enum Problem: Error, Equatable {
+        case hostile(String)
+        case malformed(String)
+    }
+
+    static func parse(_ data: Data) throws(Problem) -> MultiStatus {
+        // The prolog is all a DOCTYPE can hide in; looking at the first 4 KiB is enough and cheap.
+        let head = String(decoding: data.prefix(4096), as: UTF8.self).uppercased()
+        if head.contains("<!DOCTYPE") || head.contains("<!ENTITY") {
+            throw .hostile("it declares a DOCTYPE (entity definitions are refused)")
+        }
+        let reader = Reader()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        guard parser.parse(), reader.failure == nil else {
+            throw .malformed(reader.failure ?? parser.parserError.map { "\($0.localizedDescription)" } ?? "it is not XML")
+        }
+        guard reader.sawMultistatus else { throw .malformed("it is not a DAV:multistatus") }
+        return reader.result
+    }
+
+    /// The status code of `HTTP/1.1 404 Not Found`.
+    static func code(_ line: String) -> Int? {
+        let parts = line.split(separator: " ")
+        return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+
+    private final class Reader: NSObject, XMLParserDelegate {
+        var result = MultiStatus()
+        var sawMultistatus = false
+        var failure: String?
+        private var path: [String] = []
+        private var text = ""
+        private var response: Response?
+        private var propstatStatus: Int?
+        private var propstatEtag: String?
+        private var propstatCard: String?
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            path.append(name)
+            text = ""
+            switch name {
+            case "multistatus" where path.count == 1: sawMultistatus = true
+            case "response":
+                guard result.responses.count < MultiStatus.maxResponses else {
+                    failure = "it lists more than \(MultiStatus.maxResponses) resources"
+                    parser.abortParsing()
+                    return
+                }
+                response = Response()
+            case "propstat":
+                propstatStatus = nil
+                propstatEtag = nil
+                propstatCard = nil
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            switch name {
+            case "href" where parent == "response": response?.href = value
+            case "status" where parent == "response": response?.status = MultiStatus.code(value)
+            case "status" where parent == "propstat": propstatStatus = MultiStatus.code(value)
+            case "getetag": propstatEtag = value
+            case "address-data": propstatCard = text
+            case "propstat":
+                // Only a propstat that succeeded carries values (a 404 one lists the properties the resource lacks).
+                if propstatStatus == nil || propstatStatus == 200 {
+                    if let etag = propstatEtag, !etag.isEmpty { response?.etag = etag }
+                    if let card = propstatCard { response?.card = card }
+                    if response?.status == nil { response?.status = propstatStatus ?? 200 }
+                } else if response?.status == nil {
+                    response?.status = propstatStatus
+                }
+            case "response":
+                if let response { result.responses.append(response) }
+                response = nil
+            case "sync-token" where parent == "multistatus": result.syncToken = value
+            default: break
+            }
+            path.removeLast()
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            if failure == nil { failure = "line \(parser.lineNumber): \(parseError.localizedDescription)" }
+        }
+    }
+}
