@@ -43,7 +43,7 @@ test: deps
 # Figures on 100,000 generated people and a ledger of 10,000 bulks (200,000 invitations), release build:
 # import, search, the real screens (keystroke → frame, Deliveries, first frame, memory, idle CPU), and
 # `herald contacts list --search` as a whole process against fzf (installed here for the comparison).
-BENCH_PACKAGES := fzf
+BENCH_PACKAGES := fzf radicale
 bench: deps
 	@dpkg-query -W -f='$${Status}' $(BENCH_PACKAGES) 2>/dev/null | grep -q "install ok installed" || \
 	  ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BENCH_PACKAGES))

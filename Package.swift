@@ -133,7 +133,7 @@ let package = Package(
         .executableTarget(name: "herald-bench", dependencies: [
             "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEmbedded",
             "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "PostgresTestCluster",
-            "HeraldInfobip", "InfobipStandIn",
+            "HeraldInfobip", "InfobipStandIn", "HeraldCardDAV", "RadicaleTestServer",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
@@ -158,7 +158,10 @@ let package = Package(
         ], swiftSettings: uiIsolation),
         .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport"],
                     swiftSettings: uiIsolation),
-        .testTarget(name: "HeraldCardDAVTests", dependencies: ["HeraldCardDAV", "HeraldStore", "HeraldCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "HeraldCardDAVTests", dependencies: ["HeraldCardDAV", "HeraldStore", "HeraldCore", "RadicaleTestServer"],
+                    exclude: ["Fixtures"]),
+        // A throwaway Radicale for the CardDAV tests and the bench.
+        .target(name: "RadicaleTestServer", path: "Tests/RadicaleTestServer"),
         .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster"]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
         .target(name: "InfobipStandIn", dependencies: [

@@ -40,7 +40,7 @@ struct BenchOptions {
             default: throw BenchError("unknown option \(flag)")
             }
         }
-        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
+        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
     }
 
     static func int(_ s: String, _ flag: String) throws -> Int {
@@ -192,6 +192,11 @@ do {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
+    if o.command == "books" {
+        try await booksBench(dir: dir)
+        try? FileManager.default.removeItem(at: dir)
+        exit(0)
+    }
     if o.command == "server" || o.command == "flood" || o.command == "infobip" {
         if o.command == "server" { try await serverBench(o, dir: dir) }
         if o.command != "infobip" { try await floodBench(dir: dir) }
@@ -211,6 +216,7 @@ do {
         try await serverBench(o, dir: dir)
         try await floodBench(dir: dir)
         try await infobipBench(dir: dir)
+        try await booksBench(dir: dir)
     }
 } catch {
     FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))

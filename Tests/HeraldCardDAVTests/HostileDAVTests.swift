@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import RadicaleTestServer
 import Testing
 @testable import HeraldCardDAV
 @testable import HeraldStore

@@ -1,15 +1,18 @@
 import Foundation
 
 /// A real Radicale (Debian's `radicale`) on a free loopback port, with a throwaway storage folder and an htpasswd
-/// user; the address book collection `/ana/contacts/` is made at start. Stopped and removed with the value.
-final class RadicaleServer: @unchecked Sendable {
-    let folder: URL
-    let port: Int
+/// user; the address book collection `/ana/contacts/` is made at start. Stopped and removed with the value. For the
+/// CardDAV tests and the bench.
+public final class RadicaleServer: @unchecked Sendable {
+    public let folder: URL
+    public let port: Int
     let process = Process()
-    var collection: URL { URL(string: "http://127.0.0.1:\(port)/ana/contacts/")! }
-    static let user = "ana", password = "s3cret"
+    public var collection: URL { URL(string: "http://127.0.0.1:\(port)/ana/contacts/")! }
+    /// Where the collection's cards are stored: a card file put here is served as it is.
+    public var collectionFolder: URL { folder.appendingPathComponent("storage/collection-root/ana/contacts") }
+    public static let user = "ana", password = "s3cret"
 
-    init() throws {
+    public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-radicale-\(UUID().uuidString)")
         let books = folder.appendingPathComponent("storage/collection-root/ana/contacts")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
@@ -31,13 +34,11 @@ final class RadicaleServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/radicale")
         process.arguments = ["--config", folder.appendingPathComponent("config").path]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: { () -> URL in
-            let log = folder.appendingPathComponent("log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            return log
-        }())
+        let log = folder.appendingPathComponent("log")
+        try Data().write(to: log)
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
-        try Self.waitForPort(port, process: process, log: folder.appendingPathComponent("log"))
+        try Self.waitForPort(port, process: process, log: log)
     }
 
     deinit {
@@ -47,7 +48,7 @@ final class RadicaleServer: @unchecked Sendable {
     }
 
     /// A port nobody listens on now (the kernel's choice for port 0).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -62,7 +63,7 @@ final class RadicaleServer: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func waitForPort(_ port: Int, process: Process, log: URL) throws {
+    public static func waitForPort(_ port: Int, process: Process, log: URL) throws {
         for _ in 0..<200 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
