@@ -13,6 +13,7 @@ extension ContactsPane {
         let ws = env.workspace
         self.init(viewModel: ContactsViewModel(book: ws.book,
                                                suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
+        if !ws.config.books.isEmpty { viewModel.books = ws.books }
         copier = env.copier
     }
 }

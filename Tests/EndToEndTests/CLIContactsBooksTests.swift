@@ -95,6 +95,17 @@ END:VCARD
         #expect(sync.stdout.contains("\"updated\" : 1") || sync.stdout.contains("\"updated\":1"), "\(sync.stdout)")
         let list = try box.contacts(["list", "--search", "book:personal phone:98765", "--json"]).json()
         #expect(list["count"] as? Int == 1)
+        // An import's new contacts can join the book; a contact can leave it.
+        let file = try box.write("more.vcf", "BEGIN:VCARD\nVERSION:3.0\nFN:Dora Nova\nN:Nova;Dora;;;\nTEL:+385 91 444 4444\nEND:VCARD\n")
+        let imported = try box.contacts(["import", file.path, "--book", "personal"])
+        #expect(imported.status == 0 && imported.stdout.contains("1 new contact added to book personal"), "\(imported.stdout)\(imported.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
+        let dora = try #require((try box.contacts(["list", "--search", "name:dora", "--json"]).json()["contacts"] as? [[String: Any]])?
+            .first?["id"] as? Int)
+        let moved = try box.contacts(["move", String(dora), "--no-book"])
+        #expect(moved.status == 0 && moved.stdout.contains("moved 1 contact out of their books"), "\(moved.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["ana-1.vcf"])
+
         let unknown = try box.contacts(["sync", "work"])
         #expect(unknown.status != 0 && unknown.stderr.contains("no address book \"work\": the books are personal"), "\(unknown.stderr)")
         let badSearch = try box.contacts(["list", "--book", "work"])

@@ -136,6 +136,26 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
         #expect(try b.read("ana-1.vcf").contains("+385913333333"))
     }
 
+    @Test func aContactMovesBetweenBooksAndOutOfThem() throws {
+        let b = try Book(cards: ["ana-1.vcf": anaCard])
+        let other = b.store.dir.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try b.books.register([AddressBook(name: "personal", kind: .vdir, location: b.folder.path),
+                              AddressBook(name: "work", kind: .vdir, location: other.path)])
+        _ = try b.books.sync("personal")
+        let ana = try b.id("Ana")
+        #expect(try b.contacts.move(ids: [ana], toBook: "work") == 1)
+        #expect(try b.files().isEmpty)
+        let moved = try String(contentsOf: other.appendingPathComponent("ana-1.vcf"), encoding: .utf8)
+        #expect(moved.contains("UID:ana-1\r\n") && moved.contains("FN:Ana Horvat"))
+        #expect(try b.books.card(personId: ana)?.book == "work")
+        #expect(try b.contacts.move(ids: [ana], toBook: "work") == 0)
+        #expect(try b.contacts.move(ids: [ana], toBook: nil) == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).isEmpty)
+        #expect(try b.books.card(personId: ana) == nil && b.contacts.count() == 1)
+        #expect(throws: BookError.self) { try b.contacts.move(ids: [ana], toBook: "nowhere") }
+    }
+
     @Test func theBookFilterAndABookThatIsGone() throws {
         let b = try Book(cards: ["ana-1.vcf": anaCard])
         _ = try b.books.sync("personal")

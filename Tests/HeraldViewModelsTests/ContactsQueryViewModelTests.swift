@@ -1,6 +1,7 @@
 import Foundation
 import HeraldUITestSupport
 import HeraldCore
+import HeraldStore
 @testable import HeraldServices
 import Testing
 @testable import HeraldViewModels
@@ -79,6 +80,35 @@ struct ContactsQueryViewModelTests {
         // Past the newest search: what was being typed.
         #expect(ui { vm.recallSearch(1) } == "iv")
         #expect(ui { vm.recallSearch(1) } == nil)
+        #expect(ui.violations.isEmpty)
+    }
+}
+
+@Suite("Contacts' address books")
+struct ContactsBooksViewModelTests {
+    @Test func theTitleLineSaysHowEachBookStands() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-vm-book-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n".utf8).write(to: folder.appendingPathComponent("a.vcf"))
+        var config = WorkspaceConfig(region: "HR")
+        config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]
+        let ws = try await TestWorkspace(config: config)
+        let ui = UISide()
+        let effects = EffectPump(ui: ui)
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: ToastBoard(clock: ws.clock)) }
+        ui { vm.books = ws.workspace.books }
+        await effects.settle()
+        #expect(vm.bookLine == "books: friends syncing…")
+        _ = try await ws.workspace.books.sync()
+        ui { vm.loadBookStates() }
+        await effects.settle()
+        #expect(vm.bookLine == "books: friends ✓ 1")
+        try Data("BEGIN:VCARD\nFN:Broken\n".utf8).write(to: folder.appendingPathComponent("b.vcf"))
+        _ = try await ws.workspace.books.sync()
+        ui { vm.loadBookStates() }
+        await effects.settle()
+        #expect(vm.bookLine == "books: friends: 1 card could not be read")
         #expect(ui.violations.isEmpty)
     }
 }

@@ -125,6 +125,42 @@ extension ContactStore {
         }
     }
 
+    /// Moves the people `ids` to the address book `book` (nil: to no book), in one transaction: each leaves its old
+    /// book (a vdir card file removed, a CardDAV card deleted at the next sync) and becomes a new card of the new one.
+    /// Answers how many moved (those already there stay).
+    @discardableResult
+    public func move(ids: [Int64], toBook book: String?) throws -> Int {
+        let now = clock.now()
+        return try database.write { db in
+            if let book { _ = try BookCards.book(named: book, db: db) }
+            var moved = 0
+            for person in try Self.existing(ids, db: db) {
+                guard let id = person.id else { continue }
+                let current = try BookCards.card(personId: id, db: db)
+                if current?.card.book == book { continue }
+                if current != nil {
+                    try BookCards.removed(ids: [id], db: db, now: now)
+                    try db.execute(sql: "DELETE FROM book_card WHERE person_id = ?", arguments: [id])
+                    try db.execute(sql: "DELETE FROM book_trash WHERE person_id = ?", arguments: [id])
+                }
+                if let book { _ = try BookCards.added(person, id: id, book: book, db: db, now: now) }
+                moved += 1
+            }
+            if moved > 0 { try PersonRows.bumpGeneration(db) }
+            return moved
+        }
+    }
+
+    /// The ids of the people stored after `id` (those an import added).
+    public func personIDs(after id: Int64) throws -> [Int64] {
+        try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM person WHERE id > ? ORDER BY id", arguments: [id]) }
+    }
+
+    /// The highest person id stored (0 for an empty book).
+    public func lastPersonID() throws -> Int64 {
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM person") ?? 0 }
+    }
+
     /// Puts deleted people back under their own ids (the undo of `delete(ids:)` and of a merge).
     public func restore(_ people: [Person]) throws {
         let now = clock.now()

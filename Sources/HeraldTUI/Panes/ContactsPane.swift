@@ -81,6 +81,7 @@ public final class ContactsPane: LivePane {
         if !vm.visibleSuggestions.isEmpty { title += " · ★ suggested" }
         if vm.showsDuplicates { title = "Contacts — \(vm.listing.total) who look like one person · = shows everyone" }
         if !vm.selection.isEmpty { title += " · \(vm.selection.count) selected" }
+        if let books = vm.bookLine, !vm.showsDuplicates, vm.selection.isEmpty { title += " · " + books }
         if vm.rangeAnchor != nil { title += " · range: move, v selects, esc cancels" }
         canvas.box(rect, style: Style(.borderFocused), title: title)
         let inside = listRect

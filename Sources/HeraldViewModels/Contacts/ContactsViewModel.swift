@@ -53,6 +53,12 @@ public final class ContactsViewModel {
     public private(set) var queryProblem: String?
     /// The searches made before, for ↑ and ↓ in the search field.
     public private(set) var history = SearchHistory()
+    /// The address books (`[[books]]`), whose state the title shows; nil when the workspace has none to show.
+    public var books: BookSyncer? {
+        didSet { loadBookStates() }
+    }
+    /// "books: personal ✓ · work: 1 conflict to settle": how each book stands, nil without books.
+    public private(set) var bookLine: String?
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
     /// True until the first listing arrived.
@@ -426,10 +432,33 @@ public final class ContactsViewModel {
             // The answers ahead are not worked out again here: while another process imports, the book
             // changes every second; after a change each one-character query is answered once, then kept.
             reload()
+            loadBookStates()
+            return false
+        case .toast:
+            loadBookStates()       // a book whose sync failed says so by a toast
             return false
         default:
             return false
         }
+    }
+
+    /// Reads how each address book stands (off the UI thread) for the title.
+    public func loadBookStates() {
+        guard let books else { return }
+        effects.perform({ try await books.states() }, then: { [weak self] result in
+            guard let self, case .success(let states) = result else { return }
+            self.bookLine = Self.bookLine(states)
+        })
+    }
+
+    /// "books: personal ✓ 120 · work: 1 conflict to settle" (nil without books).
+    nonisolated static func bookLine(_ states: [BookState]) -> String? {
+        guard !states.isEmpty else { return nil }
+        return "books: " + states.map { state in
+            let name = TerminalSafeText.sanitize(state.book.name)
+            if let problem = state.problem { return "\(name): \(TerminalSafeText.sanitize(problem))" }
+            return state.syncedAt == nil ? "\(name) syncing…" : "\(name) ✓ \(state.people)"
+        }.joined(separator: " · ")
     }
 
     /// What `c`/`y` copies: the number an invitation to the person under the cursor would go to (E.164).

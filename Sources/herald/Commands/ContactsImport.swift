@@ -21,6 +21,10 @@ struct ContactsImport: AsyncParsableCommand {
     @Option(help: "Country for numbers written without +code (e.g. HR); default from config or LANG.")
     var region: String?
 
+    @Option(help: ArgumentHelp("Make the new contacts cards of this address book of [[books]] (people merged keep their book).",
+                               valueName: "name"))
+    var book: String?
+
     @Flag(help: "Print the result as JSON.")
     var json = false
 
@@ -30,6 +34,13 @@ struct ContactsImport: AsyncParsableCommand {
         }
         let parser = try global.phoneParser(region: region)
         let db = try global.openDatabase()
+        let contacts = ContactStore(database: db)
+        var before: Int64 = 0
+        if let book {
+            let known = try global.addressBooks(db, parser: parser).list().map(\.book.name)
+            guard known.contains(book) else { throw Output.failure("--book: \(BookError.unknownBook(book, known: known))") }
+            before = try contacts.lastPersonID()
+        }
         var importer = ContactImporter(database: db, parser: parser)
         let folder = global.paths.dataDirectory.path
         importer.onWaitingForOtherImport = {
@@ -50,6 +61,14 @@ struct ContactsImport: AsyncParsableCommand {
         }
         if failures.count == paths.count, let first = failures.first {
             throw Output.failure(failures.count == 1 ? first : failures.joined(separator: "\n"))
+        }
+        if let book {
+            do {
+                let moved = try contacts.move(ids: try contacts.personIDs(after: before), toBook: book)
+                if !json { print("\(counted(moved, "new contact")) added to book \(Output.safe(book))") }
+            } catch {
+                throw Output.failure("the import is stored, but its new contacts could not join book \(Output.safe(book)): \(error)")
+            }
         }
         if json {
             try Output.printJSON(report)
