@@ -113,6 +113,48 @@ struct ContactsBooksViewModelTests {
     }
 }
 
+@Suite("Contacts' conflicts")
+struct ContactsConflictViewModelTests {
+    /// A CardDAV card changed here and on the server (the server's answer applied as a sync applies it), settled in
+    /// Contacts by keeping Herald's version.
+    @Test func cShowsTheNextConflictAndHKeepsHeraldsVersion() async throws {
+        var config = WorkspaceConfig(region: "HR")
+        config.books = [AddressBook(name: "dav", kind: .carddav, location: "https://dav.example.com/ana/contacts/")]
+        let ws = try await TestWorkspace(config: config)
+        let books = AddressBooks(database: ws.workspace.database, parser: ws.workspace.parser)
+        let card = { (last: String) in Data("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:a\r\nFN:Ana \(last)\r\nN:\(last);Ana;;;\r\nEND:VCARD\r\n".utf8) }
+        var report = BookSyncReport(book: "dav")
+        try books.applyRemote("dav", cards: [("a.vcf", "\"1\"", card("Horvat"))], removed: [], token: nil, report: &report)
+        let ana = try #require(try ws.workspace.contacts.people().first)
+        var draft = ContactDraft(ana)
+        draft.organization = "Herald Org"
+        _ = try ws.workspace.contacts.save(draft, personId: try #require(ana.id), parser: ws.workspace.parser)
+        try books.applyRemote("dav", cards: [("a.vcf", "\"2\"", card("Server"))], removed: [], token: nil, report: &report)
+        #expect(report.conflicts == 1)
+
+        let ui = UISide()
+        let effects = EffectPump(ui: ui)
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: ToastBoard(clock: ws.clock)) }
+        ui { vm.books = ws.workspace.books }
+        await effects.settle()
+        #expect(vm.bookLine == "books: dav: 1 conflict to settle (C)")
+        ui { vm.askConflict() }
+        await effects.settle()
+        let question = try #require(vm.conflictQuestion)
+        #expect(question.name == "Ana Server" && question.book == "dav" && question.more == 0)
+        #expect(question.mine.contains("ORG:Herald Org") && question.mine.contains("N:Horvat;Ana;;;"))
+        #expect(question.theirs.contains("N:Server;Ana;;;"))
+        ui { vm.settleConflict(keepMine: true) }
+        await effects.settle()
+        #expect(vm.conflictQuestion == nil)
+        #expect(try ws.workspace.contacts.people().first?.organization == "Herald Org")
+        #expect(try books.conflicts().isEmpty)
+        #expect(try books.pendingPushes("dav").count == 1)          // Herald's version goes up at the next sync
+        #expect(vm.bookLine == "books: dav syncing…")
+        #expect(ui.violations.isEmpty)
+    }
+}
+
 @Suite struct SearchHistoryTests {
     @Test func keepsTheLatestOnceAndAtMostFifty() {
         var history = SearchHistory()

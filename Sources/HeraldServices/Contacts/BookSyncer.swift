@@ -13,6 +13,15 @@ public struct BookState: Sendable, Hashable {
     public let problem: String?
 }
 
+/// A CardDAV card changed both here and on its server: the server's version is stored, Herald's waits.
+public struct BookConflict: Sendable, Hashable {
+    public let personId: Int64
+    public let book: String
+    /// Herald's version and the server's, as vCard text.
+    public let mine: String
+    public let theirs: String
+}
+
 /// The address books of a workspace (`[[books]]`): synced on demand, and while watching, whenever a vdir folder
 /// changes (khard, vdirsyncer, an editor), so other programs' edits show live. Syncs of one book never overlap.
 public actor BookSyncer {
@@ -60,8 +69,7 @@ public actor BookSyncer {
                 } else {
                     report = try books.sync(book)
                 }
-                let problems = report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read"
-                synced[book] = (clock.now(), report.conflicts > 0 ? "\(counted(report.conflicts, "conflict")) to settle" : problems)
+                synced[book] = (clock.now(), report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read")
                 reports.append(report)
             } catch {
                 synced[book] = (clock.now(), "\(error)")
@@ -73,9 +81,24 @@ public actor BookSyncer {
         return reports
     }
 
-    /// Each book's people and last sync.
+    /// Each book's people and last sync; conflicts waiting to be settled come first among its problems.
     public func states() throws -> [BookState] {
-        try books.list().map { BookState(book: $0.book, people: $0.people, syncedAt: synced[$0.book.name]?.at, problem: synced[$0.book.name]?.problem) }
+        let open = Dictionary(grouping: try books.conflicts(), by: \.book).mapValues(\.count)
+        return try books.list().map { entry in
+            let name = entry.book.name
+            let conflicts = open[name].map { "\(counted($0, "conflict")) to settle (C)" }
+            return BookState(book: entry.book, people: entry.people, syncedAt: synced[name]?.at, problem: conflicts ?? synced[name]?.problem)
+        }
+    }
+
+    /// The cards changed on both sides, oldest first.
+    public func conflicts() throws -> [BookConflict] {
+        try books.conflicts().map { BookConflict(personId: $0.personId, book: $0.book, mine: $0.mine, theirs: $0.theirs) }
+    }
+
+    /// Settles a conflict: Herald's version (sent at the next sync) or the server's. False when there was none.
+    public func resolve(personId: Int64, keepMine: Bool) throws -> Bool {
+        try books.resolve(personId: personId, keepMine: keepMine)
     }
 
     /// How CardDAV books are synced with their servers.

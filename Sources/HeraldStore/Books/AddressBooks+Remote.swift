@@ -112,11 +112,16 @@ extension AddressBooks {
         try database.write { db in try db.execute(sql: "UPDATE book SET sync_token = NULL WHERE name = ?", arguments: [name]) }
     }
 
-    /// Cards changed on both sides: the person (now the server's version) and Herald's version of the card.
-    public func conflicts() throws -> [(personId: Int64, book: String, mine: String)] {
+    /// Cards changed on both sides: the person (now the server's version), Herald's version of the card and the
+    /// server's.
+    public func conflicts() throws -> [(personId: Int64, book: String, mine: String, theirs: String)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT person_id, book, card FROM book_conflict ORDER BY at_ms, person_id").map {
-                ($0[0], $0[1], String(decoding: $0[2] as Data, as: UTF8.self))
+            try Row.fetchAll(db, sql: """
+                SELECT f.person_id, f.book, f.card, c.raw FROM book_conflict f LEFT JOIN book_card c ON c.person_id = f.person_id
+                ORDER BY f.at_ms, f.person_id
+                """).map { row in
+                let theirs: Data? = row[3]
+                return (row[0], row[1], String(decoding: row[2] as Data, as: UTF8.self), theirs.map { String(decoding: $0, as: UTF8.self) } ?? "")
             }
         }
     }

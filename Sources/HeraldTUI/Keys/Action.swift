@@ -37,6 +37,7 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case editContact = "edit_contact"
     case deleteContact = "delete_contact"
     case mergeContacts = "merge_contacts"
+    case settleConflict = "settle_conflict"
     case markSeen = "mark_seen"
     case markAllSeen = "mark_all_seen"
     case markUnread = "mark_unread"
@@ -64,6 +65,8 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case laterSearch = "later_search"
     // a yes/no question
     case yes, no
+    case keepMine = "keep_mine"
+    case keepTheirs = "keep_theirs"
     case switchButton = "switch_button"
     case pressButton = "press_button"
     // the command palette

@@ -56,6 +56,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.editContact, [.char("e")], "Edit the person under the cursor (or open) as a card in $EDITOR", [.contacts]),
         KeyBinding(.deleteContact, [.char("x")], "Delete the selected people (or the one under the cursor); u brings them back", [.contacts]),
         KeyBinding(.mergeContacts, [.char("M")], "Merge the selected people into the first of them, after a preview", [.contacts]),
+        KeyBinding(.settleConflict, [.char("C")], "Settle the next card changed both here and on its CardDAV server (the title counts them)", [.contacts]),
         KeyBinding(.duplicates, [.char("=")], "Show only the people who look like one person (same number, email or name); again shows everyone", [.contacts]),
         KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries]),
         KeyBinding(.sort, [.char("s")], "Change the sort order: newest, oldest, most failed, most pending", [.deliveries]),
@@ -99,6 +100,8 @@ nonisolated public enum KeyBindings {
         // A yes/no question
         KeyBinding(.yes, [.char("y"), .char("Y")], "Yes: send, resend or quit", [.question]),
         KeyBinding(.no, [.char("n"), .char("N"), .escape], "No: close the question, nothing happens", [.question]),
+        KeyBinding(.keepMine, [.char("h")], "In a conflict: keep Herald's version of the card (sent at the next sync)", [.question]),
+        KeyBinding(.keepTheirs, [.char("s")], "In a conflict: keep the server's version of the card", [.question]),
         KeyBinding(.pressButton, [.enter], "Press the highlighted button (a send to many numbers takes y only)", [.question]),
         KeyBinding(.switchButton, [.left, .right, .tab, .backTab], "Highlight the other button", [.question]),
         // The command palette

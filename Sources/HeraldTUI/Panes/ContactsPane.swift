@@ -25,10 +25,10 @@ public final class ContactsPane: LivePane {
     }
 
     public var keyContext: KeyContext {
-        if viewModel.mergeQuestion != nil { return .question }
+        if viewModel.mergeQuestion != nil || viewModel.conflictQuestion != nil { return .question }
         return viewModel.isSearching ? .editor : .contacts
     }
-    public var capturesAllKeys: Bool { viewModel.mergeQuestion != nil }
+    public var capturesAllKeys: Bool { viewModel.mergeQuestion != nil || viewModel.conflictQuestion != nil }
     /// Hands the terminal to $EDITOR for `a` and `e` (nil: `PaneTerminalHooks.suspend`, set by the launcher).
     public var suspendTerminal: ((() -> Void) -> Void)?
     public var environment = ProcessInfo.processInfo.environment
@@ -114,6 +114,7 @@ public final class ContactsPane: LivePane {
         }
         if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
         if let plan = vm.mergeQuestion { renderMerge(plan, into: &canvas, rect: rect) }
+        if let conflict = vm.conflictQuestion { renderConflict(conflict, into: &canvas, rect: rect) }
     }
 
     /// The merge's preview: who is kept, who goes, and every number and email the kept one ends with.
@@ -128,6 +129,18 @@ public final class ContactsPane: LivePane {
         let room = max(3, rect.height - 8)
         if lines.count > room { lines = Array(lines.prefix(room - 1)) + ["  …"] }
         ModalView.render(into: &canvas, area: rect, title: "Merge \(plan.ids.count) people", lines: lines, buttons: ["Merge (y)", "Cancel (esc)"])
+    }
+
+    private func renderConflict(_ conflict: ConflictQuestion, into canvas: inout Canvas, rect: Rect) {
+        var lines = ["\(conflict.name) (book \(conflict.book)) changed here and on the server.", "", "Herald's version has:"]
+        lines += conflict.mine.isEmpty ? ["  (nothing the server's lacks)"] : conflict.mine.map { "  \($0)" }
+        lines += ["The server's version (shown now) has:"]
+        lines += conflict.theirs.isEmpty ? ["  (nothing Herald's lacks)"] : conflict.theirs.map { "  \($0)" }
+        if conflict.more > 0 { lines += ["", "\(counted(conflict.more, "more conflict")) after this one."] }
+        let room = max(3, rect.height - 8)
+        if lines.count > room { lines = Array(lines.prefix(room - 1)) + ["  …"] }
+        ModalView.render(into: &canvas, area: rect, title: "Settle a conflict", lines: lines,
+                         buttons: ["Keep Herald's (h)", "Keep the server's (s)", "Later (esc)"])
     }
 
     private func renderEmpty(into canvas: inout Canvas, rect: Rect) {
@@ -245,6 +258,11 @@ public final class ContactsPane: LivePane {
                     PaneBinding(.no, footer: "cancel") { vm.cancelMerge() }]
                 + PaneBinding.each([.back, .quit]) { vm.cancelMerge() }
         }
+        if vm.conflictQuestion != nil {
+            return [PaneBinding(.keepMine, footer: "keep Herald's") { vm.settleConflict(keepMine: true) },
+                    PaneBinding(.keepTheirs, footer: "keep the server's") { vm.settleConflict(keepMine: false) }]
+                + PaneBinding.each([.no, .back, .quit]) { vm.cancelConflict() }
+        }
         if vm.isSearching {
             return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() } + [
                 PaneBinding(.earlierSearch) { if let text = vm.recallSearch(-1) { self.search.setText(text) } },
@@ -290,6 +308,7 @@ public final class ContactsPane: LivePane {
             PaneBinding(.deleteContact) { vm.deleteContacts() },
             PaneBinding(.mergeContacts, footer: vm.selection.count >= 2 ? listFooter("merge") : nil) { vm.askMerge() },
             PaneBinding(.duplicates, footer: vm.showsDuplicates ? "everyone" : nil) { vm.toggleDuplicates() },
+            PaneBinding(.settleConflict, footer: vm.bookLine?.contains("to settle") == true ? "settle conflict" : nil) { vm.askConflict() },
             PaneBinding.declining(.back, footer: ranging ? "cancel" : vm.showsDuplicates ? "everyone" : vm.query.isEmpty ? nil : "clear search") {
                 if vm.cancelRange() { return true }
                 if vm.showsDuplicates { vm.toggleDuplicates(); return true }

@@ -69,6 +69,8 @@ public final class ContactsViewModel {
     public internal(set) var showsDuplicates = false
     /// The merge waiting for a yes, with what it would store (`ContactsViewModel+Editing.swift`).
     public internal(set) var mergeQuestion: MergePreview?
+    /// The conflict waiting for a choice (`ContactsViewModel+Conflicts.swift`).
+    public internal(set) var conflictQuestion: ConflictQuestion?
     /// The people the last delete removed, for `u`.
     var deletedForUndo: [Person]?
     /// How many suggestions to ask for.
