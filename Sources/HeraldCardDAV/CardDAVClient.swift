@@ -11,12 +11,16 @@ public struct CardDAVClient: Sendable {
     public let collection: URL
     let authorization: String?
     let book: String
+    /// How long a request of one card may take.
     let timeout: TimeInterval
+    /// How long a listing may take: a server lists a large book slowly the first time (Radicale reads every card of
+    /// 10,000 in about 35 s before its cache is built).
+    let listTimeout: TimeInterval
     let maxBody: Int
     let client: HTTPClient
 
     public init(book: String, collection: URL, username: String?, password: String?, timeout: TimeInterval = 30,
-                maxBody: Int = 32 << 20, client: HTTPClient = .shared) {
+                listTimeout: TimeInterval = 300, maxBody: Int = 32 << 20, client: HTTPClient = .shared) {
         var url = collection.absoluteString
         if !url.hasSuffix("/") { url += "/" }
         self.collection = URL(string: url) ?? collection
@@ -27,6 +31,7 @@ public struct CardDAVClient: Sendable {
         }
         self.book = book
         self.timeout = timeout
+        self.listTimeout = listTimeout
         self.maxBody = maxBody
         self.client = client
     }
@@ -40,6 +45,7 @@ public struct CardDAVClient: Sendable {
     /// One request; a status the caller does not expect becomes a `CardDAVError` naming the book.
     func send(_ method: String, _ url: URL, headers: [(String, String)] = [], body: Data? = nil,
               expect: Set<Int>) async throws(CardDAVError) -> Answer {
+        let timeout = ["REPORT", "PROPFIND"].contains(method) ? listTimeout : self.timeout
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = NIOHTTP1.HTTPMethod(rawValue: method)
         if let authorization { request.headers.add(name: "Authorization", value: authorization) }
@@ -102,7 +108,7 @@ public struct CardDAVClient: Sendable {
 
     /// What a `sync-collection` report said: the cards changed (name, etag) and removed since `token`, and the new
     /// token; `nil` when the server does not take the token (or does not do sync-collection): read everything then.
-    func changes(since token: String?, outside: inout [String]) async throws(CardDAVError)
+    public func changes(since token: String?, outside: inout [String]) async throws(CardDAVError)
         -> (changed: [(String, String)], removed: [String], token: String?)? {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -131,7 +137,7 @@ public struct CardDAVClient: Sendable {
     }
 
     /// Every card of the collection with its etag (PROPFIND, depth 1).
-    func etags(outside: inout [String]) async throws(CardDAVError) -> [String: String] {
+    public func etags(outside: inout [String]) async throws(CardDAVError) -> [String: String] {
         let body = #"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:resourcetype/></d:prop></d:propfind>"#
         let answer = try await send("PROPFIND", collection, headers: [("Content-Type", "application/xml; charset=utf-8"), ("Depth", "1")],
                                     body: Data(body.utf8), expect: [207])

@@ -23,7 +23,8 @@ public struct BookConflict: Sendable, Hashable {
 }
 
 /// The address books of a workspace (`[[books]]`): synced on demand, and while watching, whenever a vdir folder
-/// changes (khard, vdirsyncer, an editor), so other programs' edits show live. Syncs of one book never overlap.
+/// changes (khard, vdirsyncer, an editor), so other programs' edits show live; CardDAV books every `remoteInterval`.
+/// Syncs of one book never overlap: a second waits for the first.
 public actor BookSyncer {
     private let books: AddressBooks
     private let bus: EventBus
@@ -32,6 +33,8 @@ public actor BookSyncer {
     private var watching = false
     private var synced: [String: (at: Date, problem: String?)] = [:]
     private var waiting: Set<String> = []
+    /// The books being synced now (a CardDAV sync leaves the actor while it waits for the server).
+    private var running: Set<String> = []
     private let log = Logger(label: "herald.books")
     /// Syncs a CardDAV book with its server (the executable gives it: Services does no HTTP).
     private var remote: (@Sendable (AddressBooks, String) async throws -> BookSyncReport)?
@@ -47,7 +50,8 @@ public actor BookSyncer {
 
     /// Syncs book `name` (every book when nil) with its folder; a book that fails is reported and the others go on.
     public func sync(_ name: String? = nil) async throws -> [BookSyncReport] {
-        let all = try books.list().map(\.book.name)
+        let list = try books.list()
+        let all = list.map(\.book.name)
         let names: [String]
         if let name {
             guard let found = all.first(where: { $0.lowercased() == name.lowercased() }) else {
@@ -59,8 +63,11 @@ public actor BookSyncer {
         }
         var reports: [BookSyncReport] = []
         var failure: (any Error)?
-        let kinds = Dictionary(try books.list().map { ($0.book.name, $0.book.kind) }, uniquingKeysWith: { a, _ in a })
+        let kinds = Dictionary(list.map { ($0.book.name, $0.book.kind) }, uniquingKeysWith: { a, _ in a })
         for book in names {
+            while running.contains(book) { try await Task.sleep(nanoseconds: 50_000_000) }
+            running.insert(book)
+            defer { running.remove(book) }
             do {
                 let report: BookSyncReport
                 if kinds[book] == .carddav {

@@ -66,7 +66,9 @@ extension AddressBooks {
                             report: inout BookSyncReport) throws {
         let phones = PhoneParseCache(parser: parser)
         let local = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT href, person_id, dirty, raw FROM book_card WHERE book = ?", arguments: [name])
+            // The text only of cards changed here (a conflict keeps it): a sync of a large book reads no more.
+            try Row.fetchAll(db, sql: "SELECT href, person_id, dirty, CASE WHEN dirty != 0 THEN raw END FROM book_card WHERE book = ?",
+                             arguments: [name])
                 .reduce(into: [String: (id: Int64, dirty: Int, raw: Data?)]()) { $0[$1[0]] = ($1[1], $1[2], $1[3]) }
         }
         var read: [RemoteCard] = []
@@ -84,6 +86,8 @@ extension AddressBooks {
             }
         }
         try store(read, book: name, known: local.mapValues(\.id), report: &report)
+        let stored = try database.read { db in try String.fetchOne(db, sql: "SELECT sync_token FROM book WHERE name = ?", arguments: [name]) }
+        if conflicts.isEmpty && removed.isEmpty && (token == nil || token == stored) { return }
         let now = clock.now()
         try database.write { db in
             for conflict in conflicts {
