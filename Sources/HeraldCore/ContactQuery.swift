@@ -37,8 +37,6 @@ public struct ContactQuery: Sendable, Hashable {
     /// The text as typed.
     public let text: String
 
-    /// True for a query made of plain words only, which the search index answers as it always has.
-    public var isPlain: Bool { terms.allSatisfy { $0.field == .any && !$0.negated && !$0.value.contains(" ") } }
     public var isEmpty: Bool { terms.isEmpty }
 
     /// Reads `text`. A term still being typed (`name:` with no value, an unclosed quote) is read as far as it goes.
@@ -111,7 +109,7 @@ public struct ContactQuery: Sendable, Hashable {
             .map(\.value).joined(separator: " ")
     }
 
-    /// Every term but the plain words.
+    /// Every term but the plain words (none: the search index answers the query as it always has).
     public var filters: [Term] {
         terms.filter { !($0.field == .any && !$0.negated && !$0.value.contains(" ")) }
     }

@@ -40,7 +40,7 @@ public actor BookSyncer {
     private var remote: (@Sendable (AddressBooks, String) async throws -> BookSyncReport)?
     private var schedule: Task<Void, Never>?
     /// How often CardDAV books are synced while watching.
-    public var remoteInterval: TimeInterval = 300
+    private let remoteInterval: TimeInterval = 300
 
     init(books: AddressBooks, bus: EventBus, clock: any HeraldClock) {
         self.books = books
