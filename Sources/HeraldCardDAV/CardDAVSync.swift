@@ -21,8 +21,9 @@ public struct CardDAVAccount: Sendable, Hashable {
     /// The password, read when a sync needs it (never kept in Herald's files).
     func password(book: String) throws(CardDAVError) -> String? {
         if let file = passwordFile {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw .password(book: book, why: "cannot read password_file \(file)")
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw .password(book: book, why: "cannot read password_file \(file): \(error.localizedDescription)")
             }
             return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         }
@@ -70,17 +71,24 @@ public struct CardDAVSync: Sendable {
         let state = try books.remoteState(name)
         var outside: [String] = []
         var changed: [String] = [], removed: [String] = [], token: String?
-        if let delta = try await client.changes(since: state.token, outside: &outside) {
+        var delta = try await client.changes(since: state.token, outside: &outside)
+        var listsEverything = state.token == nil
+        if delta == nil, state.token != nil {
+            // The server no longer takes the token: without one, sync-collection lists every card.
+            try books.forgetToken(name)
+            delta = try await client.changes(since: nil, outside: &outside)
+            listsEverything = true
+        }
+        if let delta {
             changed = delta.changed.filter { state.etags[$0.0] != $0.1 }.map(\.0)
-            removed = delta.removed
+            removed = listsEverything ? state.etags.keys.filter { href in !delta.changed.contains { $0.0 == href } }.sorted()
+                                      : delta.removed
             token = delta.token
         } else {
-            if state.token != nil { try books.forgetToken(name) }
+            // No sync-collection here: every etag by PROPFIND.
             let etags = try await client.etags(outside: &outside)
             changed = etags.filter { state.etags[$0.key] != $0.value }.keys.sorted()
             removed = state.etags.keys.filter { etags[$0] == nil }.sorted()
-            // The token to start from next time, when the server does sync-collection after all.
-            token = try await client.changes(since: nil, outside: &outside)?.token
         }
         for href in outside.prefix(20) {
             report.issues.append(ImportIssue(file: "\(name): \(href)", line: 0, message: "is outside the book's collection: ignored"))

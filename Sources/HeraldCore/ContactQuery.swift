@@ -85,14 +85,15 @@ public struct ContactQuery: Sendable, Hashable {
         }
     }
 
-    /// `invited`, `pending`, `failed` (or `impossible`), `not-invited` (`not invited`, `notinvited`).
+    /// `invited`, `pending`, `failed` (or `impossible`), `not-invited` (`not invited`, `notinvited`): the words
+    /// `StateSelection` reads, as the state a list shows.
     static func state(named name: String) -> InvitationState? {
-        switch name.lowercased().filter(\.isLetter) {
-        case "notinvited": return .notInvited
-        case "pending": return .pending
-        case "invited": return .invited
-        case "failed", "impossible": return .impossible
-        default: return nil
+        switch StateSelection(name: name) {
+        case .notInvited: return .notInvited
+        case .pending: return .pending
+        case .invited: return .invited
+        case .failed: return .impossible
+        case nil: return nil
         }
     }
 

@@ -13,11 +13,11 @@ func booksBench(dir: URL) async throws {
 
     let radicale = try RadicaleServer()
     var n = 0
-    generator.forEachPerson(count: 10_000) { person in
+    try generator.forEachPerson(count: 10_000) { person in
         n += 1
         var card = person
         card.uid = "dav-\(n)"
-        try? Data(VCardWriter.card(card).utf8).write(to: radicale.collectionFolder.appendingPathComponent("dav-\(n).vcf"))
+        try Data(VCardWriter.card(card).utf8).write(to: radicale.collectionFolder.appendingPathComponent("dav-\(n).vcf"))
     }
     let davData = dir.appendingPathComponent("books-dav")
     try FileManager.default.createDirectory(at: davData, withIntermediateDirectories: true)
@@ -54,11 +54,11 @@ func booksBench(dir: URL) async throws {
     let folder = dir.appendingPathComponent("vdir")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     n = 0
-    generator.forEachPerson(count: 100_000) { person in
+    try generator.forEachPerson(count: 100_000) { person in
         n += 1
         var card = person
         card.uid = "card-\(n)"
-        try? Data(VCardWriter.card(card).utf8).write(to: folder.appendingPathComponent("card-\(n).vcf"))
+        try Data(VCardWriter.card(card).utf8).write(to: folder.appendingPathComponent("card-\(n).vcf"))
     }
     let vdirData = dir.appendingPathComponent("books-vdir")
     let database = try HeraldDatabase.open(inDirectory: vdirData)

@@ -113,6 +113,14 @@ struct ContactsBooksViewModelTests {
     }
 }
 
+/// The events a bus published, for a test to look at (under a lock: the bus calls from any thread).
+nonisolated final class PublishedEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [HeraldEvent] = []
+    func add(_ event: HeraldEvent) { lock.withLock { events.append(event) } }
+    var all: [HeraldEvent] { lock.withLock { events } }
+}
+
 @Suite("Contacts' conflicts")
 struct ContactsConflictViewModelTests {
     /// A CardDAV card changed here and on the server (the server's answer applied as a sync applies it), settled in
@@ -144,7 +152,14 @@ struct ContactsConflictViewModelTests {
         #expect(question.name == "Ana Server" && question.book == "dav" && question.more == 0)
         #expect(question.mine.contains("ORG:Herald Org") && question.mine.contains("N:Horvat;Ana;;;"))
         #expect(question.theirs.contains("N:Server;Ana;;;"))
+        let published = PublishedEvents()
+        let subscription = ws.workspace.bus.subscribe { published.add($0) }
+        defer { subscription.cancel() }
         ui { vm.settleConflict(keepMine: true) }
+        await effects.settle()
+        // The syncer says the books changed; the pane's view-model, told so, reads their state again.
+        #expect(published.all.contains(.booksChanged))
+        ui { _ = vm.handle(event: .booksChanged) }
         await effects.settle()
         #expect(vm.conflictQuestion == nil)
         #expect(try ws.workspace.contacts.people().first?.organization == "Herald Org")

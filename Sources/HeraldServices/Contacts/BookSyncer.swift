@@ -78,8 +78,10 @@ public actor BookSyncer {
                 }
                 synced[book] = (clock.now(), report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read")
                 reports.append(report)
+                bus.publish(.booksChanged)
             } catch {
                 synced[book] = (clock.now(), "\(error)")
+                bus.publish(.booksChanged)
                 if name != nil { throw error }
                 failure = failure ?? error
             }
@@ -105,7 +107,9 @@ public actor BookSyncer {
 
     /// Settles a conflict: Herald's version (sent at the next sync) or the server's. False when there was none.
     public func resolve(personId: Int64, keepMine: Bool) throws -> Bool {
-        try books.resolve(personId: personId, keepMine: keepMine)
+        let settled = try books.resolve(personId: personId, keepMine: keepMine)
+        if settled { bus.publish(.booksChanged) }
+        return settled
     }
 
     /// How CardDAV books are synced with their servers.

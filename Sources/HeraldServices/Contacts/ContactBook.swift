@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// Which people a list shows, in order: everyone (paged from the store by offset) or the ids of
 /// a search's matches. Cheap to hold: a list of 100,000 people costs no rows until they are shown.
@@ -154,8 +155,12 @@ public struct ContactBook: Sendable {
     /// The searches made in Contacts, oldest first (kept across runs).
     public func searchHistory() async throws -> [String] {
         guard let json = try settings.string(Self.keySearchHistory) else { return [] }
-        // A history written by something else is started afresh rather than refused.
-        return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        do { return try JSONDecoder().decode([String].self, from: Data(json.utf8)) } catch {
+            // A history written by something else is started afresh rather than refused, and said in the log.
+            Logger(label: "herald.contacts").warning("the search history cannot be read; starting a new one",
+                                                     metadata: ["cause": "\(logCause(error))"])
+            return []
+        }
     }
 
     /// Keeps the searches made in Contacts for the next run.

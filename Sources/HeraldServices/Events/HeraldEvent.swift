@@ -10,6 +10,8 @@ public enum HeraldEvent: Sendable, Hashable {
     case ledgerChanged(LedgerChange)
     /// The address book changed (an import or an edit, here or in another process).
     case contactsChanged(generation: Int64)
+    /// An address book was synced, or a conflict settled: how the books stand changed.
+    case booksChanged
     /// A bulk of invitations was accepted by the platform.
     case bulkSent(BulkSent)
     /// A page of a user's inbox arrived.

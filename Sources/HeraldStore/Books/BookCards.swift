@@ -139,7 +139,10 @@ enum BookCards {
             guard let row = try Row.fetchOne(db, sql: "SELECT book, href, card, etag FROM book_trash WHERE person_id = ?",
                                              arguments: [id]) else { continue }
             let bookName: String = row[0], href: String = row[1], bytes: Data = row[2], etag: String = row[3]
-            guard let book = try? book(named: bookName, db: db) else { continue }     // the book left the config meanwhile
+            let book: AddressBook
+            do { book = try self.book(named: bookName, db: db) } catch BookError.unknownBook {
+                continue        // the book left the config meanwhile: the person comes back as a contact of no book
+            }
             if book.kind == .carddav {
                 // Still on the server unless a sync sent the delete meanwhile: then it is sent again, as new.
                 let told = try Bool.fetchOne(db, sql: "SELECT 1 FROM book_tombstone WHERE book = ? AND href = ?",

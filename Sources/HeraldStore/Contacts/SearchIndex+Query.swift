@@ -41,19 +41,30 @@ extension SearchIndex {
         }
     }
 
+    /// A filter with how each of its needles is looked for in this index, worked out once per query.
+    struct Probed {
+        let filter: Filter
+        let words: [Probe]
+        let phrase: Probe?
+        let digits: Probe?
+    }
+
     /// Matches a query with filters: the plain words ranked as `search(_:byLastName:limit:)` ranks them (everyone in
     /// name order when there are none), then each filter keeps or drops a person, and `keep` (the ledger's `status:`)
     /// last. A query of plain words alone is the plain search.
     func search(_ query: ContactQuery, byLastName: Bool, limit: Int?,
                 keep: ((Int64) -> Bool)? = nil) -> (total: Int, hits: [SearchHit]) {
-        let filters = query.filters.compactMap(Filter.init)
+        let filters = query.filters.compactMap(Filter.init).map {
+            Probed(filter: $0, words: $0.words.map { probe($0, isText: true) }, phrase: $0.phrase.map { probe($0, isText: true) },
+                   digits: $0.digits.map { probe($0, isText: false) })
+        }
         let plain = query.plainWords
         if filters.isEmpty && keep == nil { return search(plain, byLastName: byLastName, limit: limit) }
         var kept: [SearchHit] = []
         let wanted = limit ?? Int.max
         var total = 0
         func consider(_ entry: Int, score: Int) {
-            for filter in filters where matches(filter, entry: entry) == filter.negated { return }
+            for probed in filters where matches(probed, entry: entry) == probed.filter.negated { return }
             if let keep, !keep(ids[entry]) { return }
             total += 1
             if kept.count < wanted { kept.append(SearchHit(personId: ids[entry], score: score)) }
@@ -73,19 +84,23 @@ extension SearchIndex {
         return (total, kept)
     }
 
-    /// Whether `filter` (ignoring its `not`) matches the person at `entry`.
-    func matches(_ filter: Filter, entry: Int) -> Bool {
-        if let digits = filter.digits, occurs(digits, entry: entry, in: self.digits, starts: digitStart, isText: false, fields: nil) { return true }
-        if let phrase = filter.phrase, occurs(phrase, entry: entry, in: text, starts: textStart, isText: true, fields: filter.fields) { return true }
+    /// Whether a filter (ignoring its `not`) matches the person at `entry`.
+    func matches(_ probed: Probed, entry: Int) -> Bool {
+        let filter = probed.filter
+        if let digits = filter.digits, let probe = probed.digits,
+           occurs(digits, probe, entry: entry, in: self.digits, starts: digitStart, isText: false, fields: nil) { return true }
+        if let phrase = filter.phrase, let probe = probed.phrase,
+           occurs(phrase, probe, entry: entry, in: text, starts: textStart, isText: true, fields: filter.fields) { return true }
         guard !filter.words.isEmpty else { return false }
-        return filter.words.allSatisfy { occurs($0, entry: entry, in: text, starts: textStart, isText: true, fields: filter.fields) }
+        return zip(filter.words, probed.words).allSatisfy {
+            occurs($0, $1, entry: entry, in: text, starts: textStart, isText: true, fields: filter.fields)
+        }
     }
 
     /// Whether `needle` occurs in the entry's bytes, inside one of `fields` (nil: anywhere).
-    private func occurs(_ needle: [UInt8], entry: Int, in buffer: [UInt8], starts: [Int32], isText: Bool,
+    private func occurs(_ needle: [UInt8], _ probe: Probe, entry: Int, in buffer: [UInt8], starts: [Int32], isText: Bool,
                         fields: ClosedRange<Int>?) -> Bool {
         guard !needle.isEmpty else { return false }
-        let probe = probe(needle, isText: isText)
         return buffer.withUnsafeBufferPointer { buf in
             needle.withUnsafeBufferPointer { nd in
                 guard let base = buf.baseAddress, let nbase = nd.baseAddress else { return false }
@@ -94,7 +109,7 @@ extension SearchIndex {
                 while offset < end {
                     guard let hit = Self.find(base + offset, end - offset, nbase, nd.count, probe) else { return false }
                     let pos = hit - base
-                    guard let fields else { return true }
+                    guard isText, let fields else { return true }
                     field += Self.separators(base, from: fieldPos, to: pos)
                     fieldPos = pos
                     if fields.contains(field) { return true }

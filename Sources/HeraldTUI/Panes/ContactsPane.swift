@@ -366,7 +366,11 @@ public final class ContactsPane: LivePane {
             case .cancelled: viewModel.notify("nothing changed", level: .info)
             case .edited(let draft): save(draft)
             case .refused(let kept, let problems):
-                let keptIn = ContactCardEditor.keep(kept, name: name).map { " (the card is kept in \($0.path))" } ?? ""
+                let keptIn: String
+                switch ContactCardEditor.keep(kept, name: name) {
+                case .success(let url): keptIn = " (the card is kept in \(url.path))"
+                case .failure(let error): keptIn = " (the card could not be kept: \(error.localizedDescription))"
+                }
                 viewModel.notify("not stored: \(problems.problems.first?.description ?? "")\(keptIn)", level: .error)
             }
         } catch {

@@ -28,9 +28,9 @@ public enum ContactCardEditor {
         }
     }
 
-    /// Keeps a refused card in the temporary folder so nothing typed is lost; nil when it cannot be written.
-    public static func keep(_ card: String, name: String) -> URL? {
+    /// Keeps a refused card in the temporary folder so nothing typed is lost: where it is, or why it could not be kept.
+    public static func keep(_ card: String, name: String) -> Result<URL, any Error> {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-unsaved.txt")
-        return (try? Data(card.utf8).write(to: url, options: .atomic)) != nil ? url : nil
+        return Result { try Data(card.utf8).write(to: url, options: .atomic); return url }
     }
 }

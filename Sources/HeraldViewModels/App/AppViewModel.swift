@@ -67,7 +67,7 @@ public final class AppViewModel {
             guard let last = change.deliveries.last else { return false }
             let more = change.deliveries.count > 1 ? " (+\(change.deliveries.count - 1) more)" : ""
             lastEvent = "\(time) +\(last.address) → \(last.to.label)\(more)"
-        case .contactsChanged:
+        case .contactsChanged, .booksChanged:
             return false
         case .bulkSent(let sent):
             lastEvent = "\(time) bulk \(sent.bulkId.prefix(8)) sent to \(sent.accepted)"

@@ -60,7 +60,6 @@ extension ContactsViewModel {
                 self.notify(keepMine ? "kept Herald's version of \(question.name): the next sync sends it"
                                      : "kept the server's version of \(question.name)", level: .success)
                 self.reload()
-                self.loadBookStates()
             case .failure(let error):
                 self.notify("not settled: \(Self.describe(error))", level: .error)
             }

@@ -436,8 +436,8 @@ public final class ContactsViewModel {
             reload()
             loadBookStates()
             return false
-        case .toast:
-            loadBookStates()       // a book whose sync failed says so by a toast
+        case .booksChanged:
+            loadBookStates()
             return false
         default:
             return false

@@ -137,9 +137,13 @@ struct ContactsEdit: AsyncParsableCommand {
         case .edited(let draft):
             return draft == ContactDraft(stored) ? nil : draft
         case .refused(let card, let problems):
-            let advice = ContactCardEditor.keep(card, name: "contact-\(id)").map {
-                "your card is kept in \($0.path): mend it and run `herald contacts edit \(id) --card \($0.path)`"
-            } ?? "run `herald contacts edit \(id)` again to mend it"
+            let advice: String
+            switch ContactCardEditor.keep(card, name: "contact-\(id)") {
+            case .success(let url):
+                advice = "your card is kept in \(url.path): mend it and run `herald contacts edit \(id) --card \(url.path)`"
+            case .failure(let error):
+                advice = "your card could not be kept (\(error.localizedDescription)); run `herald contacts edit \(id)` again to mend it"
+            }
             throw Output.failure("the card was not stored:\n\(problems.description)\n\(advice)")
         }
     }
