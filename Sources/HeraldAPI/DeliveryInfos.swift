@@ -16,9 +16,12 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
     public var reason: String?
     /// True when the failure is for good (sending again would fail again).
     public var permanent: Bool?
+    /// Herald extension: when a `Scheduled` message leaves (`WireTime`).
+    public var sendAt: String?
 
     public init(address: String, messageId: String?, clientCorrelator: String?, deliveryStatus: DeliveryStatus,
-                price: Double?, currency: String? = nil, reason: String? = nil, permanent: Bool? = nil) {
+                price: Double?, currency: String? = nil, reason: String? = nil, permanent: Bool? = nil, sendAt: String? = nil) {
+        self.sendAt = sendAt
         self.address = address
         self.messageId = messageId
         self.clientCorrelator = clientCorrelator
@@ -30,7 +33,7 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case address, messageId, clientCorrelator, deliveryStatus, price, currency, reason, permanent
+        case address, messageId, clientCorrelator, deliveryStatus, price, currency, reason, permanent, sendAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,6 +46,7 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
         currency = try c.decodeIfPresent(String.self, forKey: .currency)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         permanent = try c.decodeIfPresent(Bool.self, forKey: .permanent)
+        sendAt = try c.decodeIfPresent(String.self, forKey: .sendAt)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,6 +59,7 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
         try c.encodeIfPresent(currency, forKey: .currency)
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(permanent, forKey: .permanent)
+        try c.encodeIfPresent(sendAt, forKey: .sendAt)
     }
 }
 

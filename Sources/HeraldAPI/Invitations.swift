@@ -8,11 +8,15 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
     /// The sender ID (alphanumeric name or number).
     public var sender: String
     public var recipients: Recipients
+    /// Herald extension: when the messages leave (`WireTime`); until then the platform holds them and they can be
+    /// taken back (`CancelBulk`) or moved (`RescheduleBulk`). Nil: now.
+    public var sendAt: String?
 
-    public init(messageKey: String, sender: String, destinations: [Destination]) {
+    public init(messageKey: String, sender: String, destinations: [Destination], sendAt: String? = nil) {
         self.messageKey = messageKey
         self.sender = sender
         self.recipients = Recipients(destinations: destinations)
+        self.sendAt = sendAt
     }
 
     public struct Recipients: Codable, Sendable, Hashable {
@@ -27,11 +31,14 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
         public var messageId: String?
         /// Fills the message's client placeholders in order (sender name, receiver name, custom text…).
         public var clientData: [String]?
+        /// Herald extension: a later time for this destination than the request's `sendAt` (its quiet hours).
+        public var sendAt: String?
 
-        public init(address: String, messageId: String? = nil, clientData: [String]? = nil) {
+        public init(address: String, messageId: String? = nil, clientData: [String]? = nil, sendAt: String? = nil) {
             self.address = address
             self.messageId = messageId
             self.clientData = clientData
+            self.sendAt = sendAt
         }
     }
 }

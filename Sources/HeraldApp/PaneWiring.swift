@@ -14,6 +14,7 @@ extension ContactsPane {
         self.init(viewModel: ContactsViewModel(book: ws.book,
                                                suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
         if !ws.config.books.isEmpty { viewModel.books = ws.books }
+        viewModel.invites = ws.invites
         copier = env.copier
     }
 }

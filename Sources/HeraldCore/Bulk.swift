@@ -16,10 +16,13 @@ public struct BulkRecord: Sendable, Hashable, Codable {
     public var sentHere: Bool
     /// The bulk whose failed numbers this one sent again, when it is a resend.
     public var resendOf: String?
+    /// When a held bulk leaves (the undo window, a scheduled send); nil when it left at once.
+    public var sendAt: Date?
 
     public init(bulkId: String, createdAt: Date, messageKey: String? = nil, messageText: String? = nil,
                 sender: String? = nil, recipientCount: Int, passesDone: Int = 0, nextPollAt: Date? = nil,
-                lastPolledAt: Date? = nil, sentHere: Bool = true, resendOf: String? = nil) {
+                lastPolledAt: Date? = nil, sentHere: Bool = true, resendOf: String? = nil, sendAt: Date? = nil) {
+        self.sendAt = sendAt
         self.sentHere = sentHere
         self.resendOf = resendOf
         self.bulkId = bulkId

@@ -2,14 +2,18 @@ import Foundation
 
 /// Delivery state of one invitation to one number.
 ///
-/// The first five cases are the wire statuses of the OneAPI delivery infos
-/// (`docs/wire-protocols.md`); the others are local states the client keeps in its ledger.
+/// The first five cases are the wire statuses of the OneAPI delivery infos; `Scheduled` and `Cancelled` are Herald's
+/// wire extension for held sends; the others are local states the client keeps in its ledger.
 public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
     case deliveredToTerminal = "DeliveredToTerminal"
     case deliveredToNetwork = "DeliveredToNetwork"
     case deliveryUncertain = "DeliveryUncertain"
     case deliveryImpossible = "DeliveryImpossible"
     case messageWaiting = "MessageWaiting"
+    /// Held by the platform until its send time (the undo window, a scheduled send, quiet hours).
+    case scheduled = "Scheduled"
+    /// Taken back before it left (during the undo window or while scheduled); may be invited again.
+    case cancelled = "Cancelled"
     /// Written to the ledger before the platform is called.
     case queued = "Queued"
     /// The platform refused this destination (invalid number, cannot receive SMS…).
@@ -21,7 +25,8 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The statuses that travel on the wire.
     public static let wireStatuses: [DeliveryStatus] = [
-        .deliveredToTerminal, .deliveredToNetwork, .deliveryUncertain, .deliveryImpossible, .messageWaiting,
+        .deliveredToTerminal, .deliveredToNetwork, .deliveryUncertain, .deliveryImpossible, .messageWaiting, .scheduled,
+        .cancelled,
     ]
 
     /// Parses a status as it appears on the wire or in the ledger. Accepts the historical
@@ -43,10 +48,10 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// Still on its way: queued locally, MessageWaiting, or unknown.
+    /// Still on its way: queued locally, held until its time, MessageWaiting, or unknown.
     public var isPending: Bool {
         switch self {
-        case .messageWaiting, .unknown, .queued: return true
+        case .messageWaiting, .unknown, .queued, .scheduled: return true
         default: return false
         }
     }
@@ -63,7 +68,7 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
     /// DeliveredToNetwork is not final: the carrier may still report the handset.
     public var isFinal: Bool {
         switch self {
-        case .deliveredToTerminal, .deliveryUncertain, .deliveryImpossible, .rejected, .sendFailed: return true
+        case .deliveredToTerminal, .deliveryUncertain, .deliveryImpossible, .rejected, .sendFailed, .cancelled: return true
         default: return false
         }
     }
@@ -79,6 +84,8 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
         case .deliveryUncertain: return "uncertain"
         case .deliveryImpossible: return "failed"
         case .messageWaiting: return "waiting"
+        case .scheduled: return "scheduled"
+        case .cancelled: return "cancelled"
         case .queued: return "queued"
         case .rejected: return "rejected"
         case .sendFailed: return "send failed"
@@ -87,11 +94,12 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
     }
 }
 
-/// The three words every pane, count and filter uses for where an invitation stands: **invited** (it reached the
-/// person or their network), **pending** (on its way) and **failed** (it will not arrive). Each status belongs to
-/// exactly one; its own label only says more within it ("at network", "send failed").
+/// The words every pane, count and filter uses for where an invitation stands: **invited** (it reached the
+/// person or their network), **pending** (on its way), **failed** (it will not arrive) and **cancelled** (taken back
+/// before it left: as if never sent). Each status belongs to exactly one; its own label only says more within it
+/// ("at network", "send failed", "scheduled").
 public enum DeliveryState: String, Sendable, Hashable, CaseIterable, Codable {
-    case invited, pending, failed
+    case invited, pending, failed, cancelled
 
     /// The word shown ("invited", "pending", "failed").
     public var word: String { rawValue }
@@ -102,6 +110,7 @@ extension DeliveryStatus {
     public var state: DeliveryState {
         if isInvited { return .invited }
         if isImpossible { return .failed }
+        if self == .cancelled { return .cancelled }
         return .pending
     }
 }

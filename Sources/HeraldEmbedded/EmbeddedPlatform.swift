@@ -73,6 +73,10 @@ struct EmbeddedSandbox: SandboxOperator {
     func pushInbox(user: String, topic: String?, title: String?, body: String) async throws -> InboxMessage {
         try await engine.pushInbox(user: user, topic: topic, title: title, body: body, applicationKey: applicationKey)
     }
+
+    func receiveReply(from: String, text: String) async throws -> OptOut? {
+        try await engine.receiveReply(applicationKey: applicationKey, from: from, text: text)
+    }
 }
 
 extension Workspace {

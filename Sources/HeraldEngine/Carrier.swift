@@ -13,9 +13,12 @@ public struct OutboundSMS: Sendable, Hashable {
     /// The message was handed over before and no answer was stored (the process died in between): the carrier
     /// must find out whether it already took it before taking it again, so nothing is sent twice.
     public var mayHaveBeenSent: Bool
+    /// When the carrier is to send it, for a carrier that holds scheduled messages itself (nil: at once).
+    public var sendAt: Date?
 
     public init(messageId: String, bulkId: String, address: String, sender: String, text: String, acceptedAt: Date,
-                mayHaveBeenSent: Bool = false) {
+                mayHaveBeenSent: Bool = false, sendAt: Date? = nil) {
+        self.sendAt = sendAt
         self.messageId = messageId
         self.bulkId = bulkId
         self.address = address
@@ -88,6 +91,15 @@ public protocol Carrier: Sendable {
     func queuedReports(at now: Date) async throws -> QueuedReports
     /// Reads the reports the carrier pushed to Herald (the body of its call to the report webhook).
     func pushedReports(_ body: Data, at now: Date) throws(CarrierReportsError) -> [CarrierReport]
+    /// Whether the carrier holds a held send itself until its time (Infobip's `sendAt`), so it leaves even when no
+    /// Herald process runs: the engine then hands held messages over at once, with `sendAt`, and takes them back or
+    /// moves them through `cancel` and `reschedule`. False: the engine holds them and hands them over when due.
+    var holdsScheduled: Bool { get }
+    /// Takes back a bulk the carrier holds, all of it in one step: true when it was taken back, false when it had
+    /// already left (all of it). Only called when `holdsScheduled`.
+    func cancel(bulkId: String) async throws -> Bool
+    /// Moves a bulk the carrier holds to `sendAt`. Only called when `holdsScheduled`.
+    func reschedule(bulkId: String, to sendAt: Date) async throws
 }
 
 /// A batch of reports collected from the carrier's queue.
@@ -121,4 +133,9 @@ extension Carrier {
     public var handOverLease: TimeInterval { 120 }
     public func queuedReports(at now: Date) async throws -> QueuedReports { QueuedReports(reports: [], more: false) }
     public func pushedReports(_ body: Data, at now: Date) throws(CarrierReportsError) -> [CarrierReport] { throw .notPushed }
+    public var holdsScheduled: Bool { false }
+    public func cancel(bulkId: String) async throws -> Bool { throw CarrierReportsError.unreadable("this carrier holds no bulks") }
+    public func reschedule(bulkId: String, to sendAt: Date) async throws {
+        throw CarrierReportsError.unreadable("this carrier holds no bulks")
+    }
 }

@@ -22,7 +22,7 @@ extension PlatformEngine {
         pass.handed = try await drainOutbox(bulkId: nil)
         pass.changed = try await collectQueuedReports()
         pass.changed += try await collectReports(bulkId: nil)
-        pass.nextDueAt = try await nextReportDue()
+        pass.nextDueAt = [try await nextReportDue(), try await nextRelease()].compactMap { $0 }.min()
         return pass
     }
 
@@ -63,9 +63,10 @@ extension PlatformEngine {
     private func claimOutbox(bulkId: String?) async throws -> [Claimed] {
         let at = nowMs
         let lease = at + Int64(carrier.handOverLease * 1000)
-        return try await store.write { db -> [Claimed] in
+        return try await store.write { [self] db -> [Claimed] in
+            try releaseDue(db, at: at)
             let rows = try db.rows("""
-                SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, b.sender
+                SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, s.notBefore, b.sender
                 FROM sent s JOIN bulk b ON b.id = s.bulkId
                 WHERE (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
                   \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
@@ -81,7 +82,8 @@ extension PlatformEngine {
                 let outbox: Int = row["outbox"]
                 return Claimed(applicationKey: row["applicationKey"], message: OutboundSMS(
                     messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
-                    text: row["text"] ?? "", acceptedAt: Date(epochMilliseconds: row["sentAt"]), mayHaveBeenSent: outbox == 2))
+                    text: row["text"] ?? "", acceptedAt: Date(epochMilliseconds: row["sentAt"]), mayHaveBeenSent: outbox == 2,
+                    sendAt: (row["notBefore"] as Int64?).flatMap { $0 > at ? Date(epochMilliseconds: $0) : nil }))
             }
         }
     }
@@ -152,7 +154,7 @@ extension PlatformEngine {
                 let outbox: Int = row["outbox"]
                 let final = outbox == 0 && row["nextCheckAt"] as Int64? == nil
                 switch source {
-                case .outbox: guard outbox > 0 else { continue }
+                case .outbox: guard outbox == 1 || outbox == 2 else { continue }   // never a held one (3)
                 case .due: guard outbox == 0, !final else { continue }
                 case .carrier: guard outbox == 2 || (outbox == 0 && !final) else { continue }
                 }

@@ -41,6 +41,9 @@ public struct EngineConfig: Sendable, Hashable {
     /// When set, the simulated carrier appends a line per message handed to it (`messageId`, `resent` when it may
     /// have been handed before, the process id): how the replica tests count hand-overs across processes.
     public var handOverLog: String?
+    /// Words besides `PlatformEngine.stopWords` that opt a number out when a reply is one of them (upper case:
+    /// `[send] stop_words`, e.g. other languages' "ODJAVA").
+    public var extraStopWords: Set<String> = []
 
     public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
                 uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,

@@ -48,6 +48,12 @@ extension PlatformEngine {
     public static let routes: [EngineRoute] = [
         EngineRoute(.post, SendInvitation.path, .send) { engine, request, _ in try await engine.sendInvitations(request) },
         EngineRoute(.get, GetDeliveryInfos.path, .read) { engine, request, p in try await engine.deliveryInfos(request, p) },
+        EngineRoute(.get, GetBulkSchedule.path, .read) { engine, request, p in try await engine.bulkSchedule(request, p) },
+        EngineRoute(.put, RescheduleBulk.path, .send) { engine, request, p in try await engine.rescheduleBulk(request, p) },
+        EngineRoute(.put, CancelBulk.path, .send) { engine, request, p in try await engine.cancelBulk(request, p) },
+        EngineRoute(.get, ListOptOuts.path, .read) { engine, request, _ in try await engine.listOptOuts(request) },
+        EngineRoute(.put, AddOptOut.path, .send) { engine, request, p in try await engine.addOptOut(request, p) },
+        EngineRoute(.delete, RemoveOptOut.path, .send) { engine, request, p in try await engine.removeOptOut(request, p) },
         EngineRoute(.get, GetApplicationMessage.path, .read) { engine, request, p in try await engine.getMessage(request, p) },
         EngineRoute(.post, CreateApplicationMessage.path, .send) { engine, request, p in try await engine.createMessage(request, p) },
         EngineRoute(.put, UpdateApplicationMessage.path, .send) { engine, request, p in try await engine.updateMessage(request, p) },

@@ -20,9 +20,12 @@ public struct SentMessage: Sendable, Hashable {
     public var linkCode: String?
     /// The status stored last (rejected, or the carrier's last report).
     public var status: DeliveryStatus
+    /// When a held message leaves; nil when it was not held.
+    public var notBefore: Date?
 
     init(messageId: String, bulkId: String, address: String, accepted: Bool, reason: String?, text: String?, price: Double,
-         currency: String?, permanentFailure: Bool, sentAt: Date, linkCode: String?, status: DeliveryStatus) {
+         currency: String?, permanentFailure: Bool, sentAt: Date, linkCode: String?, status: DeliveryStatus, notBefore: Date? = nil) {
+        self.notBefore = notBefore
         self.messageId = messageId
         self.bulkId = bulkId
         self.address = address
@@ -50,11 +53,14 @@ public struct SentMessage: Sendable, Hashable {
         sentAt = Date(epochMilliseconds: row["sentAt"])
         linkCode = row["linkCode"]
         status = DeliveryStatus(parsing: row["status"])
+        notBefore = (row["notBefore"] as Int64?).map(Date.init(epochMilliseconds:))
     }
 
     var deliveryInfo: DeliveryInfo {
         DeliveryInfo(address: address, messageId: messageId, clientCorrelator: bulkId, deliveryStatus: status, price: price,
-                     currency: currency, reason: status.isImpossible || status == .deliveryUncertain ? reason : nil, permanent: permanentFailure ? true : nil)
+                     currency: currency, reason: status.isImpossible || status == .deliveryUncertain ? reason : nil,
+                     permanent: permanentFailure ? true : nil,
+                     sendAt: status == .scheduled ? notBefore.map(WireTime.text) : nil)
     }
 }
 
@@ -120,6 +126,10 @@ extension PlatformEngine {
                 input.text("recipients.destinations[\(i)].clientData[\(j)]", value, maxLength: Self.maxMessageLength)
             }
         }
+        let sendAt = Self.sendTime(body.sendAt, field: "sendAt", now: clock.now(), input: &input)
+        for (i, d) in destinations.enumerated() {
+            _ = Self.sendTime(d.sendAt, field: "recipients.destinations[\(i)].sendAt", now: clock.now(), input: &input)
+        }
         try input.check("invalid invitation")
         do { try SenderID.validate(body.sender) } catch {
             throw APIError.badRequest("invalid sender: \(error.description)", validationErrors: ["sender": [error.description]])
@@ -130,8 +140,14 @@ extension PlatformEngine {
                                       validationErrors: ["messageKey": ["no such message in this application"]])
         }
         let parser = try PhoneNumberParser(defaultRegion: nil)
-        let prepared = destinations.map { prepare($0, message: message, parser: parser) }
         let now = clock.now()
+        let prepared = destinations.map { d in
+            var p = prepare(d, message: message, parser: parser)
+            // A destination's own time (its quiet hours) is never earlier than the request's.
+            let own = d.sendAt.flatMap(WireTime.date)
+            p.notBefore = [sendAt, own].compactMap { $0 }.max().flatMap { $0 > now ? $0 : nil }
+            return p
+        }
         return try await store.write { [self] db in
             try storeBulk(prepared, sender: body.sender, app: app, message: message, now: now, db)
         }
@@ -146,6 +162,8 @@ extension PlatformEngine {
         var linkCode: String
         var text: String?
         var price: Double
+        /// When it leaves, when it is held; nil: now.
+        var notBefore: Date?
     }
 
     private nonisolated func prepare(_ d: SendInvitationBody.Destination, message: MessageRecord,
@@ -171,6 +189,14 @@ extension PlatformEngine {
         -> (SendInvitationResponse, replayed: Set<String>) {
         // Which destinations replay an earlier messageId (in an earlier request or earlier in this one).
         var earlier = try Self.storedMessages(db, applicationKey: app.key, ids: prepared.compactMap(\.clientId))
+        // A number that said stop is refused, with the day it did, in the unit that would have accepted it.
+        let stopped = try Self.optedOut(db, applicationKey: app.key, msisdns: prepared.compactMap { try? $0.address.get() })
+        var prepared = prepared
+        for i in prepared.indices {
+            if case .success(let msisdn) = prepared[i].address, let since = stopped[msisdn] {
+                prepared[i].address = .failure(.invalid(OptOut.reason(since: since)))
+            }
+        }
         var seenInRequest = Set<String>()
         var newCount = 0
         for p in prepared {
@@ -252,7 +278,7 @@ extension PlatformEngine {
         case .success(let msisdn):
             return SentMessage(messageId: messageId, bulkId: bulkId, address: msisdn, accepted: true, reason: nil, text: p.text,
                                price: p.price, currency: nil, permanentFailure: false, sentAt: at, linkCode: p.linkCode,
-                               status: .messageWaiting)
+                               status: p.notBefore == nil ? .messageWaiting : .scheduled, notBefore: p.notBefore)
         }
     }
 
@@ -283,12 +309,15 @@ extension PlatformEngine {
         for chunk in SQLBatch.chunks(new) {
             try db.execute("""
                 INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode,
-                                 status, statusAt, outbox, nextCheckAt)
-                VALUES \(SQLBatch.values(chunk.count, columns: 15))
+                                 status, statusAt, outbox, nextCheckAt, notBefore)
+                VALUES \(SQLBatch.values(chunk.count, columns: 16))
                 """, chunk.flatMap { m -> SQLArguments in
                     let s = m.sent
+                    // Accepted: in the outbox (1), or held here until its time (3) unless the carrier holds it itself;
+                    // refused: never handed over (0).
+                    let outbox = !s.accepted ? 0 : s.notBefore == nil || carrier.holdsScheduled ? 1 : 3
                     return [s.messageId, applicationKey, s.bulkId, m.position, s.address, s.accepted, s.reason, s.text, s.price,
-                            at, s.linkCode, s.status.rawValue, at, s.accepted, nil]
+                            at, s.linkCode, s.status.rawValue, at, outbox, nil, s.notBefore?.epochMilliseconds]
                 })
         }
     }

@@ -2,7 +2,7 @@
 /// migrations), so one set of statements serves both. Integers (times in epoch milliseconds, booleans as 0 and 1)
 /// are BIGINT; text compares byte by byte (collation "C"), as SQLite's does.
 enum PostgresEngineSchema {
-    static let migrations: [(version: Int64, ddl: String)] = [(1, version1)]
+    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3)]
 
     private static let text = #"TEXT COLLATE "C""#
 
@@ -97,5 +97,18 @@ enum PostgresEngineSchema {
             hash \(text) NOT NULL UNIQUE,
             createdAt BIGINT NOT NULL,
             revokedAt BIGINT)
+        """
+
+    /// Held sends: `outbox` 3 until `notBefore` (as SQLite's v4).
+    static let version2 = "ALTER TABLE sent ADD COLUMN notBefore BIGINT"
+
+    /// Numbers that said stop (as SQLite's v5).
+    static let version3 = """
+        CREATE TABLE optout (
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            msisdn \(text) NOT NULL,
+            createdAt BIGINT NOT NULL,
+            source \(text) NOT NULL,
+            PRIMARY KEY (applicationKey, msisdn))
         """
 }

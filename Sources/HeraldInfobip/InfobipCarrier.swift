@@ -68,11 +68,14 @@ public struct InfobipCarrier: Carrier {
                 "uncertain": "\(unsure.count - known.count - waiting)",
             ])
         }
-        let chunks = Dictionary(grouping: toSend, by: \.bulkId).sorted { $0.key < $1.key }.flatMap { bulkId, group in
-            stride(from: 0, to: group.count, by: settings.maxMessagesPerRequest).map {
-                (bulkId, Array(group[$0..<min(group.count, $0 + settings.maxMessagesPerRequest)]))
+        // One request per bulk and time (Infobip holds a scheduled bulk by its id, at one `sendAt`).
+        let chunks = Dictionary(grouping: toSend, by: { BulkTime(bulkId: $0.bulkId, sendAt: $0.sendAt) })
+            .sorted { ($0.key.bulkId, $0.key.sendAt ?? .distantPast) < ($1.key.bulkId, $1.key.sendAt ?? .distantPast) }
+            .flatMap { key, group in
+                stride(from: 0, to: group.count, by: settings.maxMessagesPerRequest).map {
+                    (key.bulkId, Array(group[$0..<min(group.count, $0 + settings.maxMessagesPerRequest)]))
+                }
             }
-        }
         // Requests go out `requestsInFlight` at a time; their answers are taken in order, by the rules of one at a time.
         var next = 0
         while next < chunks.count {
@@ -143,7 +146,8 @@ public struct InfobipCarrier: Carrier {
     /// One send request; a report per message Infobip answered for.
     private func send(_ chunk: [OutboundSMS], bulkId: String, at now: Date) async throws -> [CarrierReport] {
         let pushTo = settings.reports == .reports ? webhook.withLockedValue { $0 } : nil
-        var request = InfobipSendRequest(bulkId: bulkId, messages: chunk.map { message in
+        let sendAt = chunk.first?.sendAt
+        var request = InfobipSendRequest(bulkId: bulkId, sendAt: sendAt, messages: chunk.map { message in
             .init(sender: message.sender, destinations: [.init(to: message.address, messageId: message.messageId)],
                   content: .init(text: message.text), webhooks: pushTo.map {
                       .init(delivery: .init(url: $0.absoluteString, intermediateReport: true, notify: true),
@@ -158,9 +162,40 @@ public struct InfobipCarrier: Carrier {
         return answer.messages.compactMap { message -> CarrierReport? in
             guard let id = message.messageId, asked.contains(id) else { return nil }
             let status = InfobipStatusMapping.deliveryStatus(message.status)
+            if let sendAt, sendAt > now, !status.isImpossible {
+                // Infobip holds it until its time: first asked about after it left.
+                return CarrierReport(messageId: id, status: .scheduled,
+                                     nextCheckAt: next(after: .messageWaiting, at: sendAt))
+            }
             return CarrierReport(messageId: id, status: status, nextCheckAt: next(after: status, at: now),
                                  reason: InfobipStatusMapping.reason(status: message.status, error: nil))
         }
+    }
+
+    // MARK: - Scheduled bulks
+
+    /// Infobip holds a scheduled bulk itself (`options.schedule.sendAt`): it leaves at its time whether Herald runs.
+    public var holdsScheduled: Bool { true }
+
+    /// `PUT /sms/1/bulks/status` with `CANCELED`: all of the bulk, or nothing when it had left. A refusal is told apart
+    /// by asking the bulk's status: one that is PROCESSING or FINISHED left whole; CANCELED was taken back (a repeat
+    /// of a cancel whose answer was lost).
+    public func cancel(bulkId: String) async throws -> Bool {
+        do {
+            let answer = try await http.setStatus(bulkId: bulkId, status: .canceled)
+            return answer.status == .canceled || answer.status == nil
+        } catch {
+            guard case .rejected = error else { throw error }
+        }
+        let now = try await http.status(bulkId: bulkId)
+        if now.status == .canceled { return true }
+        if now.status?.hasLeft == true { return false }
+        throw InfobipError.unreadable("Infobip refused to cancel bulk \(bulkId), which is \(now.status?.rawValue ?? "in no known state")")
+    }
+
+    /// `PUT /sms/1/bulks` with the new `sendAt`.
+    public func reschedule(bulkId: String, to sendAt: Date) async throws {
+        _ = try await http.reschedule(bulkId: bulkId, sendAt: sendAt)
     }
 
     public func reports(_ messages: [InFlightSMS], at now: Date) async throws -> [CarrierReport] {
@@ -247,6 +282,12 @@ public struct InfobipCarrier: Carrier {
         guard !InfobipStatusMapping.isFinal(status) else { return nil }
         return now.addingTimeInterval(settings.reports == .logs ? settings.reportInterval : settings.reportDeadline)
     }
+}
+
+/// The requests of one hand-over: a bulk's messages of one time.
+private struct BulkTime: Hashable {
+    var bulkId: String
+    var sendAt: Date?
 }
 
 /// Message ids this process claimed but never posted, so that they are sent, not looked up, when they come back.

@@ -40,7 +40,7 @@ struct BenchOptions {
             default: throw BenchError("unknown option \(flag)")
             }
         }
-        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
+        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "quiet", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
     }
 
     static func int(_ s: String, _ flag: String) throws -> Int {
@@ -192,6 +192,11 @@ do {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
+    if o.command == "quiet" {
+        try await quietBench(dir: dir)
+        try? FileManager.default.removeItem(at: dir)
+        exit(0)
+    }
     if o.command == "books" {
         try await booksBench(dir: dir)
         try? FileManager.default.removeItem(at: dir)
@@ -217,8 +222,9 @@ do {
         try await floodBench(dir: dir)
         try await infobipBench(dir: dir)
         try await booksBench(dir: dir)
+        try await quietBench(dir: dir)
     }
 } catch {
-    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
+    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|books|quiet|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
     exit(2)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCardDAV
+import HeraldCore
 import HeraldInfobip
 import HeraldStore
 import TOMLKit
@@ -26,6 +27,8 @@ import TOMLKit
 /// [share]
 /// email_from = "ana@example.com"
 /// email_command = "msmtp -t"
+/// [send]
+/// hold_seconds = 10             # the undo window: every send waits this long before anything leaves
 /// [[books]]
 /// name = "personal"
 /// kind = "vdir"
@@ -68,6 +71,13 @@ struct HeraldConfig: Sendable, Equatable {
     var clipboardCommand: String?
     /// `[invite] numbers = "all-mobiles"`: every mobile of a person is invited (default "one-per-person").
     var inviteAllMobiles = false
+    /// `[send] hold_seconds`: the undo window; nil: the default (10 seconds).
+    var holdSeconds: Double?
+    /// `[send] stop_words`: words besides STOP, STOPALL, UNSUBSCRIBE, CANCEL, END and QUIT that opt out the number a
+    /// reply comes from (other languages': "ODJAVA"), upper-cased.
+    var stopWords: Set<String> = []
+    /// `[send] quiet_hours`: "21:00-08:00" in each recipient's local time.
+    var quietHours: QuietHours?
     /// `[infobip] lookup_grace`, `hand_over_lease`, `report_deadline` (seconds) and `logs_per_minute`, by key.
     var infobipNumbers: [String: Double] = [:]
     /// `[infobip.send]`: what every message carries on Infobip.
@@ -82,7 +92,9 @@ struct HeraldConfig: Sendable, Equatable {
     var warnings: [String] = []
 
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
-                                            "keys", "platform", "inbox", "share", "infobip", "invite", "books"]
+                                            "keys", "platform", "inbox", "share", "infobip", "invite", "books", "send"]
+    /// `[send] hold_seconds` may be 0 (sends leave at once) to an hour.
+    static let holdRange: ClosedRange<Double> = 0...3600
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
                                              "lookup_grace", "hand_over_lease", "report_deadline", "logs_per_minute", "send"]
     /// The `[infobip]` keys that are numbers, with their ranges and units.
@@ -227,6 +239,31 @@ struct HeraldConfig: Sendable, Equatable {
                     throw ConfigError(file: file, message: "invite.numbers \"\(numbers)\" is not one of one-per-person, all-mobiles")
                 }
                 c.inviteAllMobiles = numbers == "all-mobiles"
+            }
+        }
+        if let sendValue = table["send"] {
+            guard let send = sendValue.table else { throw ConfigError(file: file, message: "[send] must be a table") }
+            for key in send.keys.sorted() where !["hold_seconds", "stop_words", "quiet_hours"].contains(key) {
+                c.warnings.append("\(file): unknown key \"send.\(key)\" ignored (known: hold_seconds, quiet_hours, stop_words)")
+            }
+            if let text = try string(send, "quiet_hours", "send.quiet_hours") {
+                do { c.quietHours = try QuietHours(parsing: text) } catch {
+                    throw ConfigError(file: file, message: "send.quiet_hours: \(error.description)")
+                }
+            }
+            if let v = send["stop_words"] {
+                let words = v.array?.compactMap { $0.string?.trimmingCharacters(in: .whitespaces) } ?? []
+                guard let array = v.array, words.count == array.count,
+                      words.allSatisfy({ !$0.isEmpty && $0.count <= 32 && $0.allSatisfy { $0.isLetter } }) else {
+                    throw ConfigError(file: file, message: "send.stop_words must list words of letters, like [\"ODJAVA\", \"STOPP\"]")
+                }
+                c.stopWords = Set(words.map { $0.uppercased() })
+            }
+            if let v = send["hold_seconds"] {
+                guard let number = v.double ?? v.int.map(Double.init), holdRange.contains(number) else {
+                    throw ConfigError(file: file, message: "send.hold_seconds must be seconds from 0 to 3600")
+                }
+                c.holdSeconds = number
             }
         }
         if let booksValue = table["books"] {

@@ -63,6 +63,8 @@ final class PlatformCLI: @unchecked Sendable {
         env["LC_ALL"] = "C.UTF-8"
         // Fills {SENDER_NAME}: without one `herald send` refuses (a test that wants none sets it empty).
         env["HERALD_SENDER_NAME"] = "Ana"
+        // Sends leave at once: the undo window has its own tests (CLISendHoldTests, UISendHoldTests), which set it.
+        env["HERALD_HOLD_SECONDS"] = "0"
         for (k, v) in environment { env[k] = v }
         for (k, v) in extra { env[k] = v }
         return env

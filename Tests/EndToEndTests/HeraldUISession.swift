@@ -39,6 +39,8 @@ final class HeraldUISession: @unchecked Sendable {
             "XDG_DATA_HOME": folder.appendingPathComponent("share").path,
             "SWIFT_BACKTRACE": "enable=no",
             "HERALD_SENDER_NAME": "Ana",
+            // Sends leave at once unless a test of the undo window says otherwise.
+            "HERALD_HOLD_SECONDS": "0",
             // As if in a terminal of its own: a copy is a plain OSC 52, which this tmux keeps as a paste buffer.
             "TMUX": "",
         ]

@@ -19,7 +19,7 @@ struct SmokeTests {
 
     @Test func heraldHelpRuns() throws {
         let herald = try HeraldBinary.url()
-        let session = try TmuxSession(command: [herald.path, "--help"], width: 100, height: 30)
+        let session = try TmuxSession(command: [herald.path, "--help"], width: 100, height: 45)
         let screen = try session.waitFor(text: "USAGE")
         #expect(screen.contains("herald"))
         try session.waitUntil("herald to exit") { _ in (try? session.hasExited()) == true }

@@ -26,9 +26,10 @@ import Testing
         #expect(DeliveryStatus(parsing: "") == .unknown)
     }
 
-    @Test func wireStatusesAreTheFiveOneAPIStatuses() {
+    @Test func wireStatusesAreTheFiveOneAPIStatusesAndTheHold() {
         #expect(DeliveryStatus.wireStatuses.map(\.rawValue) ==
-                ["DeliveredToTerminal", "DeliveredToNetwork", "DeliveryUncertain", "DeliveryImpossible", "MessageWaiting"])
+                ["DeliveredToTerminal", "DeliveredToNetwork", "DeliveryUncertain", "DeliveryImpossible", "MessageWaiting",
+                 "Scheduled", "Cancelled"])
         #expect(!DeliveryStatus.queued.isWireStatus)
         #expect(DeliveryStatus.messageWaiting.isWireStatus)
     }
@@ -38,12 +39,15 @@ import Testing
         let pending = DeliveryStatus.allCases.filter(\.isPending)
         let impossible = DeliveryStatus.allCases.filter(\.isImpossible)
         #expect(Set(invited) == [.deliveredToTerminal, .deliveredToNetwork, .deliveryUncertain])
-        #expect(Set(pending) == [.messageWaiting, .unknown, .queued])
+        #expect(Set(pending) == [.messageWaiting, .unknown, .queued, .scheduled])
         #expect(Set(impossible) == [.deliveryImpossible, .rejected, .sendFailed])
     }
 
-    @Test func everyStatusIsExactlyOneOfInvitedPendingImpossible() {
-        for s in DeliveryStatus.allCases {
+    @Test func everyStatusButCancelledIsExactlyOneOfInvitedPendingImpossible() {
+        #expect(!DeliveryStatus.cancelled.isInvited && !DeliveryStatus.cancelled.isPending && !DeliveryStatus.cancelled.isImpossible)
+        #expect(DeliveryStatus.cancelled.isFinal && DeliveryStatus.cancelled.state == .cancelled)
+        #expect(DeliveryStatus.scheduled.state == .pending && !DeliveryStatus.scheduled.isFinal)
+        for s in DeliveryStatus.allCases where s != .cancelled {
             let hits = [s.isInvited, s.isPending, s.isImpossible].filter { $0 }.count
             #expect(hits == 1, "\(s) is in \(hits) groups")
         }
@@ -64,7 +68,7 @@ import Testing
     }
 
     @Test func everyStatusStandsInExactlyOneOfTheThreeStatesAndFailedIsTheWord() {
-        for status in DeliveryStatus.allCases {
+        for status in DeliveryStatus.allCases where status != .cancelled {
             let flags = [status.isInvited, status.isPending, status.isImpossible].filter { $0 }
             #expect(flags.count == 1, "\(status) is in \(flags.count) states")
         }
@@ -72,7 +76,7 @@ import Testing
         #expect(DeliveryStatus.queued.state == .pending && DeliveryStatus.unknown.state == .pending)
         #expect(DeliveryStatus.deliveryImpossible.state == .failed && DeliveryStatus.sendFailed.state == .failed)
         #expect(DeliveryStatus.deliveryImpossible.label == "failed")
-        #expect(DeliveryState.allCases.map(\.word) == ["invited", "pending", "failed"])
+        #expect(DeliveryState.allCases.map(\.word) == ["invited", "pending", "failed", "cancelled"])
         #expect(InvitationState.impossible.word == "failed" && InvitationState.impossible.rawValue == "impossible")
     }
 }

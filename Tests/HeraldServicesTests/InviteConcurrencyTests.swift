@@ -75,7 +75,7 @@ import HeraldEmbedded
                                personIds: [:])
         _ = try h.workspace.ledger.claim(send.destinations.map { QueuedRecipient(msisdn: "+" + $0.address, personId: nil, correlator: $0.messageId!) },
                                          policy: .default, owner: "p1-gone", chunkSize: 1000) { _ in (send.id, try send.encoded()) }
-        let accepted = try await h.workspace.platform.sendInvitation(send.body)
+        let accepted = try await h.workspace.platform.sendInvitation(send.body(now: Date()))
 
         let a = try await h.reopen()
         let b = try await h.reopen()
@@ -124,6 +124,14 @@ final class GatedPlatform: MessagingPlatform, @unchecked Sendable {
         return try await inner.sendInvitation(body)
     }
     func deliveryInfos(bulkId: String) async throws(APIError) -> [DeliveryInfo] { try await inner.deliveryInfos(bulkId: bulkId) }
+    func bulkSchedule(bulkId: String) async throws(APIError) -> BulkSchedule { try await inner.bulkSchedule(bulkId: bulkId) }
+    func rescheduleBulk(bulkId: String, sendAt: Date) async throws(APIError) -> BulkSchedule {
+        try await inner.rescheduleBulk(bulkId: bulkId, sendAt: sendAt)
+    }
+    func cancelBulk(bulkId: String) async throws(APIError) -> BulkSchedule { try await inner.cancelBulk(bulkId: bulkId) }
+    func optOuts() async throws(APIError) -> [OptOut] { try await inner.optOuts() }
+    func addOptOut(number: String) async throws(APIError) -> OptOut { try await inner.addOptOut(number: number) }
+    func removeOptOut(number: String) async throws(APIError) { try await inner.removeOptOut(number: number) }
     func getMessage(key: String) async throws(APIError) -> ApplicationMessage { try await inner.getMessage(key: key) }
     func createMessage(_ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage { try await inner.createMessage(body) }
     func updateMessage(key: String, _ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage {

@@ -84,6 +84,14 @@ final class CountingPlatform: MessagingPlatform, @unchecked Sendable {
     func deliveryInfos(bulkId: String) async throws(APIError) -> [DeliveryInfo] {
         bump("deliveryInfos"); return try await inner.deliveryInfos(bulkId: bulkId)
     }
+    func bulkSchedule(bulkId: String) async throws(APIError) -> BulkSchedule { try await inner.bulkSchedule(bulkId: bulkId) }
+    func rescheduleBulk(bulkId: String, sendAt: Date) async throws(APIError) -> BulkSchedule {
+        try await inner.rescheduleBulk(bulkId: bulkId, sendAt: sendAt)
+    }
+    func cancelBulk(bulkId: String) async throws(APIError) -> BulkSchedule { try await inner.cancelBulk(bulkId: bulkId) }
+    func optOuts() async throws(APIError) -> [OptOut] { try await inner.optOuts() }
+    func addOptOut(number: String) async throws(APIError) -> OptOut { try await inner.addOptOut(number: number) }
+    func removeOptOut(number: String) async throws(APIError) { try await inner.removeOptOut(number: number) }
     func getMessage(key: String) async throws(APIError) -> ApplicationMessage { try await inner.getMessage(key: key) }
     func createMessage(_ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage { try await inner.createMessage(body) }
     func updateMessage(key: String, _ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage {

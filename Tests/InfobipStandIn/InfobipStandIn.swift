@@ -20,7 +20,13 @@ public struct InfobipStandIn: Sendable {
             onServerRunning: { channel in onListening("http://127.0.0.1:\(channel.localAddress?.port ?? 0)") },
             logger: logger
         )
-        try await app.run()
+        // While it serves, held bulks leave at their time by themselves; once it stops, they stay held.
+        await state.serverStarted()
+        do { try await app.run() } catch {
+            await state.serverStopped()
+            throw error
+        }
+        await state.serverStopped()
     }
 
     /// Starts serving in a task; answers the base URL and the task (cancel it to stop).

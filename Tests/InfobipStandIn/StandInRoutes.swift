@@ -6,7 +6,8 @@ import FoundationNetworking
 import HTTPTypes
 import Hummingbird
 
-/// The stand-in's routes: `POST /sms/3/messages`, `GET /sms/3/logs`, `GET /sms/3/reports`,
+/// The stand-in's routes: `POST /sms/3/messages`, `GET /sms/3/logs`, `GET /sms/3/reports`, `GET` and `PUT` of
+/// `/sms/1/bulks` and `/sms/1/bulks/status` (scheduled bulks, `StandInBulkRoutes.swift`),
 /// `GET /mobile/1/user/{externalUserId}/inbox/apns/messages` and `POST /mobile/2/messages/seen`.
 public struct StandInRoutes: Sendable {
     let state: StandInState
@@ -48,6 +49,8 @@ public struct StandInRoutes: Sendable {
 
     private func route(method: String, path: String, query: [String], headers: [String: String],
                        body: Data) async -> (Int, [String: String], Data) {
+        // Scheduled bulks whose time came leave before anything is answered: every answer sees them gone.
+        await releaseDue()
         let segments = path.split(separator: "/").map(String.init)
         switch (method, segments) {
         case ("POST", ["sms", "3", "messages"]):
@@ -64,6 +67,8 @@ public struct StandInRoutes: Sendable {
             if let denied = await mobileAuth(headers) { return denied }
             let user = s[3].removingPercentEncoding ?? s[3]
             return await inboxPage(user: user, query: query, headers: headers)
+        case (_, let s) where s.count >= 3 && s[0] == "sms" && s[1] == "1" && s[2] == "bulks":
+            return await bulks(method: method, segments: s, query: query, headers: headers, body: body)
         case ("POST", ["mobile", "2", "messages", "seen"]):
             if let denied = await mobileAuth(headers) { return denied }
             return await seen(body)
@@ -86,9 +91,12 @@ public struct StandInRoutes: Sendable {
               let messages = object["messages"] as? [[String: Any]], !messages.isEmpty else {
             return (400, [:], Self.badRequestV3([("messages", "must not be empty")]))
         }
-        let violations = StandInSendOptions.violations(in: object)
+        let now = await state.now()
+        let violations = StandInSendOptions.violations(in: object) + StandInSendOptions.scheduleViolations(in: object, now: now)
         if !violations.isEmpty { return (400, [:], Self.badRequestV3(violations)) }
         let options = object["options"] as? [String: Any]
+        // A scheduled request: its messages are held in their bulk until `sendAt` (already checked).
+        let sendAt = ((options?["schedule"] as? [String: Any])?["sendAt"] as? String).flatMap(StandInSendOptions.sendAt)
         var bulkId = (options?["schedule"] as? [String: Any])?["bulkId"] as? String ?? ""
         // The published lengths: bulkId at most 100 characters, messageId 200, callbackData 4,000.
         if bulkId.count > 100 { return (400, [:], Self.badRequestV3([("options.schedule.bulkId", "size must be between 0 and 100")])) }
@@ -124,15 +132,23 @@ public struct StandInRoutes: Sendable {
                 }
                 if id.isEmpty { id = await state.newId() }
                 accepted.append(StandInState.Sent(messageId: id, bulkId: bulkId, destination: to, sender: sender, text: text,
-                                                  sentAt: Date(), webhook: delivery?["url"] as? String,
+                                                  sentAt: now, webhook: delivery?["url"] as? String,
                                                   intermediateReports: delivery?["intermediateReport"] as? Bool ?? false,
                                                   callbackData: callbackData))
                 answered.append(SendAnswer.Message(messageId: id, destination: to, status: .accepted, details: .init(messageCount: 1)))
             }
         }
-        for message in accepted {
-            await state.record(message)
-            await report(message)
+        if let sendAt {
+            if let refusal = await state.hold(accepted, bulkId: bulkId, sendAt: sendAt) {
+                return (400, [:], Self.badRequestV3([("options.schedule.bulkId", refusal)]))
+            }
+            await releaseDue()
+            await keepReleasing()
+        } else {
+            for message in accepted {
+                await state.record(message)
+                await report(message)
+            }
         }
         // Encoded from types, not dictionaries: Foundation's JSONSerialization would spend more of the two cores
         // than Herald does on the same request, and the benchmark runs the stand-in in its own process.
@@ -143,7 +159,7 @@ public struct StandInRoutes: Sendable {
 
     /// The reports of an accepted message: pushed to its webhook shortly after (intermediate ones when asked for),
     /// else queued for `GET /sms/3/reports`.
-    private func report(_ message: StandInState.Sent) async {
+    func report(_ message: StandInState.Sent) async {
         let fate = await state.fate(of: message.destination)
         guard fate != .neverLogged else { return }
         guard let url = message.webhook.flatMap(URL.init(string:)) else {
@@ -213,10 +229,14 @@ public struct StandInRoutes: Sendable {
         let limit = min(asked, await state.logsPageSize)
         let offset = values("cursor").first.flatMap { Int($0.dropFirst("after-".count)) } ?? 0
         let all = await state.logsExpired ? [] : await state.sentInOrder.filter {
-            (bulks.isEmpty || bulks.contains($0.bulkId)) && (ids.isEmpty || ids.contains($0.messageId))
+            $0.stage != .canceled && (bulks.isEmpty || bulks.contains($0.bulkId)) && (ids.isEmpty || ids.contains($0.messageId))
         }
         var results: [[String: Any]] = []
         for message in all.dropFirst(offset).prefix(limit) {
+            if message.stage == .held {
+                results.append(Self.heldLog(message))
+                continue
+            }
             let fate = await state.fate(of: message.destination)
             if fate == .neverLogged { continue }
             results.append(Self.log(message, fate: fate))
@@ -274,8 +294,28 @@ public struct StandInRoutes: Sendable {
         ]
     }
 
+    /// The log of a message held in its scheduled bulk: accepted and pending, nothing done yet (no `doneAt`), whatever
+    /// its fate will be.
+    static func heldLog(_ m: StandInState.Sent) -> [String: Any] {
+        var entry = log(m, fate: .delivered)
+        entry["status"] = SendAnswer.Status.accepted.object
+        entry.removeValue(forKey: "doneAt")
+        return entry
+    }
+
     /// One formatter for every stamp (making one per message costs more than the rest of a send request).
     static let stampFormatter = LockedFormatter(ISO8601DateFormatter())
+
+    static let millisecondFormatter: LockedFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return LockedFormatter(formatter)
+    }()
+
+    /// A time as Infobip writes `sendAt` in its answers: `2021-08-25T16:00:00.000+0000`.
+    static func sendAtText(_ date: Date) -> String {
+        millisecondFormatter.withLock { $0.string(from: date) }.replacingOccurrences(of: "Z", with: "+0000")
+    }
 
     static func status(group: Int, _ groupName: String, id: Int, _ name: String, _ description: String) -> [String: Any] {
         ["groupId": group, "groupName": groupName, "id": id, "name": name, "description": description]
@@ -397,6 +437,9 @@ struct SendAnswer: Encodable {
         /// An accepted message, as Infobip names it.
         static let accepted = Status(groupId: 1, groupName: "PENDING", id: 26, name: "PENDING_ACCEPTED",
                                      description: "Message sent to next instance")
+
+        /// The status as a logs entry holds it.
+        var object: [String: Any] { ["groupId": groupId, "groupName": groupName, "id": id, "name": name, "description": description] }
     }
 
     struct Details: Encodable { let messageCount: Int }

@@ -36,6 +36,37 @@ public actor StandInState {
         public var webhook: String?
         public var intermediateReports = false
         public var callbackData: String?
+        /// Held in its scheduled bulk, handed to the (simulated) network, or taken back with its bulk.
+        public var stage = Stage.handedOver
+
+        public enum Stage: Sendable, Hashable {
+            /// Waiting for its bulk's `sendAt`: the logs show it PENDING, no report is written.
+            case held
+            /// Sent (`sentAt` says when): the logs and reports tell its fate.
+            case handedOver
+            /// Its bulk was cancelled before it left: it never reaches the network, and no log or report shows it.
+            case canceled
+        }
+    }
+
+    /// Infobip's `BulkStatus`, as `/sms/1/bulks/status` answers it.
+    public enum BulkStatus: String, Sendable, Hashable, CaseIterable {
+        case pending = "PENDING", paused = "PAUSED", processing = "PROCESSING", canceled = "CANCELED", finished = "FINISHED"
+        case failed = "FAILED"
+    }
+
+    /// A bulk sent with `options.schedule.sendAt` (every request that scheduled messages under its id for the same time).
+    public struct ScheduledBulk: Sendable, Hashable {
+        public var bulkId: String
+        public var sendAt: Date
+        /// PENDING or PAUSED while held, CANCELED once taken back, FINISHED once it left (shown PROCESSING for
+        /// `bulkProcessingTime` after leaving).
+        public var state: BulkStatus
+        /// Its messages, in the order they were accepted.
+        public var messageIds: [String]
+        /// When it left, all of it at once.
+        public var leftAt: Date?
+        public var canceledAt: Date?
     }
 
     /// A report pushed to a webhook: where, which message, the status name, and the webhook's answer (0: no answer).
@@ -74,9 +105,27 @@ public actor StandInState {
         public var timestampDelta: Int64
     }
 
+    /// How far the stand-in's clock is ahead of the real one (`advanceClock`): scheduled bulks leave by it.
+    public private(set) var clockOffset: TimeInterval = 0
+    /// The stand-in's time: the real time moved on by `clockOffset`.
+    public func now() -> Date { Date().addingTimeInterval(clockOffset) }
+    /// Moves the clock on (never back), so that a scheduled bulk comes due without waiting for it; a due bulk leaves at
+    /// the next request, or within a quarter second.
+    public func advanceClock(by seconds: TimeInterval) { clockOffset += max(0, seconds) }
+
+    /// Scheduled bulks by id.
+    public internal(set) var scheduledBulks: [String: ScheduledBulk] = [:]
+    /// Seconds a bulk that left is shown PROCESSING before FINISHED (0: FINISHED at once).
+    public private(set) var bulkProcessingTime: TimeInterval = 0
+    public func setBulkProcessingTime(_ seconds: TimeInterval) { bulkProcessingTime = max(0, seconds) }
+    /// Whether a task is releasing held bulks at their time.
+    var tickerRunning = false
+    /// Servers running on this state: with none, no task releases held bulks.
+    var serving = 0
+
     public nonisolated let apiKey: String
     public nonisolated let applicationCode: String
-    public private(set) var sent: [String: Sent] = [:]
+    public internal(set) var sent: [String: Sent] = [:]
     public private(set) var order: [String] = []
     public private(set) var requests: [Recorded] = []
     public private(set) var seen: [SeenMark] = []
@@ -120,6 +169,9 @@ public actor StandInState {
     /// Scopes that let a key send SMS, and read their logs (Infobip's published scopes for each endpoint).
     public static let sendScopes: Set<String> = ["sms:message:send", "message:send", "sms:manage"]
     public static let logsScopes: Set<String> = ["sms:logs:read", "sms:manage"]
+    /// Scopes of `GET /sms/1/bulks` and `GET /sms/1/bulks/status`; their `PUT`s take `sms:manage` only (SMS 3.210.0).
+    public static let bulkReadScopes: Set<String> = ["sms:message:send", "sms:manage"]
+    public static let bulkManageScopes: Set<String> = ["sms:manage"]
     /// Keys besides `apiKey` (which has every scope), with their scopes.
     var otherKeys: [String: Set<String>] = [:]
 
@@ -206,9 +258,11 @@ public actor StandInState {
     public private(set) var sendAnswerDelay: Double = 0
     public func setSendAnswerDelay(_ seconds: Double) { sendAnswerDelay = seconds }
 
-    /// When set, a line per destination of every accepted send request (`destination messageId text`), and
-    /// `answer-lost PATH` for each request carried out whose answer a fault replaced: how tests of other processes
-    /// count what reached the stand-in.
+    /// When set, a line per destination of every accepted send request (`destination messageId text`; a scheduled one's
+    /// when it is accepted), `answer-lost PATH` for each request carried out whose answer a fault replaced, and for
+    /// scheduled bulks `bulk-left BULK COUNT` when one leaves, `bulk-canceled BULK COUNT`, `bulk-paused BULK`,
+    /// `bulk-resumed BULK` and `bulk-rescheduled BULK SENDAT`: how tests of other processes count what reached the
+    /// stand-in.
     var sentLog: FileHandle?
     public func setSentLog(_ path: String) throws {
         if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
@@ -241,8 +295,12 @@ public actor StandInState {
         }
     }
 
-    /// Messages sent, in the order they arrived.
+    /// Messages accepted, in the order they arrived (scheduled ones too, whatever their stage).
     public var sentInOrder: [Sent] { order.compactMap { sent[$0] } }
+
+    /// Messages handed to the network, in the order they were accepted: those sent at once, and those of scheduled bulks
+    /// that left.
+    public var handedOver: [Sent] { sentInOrder.filter { $0.stage == .handedOver } }
 
     /// Requests to paths starting with `prefix`.
     public func requests(to prefix: String) -> [Recorded] { requests.filter { $0.path.hasPrefix(prefix) } }

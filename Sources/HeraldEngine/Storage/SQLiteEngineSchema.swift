@@ -131,6 +131,21 @@ enum SQLiteEngineSchema {
                 CREATE INDEX sentOutbox ON sent(outbox) WHERE outbox > 0;
                 """)
         }
+        m.registerMigration("v4-held-sends") { db in
+            // `outbox` 3: held until `notBefore` (the undo window, a scheduled send); then 1, handed over as any other.
+            try db.execute(sql: "ALTER TABLE sent ADD COLUMN notBefore INTEGER;")
+        }
+        m.registerMigration("v5-optouts") { db in
+            // Numbers that said stop, per application (by hand, or a reply with a stop word).
+            try db.execute(sql: """
+                CREATE TABLE optout (
+                    applicationKey TEXT NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+                    msisdn TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    source TEXT NOT NULL,
+                    PRIMARY KEY (applicationKey, msisdn));
+                """)
+        }
         return m
     }
 }

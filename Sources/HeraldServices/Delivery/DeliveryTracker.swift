@@ -322,7 +322,12 @@ public actor DeliveryTracker {
         let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
         let rows = try ledger.recipients(ofBulk: bulkId)
         let passes = (entries[bulkId]?.record.passesDone ?? 0) + 1
-        let next = nextPoll(after: now, passesDone: passes, pending: rows.map(\.status).filter { !$0.isFinal })
+        let pending = rows.map(\.status).filter { !$0.isFinal }
+        var next = nextPoll(after: now, passesDone: passes, pending: pending)
+        if !pending.isEmpty, pending.allSatisfy({ $0 == .scheduled }), let sendAt = try ledger.bulk(id: bulkId)?.sendAt {
+            // Held: read again just after it leaves (on the embedded platform that read hands it over).
+            next = max(sendAt.addingTimeInterval(1), now.addingTimeInterval(1))
+        }
         try ledger.recordPoll(bulkId: bulkId, nextPollAt: next)
         if var entry = entries[bulkId] {
             entry.record.passesDone = passes
@@ -383,6 +388,6 @@ extension DeliveryUpdate {
     /// The ledger's update for a platform's delivery info, with what the carrier added (price, reason).
     public init(_ info: DeliveryInfo) {
         self.init(address: info.address, messageId: info.messageId, status: info.deliveryStatus, price: info.price,
-                  currency: info.currency, reason: info.reason, permanent: info.permanent)
+                  currency: info.currency, reason: info.reason, permanent: info.permanent, sendAt: info.sendAt.flatMap(WireTime.date))
     }
 }

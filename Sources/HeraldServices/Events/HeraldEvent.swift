@@ -107,8 +107,11 @@ public struct BulkSent: Sendable, Hashable {
     /// Recipients refused (invalid number…) or skipped by the resend policy.
     public var refused: Int
     public var at: Date
+    /// When the platform lets it leave, when it holds it (the undo window, a scheduled send).
+    public var sendAt: Date?
 
-    public init(bulkId: String, accepted: Int, refused: Int, at: Date) {
+    public init(bulkId: String, accepted: Int, refused: Int, at: Date, sendAt: Date? = nil) {
+        self.sendAt = sendAt
         self.bulkId = bulkId
         self.accepted = accepted
         self.refused = refused

@@ -21,9 +21,17 @@ public struct InviteSettings: Sendable, Hashable {
     /// A message that uses {SENDER_NAME} is refused when nothing gives it a value (a person's workspace); off where a
     /// blank is harmless (tests of other rules).
     public var requireSenderName: Bool
+    /// The undo window (`[send] hold_seconds`): the platform holds every send this long before anything leaves, and
+    /// it can be taken back meanwhile. 0: sends leave at once.
+    public var holdSeconds: TimeInterval
+    /// `[send] quiet_hours`: no invitation reaches anyone in these hours of their local time; nil: none.
+    public var quietHours: QuietHours?
 
     public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8,
-                retry: SendRetry = SendRetry(), allMobiles: Bool = false, requireSenderName: Bool = false) {
+                retry: SendRetry = SendRetry(), allMobiles: Bool = false, requireSenderName: Bool = false,
+                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil) {
+        self.holdSeconds = holdSeconds
+        self.quietHours = quietHours
         self.allMobiles = allMobiles
         self.requireSenderName = requireSenderName
         self.sender = sender
@@ -66,7 +74,7 @@ public struct SendRetry: Sendable, Hashable {
 /// `SendLease` of its process, so reconciliation replays only sends whose process is gone.
 public actor InviteService {
     private static let log = Logger(label: "herald.invite")
-    private let platform: any MessagingPlatform
+    let platform: any MessagingPlatform
     /// Where the name the screens asked for is kept.
     nonisolated let names: SettingsStore?
     /// Why this workspace may not send (a viewer's key), told before anything is written; nil when it may.
@@ -75,9 +83,9 @@ public actor InviteService {
     private let contacts: ContactStore
     private let templates: TemplateService
     private let lease: SendLease
-    private let bus: EventBus
-    private let clock: any HeraldClock
-    private let parser: PhoneNumberParser
+    let bus: EventBus
+    let clock: any HeraldClock
+    let parser: PhoneNumberParser
     private let settings: InviteSettings
     /// Journal ids of sends this actor has in flight (reconcile leaves them alone).
     private var inFlight = Set<String>()
@@ -127,25 +135,41 @@ public actor InviteService {
         try requireSenderName(fields, in: message)
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
+        // Held by the platform until then (a scheduled send, else the undo window); nil: it leaves now.
+        let sendAt = (options.sendAt ?? (options.now || settings.holdSeconds <= 0 ? nil : clock.now().addingTimeInterval(settings.holdSeconds)))
+            .map { Date(epochMilliseconds: $0.epochMilliseconds) }   // to the millisecond, as the ledger and the wire keep it
+        result.sendAt = sendAt
 
         let candidates = try plan(targets, fields: fields, skipped: &result.skipped)
         guard !candidates.isEmpty else { return result }
         let byCorrelator = Dictionary(uniqueKeysWithValues: candidates.map { ($0.correlator, $0) })
         let stamp = clock.now().epochMilliseconds
         var claimed: [PendingSend] = []
-        let claim = try ledger.claim(candidates.map { QueuedRecipient(msisdn: $0.e164, personId: $0.personId, correlator: $0.correlator) },
-                                     policy: options.policy, owner: lease.owner, chunkSize: SendInvitation.maxDestinations) { chunk in
-            let pending = PendingSend(
-                id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,
-                destinations: chunk.map { .init(address: String($0.msisdn.dropFirst()), messageId: $0.correlator,
-                                                clientData: byCorrelator[$0.correlator]?.clientData) },
-                personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }),
-                resendOf: options.resendOf)
-            claimed.append(pending)
-            return (pending.id, try pending.encoded())
-        }
-        for (r, reason) in claim.skipped {
-            result.skipped.append(SkippedRecipient(address: r.msisdn, personId: r.personId, reason: reason))
+        // Quiet hours in each recipient's local time: those inside them wait for their end, in a bulk of their time.
+        let quiet = options.ignoreQuietHours ? nil : options.quietHours ?? settings.quietHours
+        let times = quiet.map { QuietPlan.times(for: candidates.map(\.e164), quiet: $0, from: sendAt ?? clock.now()) }
+            ?? Array(repeating: nil, count: candidates.count)
+        let groups = Dictionary(grouping: zip(candidates, times), by: { $0.1?.leavesAt })
+            .sorted { ($0.key ?? .distantPast) < ($1.key ?? .distantPast) }
+        for (leavesAt, members) in groups {
+            let notes = Dictionary(members.compactMap { c, t in
+                t.map { (c.correlator, "quiet hours \(quiet?.description ?? ""): leaves at \($0.localTime) local time (\($0.zone))") }
+            }, uniquingKeysWith: { a, _ in a })
+            let claim = try ledger.claim(members.map { QueuedRecipient(msisdn: $0.0.e164, personId: $0.0.personId, correlator: $0.0.correlator) },
+                                         policy: options.policy, owner: lease.owner, chunkSize: SendInvitation.maxDestinations) { chunk in
+                let pending = PendingSend(
+                    id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,
+                    destinations: chunk.map { .init(address: String($0.msisdn.dropFirst()), messageId: $0.correlator,
+                                                    clientData: byCorrelator[$0.correlator]?.clientData) },
+                    personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }),
+                    resendOf: options.resendOf, sendAt: leavesAt ?? sendAt,
+                    notes: notes.isEmpty ? nil : Set(chunk.map(\.correlator)).reduce(into: [String: String]()) { $0[$1] = notes[$1] })
+                claimed.append(pending)
+                return (pending.id, try pending.encoded())
+            }
+            for (r, reason) in claim.skipped {
+                result.skipped.append(SkippedRecipient(address: r.msisdn, personId: r.personId, reason: reason))
+            }
         }
 
         var firstError: (any Error)?
@@ -382,7 +406,7 @@ public actor InviteService {
         while true {
             let answer: SendInvitationResponse.SendSmsResponse
             do {
-                answer = try await platform.sendInvitation(pending.body)
+                answer = try await platform.sendInvitation(pending.body(now: clock.now()))
             } catch {
                 // A 5xx or a lost answer does not say the platform did nothing: it may have accepted first.
                 let uncertain: Bool
@@ -419,7 +443,9 @@ public actor InviteService {
             let response = answer.responses.count == pending.destinations.count ? answer.responses[i] : byAddress[d.address]
             let bulkId = response?.bulkId ?? answer.bulkId
             let status = response?.status ?? .sendFailed
-            let reason = response == nil ? "the platform did not answer for this number" : response?.reason
+            // A recipient held for their quiet hours says until when, in their own time.
+            let reason = response == nil ? "the platform did not answer for this number"
+                : response?.reason ?? (status == .scheduled ? pending.notes?[correlator] : nil)
             if byBulk[bulkId] == nil { order.append(bulkId) }
             byBulk[bulkId, default: []].append(SendOutcome(correlator: correlator, messageId: response?.messageId,
                                                            status: status, error: reason, text: response?.text))
@@ -429,17 +455,20 @@ public actor InviteService {
         }
         for (n, bulkId) in order.enumerated() {
             let outcomes = byBulk[bulkId] ?? []
+            // A held bulk is first read just after it leaves (on the embedded platform that read hands it over).
+            let firstPoll = max(now.addingTimeInterval(settings.firstPollDelay), pending.sendAt.map { $0.addingTimeInterval(1) } ?? .distantPast)
             var bulk = BulkRecord(bulkId: bulkId, createdAt: now, messageKey: pending.messageKey,
                                   messageText: pending.messageText, sender: pending.sender, recipientCount: outcomes.count,
-                                  nextPollAt: now.addingTimeInterval(settings.firstPollDelay), resendOf: pending.resendOf)
+                                  nextPollAt: firstPoll, resendOf: pending.resendOf, sendAt: pending.sendAt)
             if let existing = try ledger.bulk(id: bulkId) {
                 bulk = existing
                 bulk.recipientCount = max(existing.recipientCount, try ledger.recipients(ofBulk: bulkId).count + outcomes.count)
-                if bulk.nextPollAt == nil { bulk.nextPollAt = now.addingTimeInterval(settings.firstPollDelay) }
+                if bulk.nextPollAt == nil { bulk.nextPollAt = firstPoll }
             }
             try ledger.recordSent(bulk: bulk, outcomes: outcomes, completing: n == order.count - 1 ? pending.id : nil)
             let refused = outcomes.filter { $0.status.isImpossible }.count
-            bus.publish(.bulkSent(BulkSent(bulkId: bulkId, accepted: outcomes.count - refused, refused: refused, at: now)))
+            bus.publish(.bulkSent(BulkSent(bulkId: bulkId, accepted: outcomes.count - refused, refused: refused, at: now,
+                                           sendAt: pending.sendAt)))
         }
         return SentChunk(bulkIds: order, deliveryInfoUrl: answer.deliveryInfoUrl, recipients: recipients)
     }

@@ -20,9 +20,21 @@ public struct InviteOptions: Sendable, Hashable {
     public var policy: ResendPolicy
     /// The bulk whose failed numbers this send resends (Deliveries' resend): its new bulk links back to it.
     public var resendOf: String?
+    /// A scheduled send: the platform holds it until then (`SendTime` checks the value people write).
+    public var sendAt: Date?
+    /// Leaves at once, without the undo window (`send --now`).
+    public var now: Bool
+    /// Quiet hours for this send instead of `[send] quiet_hours`; `ignoreQuietHours` sends to everyone at once.
+    public var quietHours: QuietHours?
+    public var ignoreQuietHours: Bool
 
     public init(messageKey: String? = nil, sender: String? = nil, fields: [String: String] = [:],
-                policy: ResendPolicy = .default, resendOf: String? = nil) {
+                policy: ResendPolicy = .default, resendOf: String? = nil, sendAt: Date? = nil, now: Bool = false,
+                quietHours: QuietHours? = nil, ignoreQuietHours: Bool = false) {
+        self.quietHours = quietHours
+        self.ignoreQuietHours = ignoreQuietHours
+        self.sendAt = sendAt
+        self.now = now
         self.resendOf = resendOf
         self.messageKey = messageKey
         self.sender = sender
@@ -78,6 +90,8 @@ public struct InviteResult: Sendable, Hashable {
     public var skipped: [SkippedRecipient]
     /// What the reconciliation of earlier interrupted sends did before this request.
     public var reconciled: ReconcileReport
+    /// When the platform lets it leave (the undo window's end, or the scheduled time); nil: it left at once.
+    public var sendAt: Date?
 
     public init(bulkIds: [String] = [], deliveryInfoUrls: [String] = [], recipients: [InvitedRecipient] = [],
                 skipped: [SkippedRecipient] = [], reconciled: ReconcileReport = ReconcileReport()) {

@@ -14,9 +14,16 @@ struct PendingSend: Codable, Sendable, Hashable {
     var personIds: [String: Int64]
     /// The bulk whose failed numbers this send resends, when it is a resend.
     var resendOf: String?
+    /// When the platform is to let it leave (held until then); nil: at once.
+    var sendAt: Date?
+    /// Why a recipient waits, by correlator (its quiet hours, in its own time); nil: none does.
+    var notes: [String: String]?
 
-    var body: SendInvitationBody {
-        SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations)
+    /// The request as sent at `now`: a replay after its time has come asks for no hold (the platform answers a
+    /// replayed messageId with its earlier result anyway).
+    func body(now: Date) -> SendInvitationBody {
+        SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations,
+                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil })
     }
 
     /// The same request restricted to these correlators.

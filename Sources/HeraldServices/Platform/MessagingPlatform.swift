@@ -9,6 +9,18 @@ public protocol MessagingPlatform: Sendable {
     func sendInvitation(_ body: SendInvitationBody) async throws(APIError) -> SendInvitationResponse.SendSmsResponse
     /// The delivery state of every recipient of a bulk.
     func deliveryInfos(bulkId: String) async throws(APIError) -> [DeliveryInfo]
+    /// Where a held bulk stands (held until when, left, taken back).
+    func bulkSchedule(bulkId: String) async throws(APIError) -> BulkSchedule
+    /// Moves what the platform still holds of a bulk to `sendAt`.
+    func rescheduleBulk(bulkId: String, sendAt: Date) async throws(APIError) -> BulkSchedule
+    /// Takes back what the platform still holds of a bulk.
+    func cancelBulk(bulkId: String) async throws(APIError) -> BulkSchedule
+    /// The application's numbers that opted out, newest first.
+    func optOuts() async throws(APIError) -> [OptOut]
+    /// Opts a number (E.164) out; answers the entry (as it was when it already was out).
+    func addOptOut(number: String) async throws(APIError) -> OptOut
+    /// Takes a number off the opt-out list.
+    func removeOptOut(number: String) async throws(APIError)
     /// One of the application's messages (templates).
     func getMessage(key: String) async throws(APIError) -> ApplicationMessage
     func createMessage(_ body: ApplicationMessageBody) async throws(APIError) -> ApplicationMessage

@@ -35,6 +35,30 @@ public struct PlatformClient: MessagingPlatform {
         try await call(GetDeliveryInfos(secret: credentials.applicationSecret, bulkId: bulkId)).deliveryInfoList.deliveryInfo
     }
 
+    public func bulkSchedule(bulkId: String) async throws(APIError) -> BulkSchedule {
+        try await call(GetBulkSchedule(secret: credentials.applicationSecret, bulkId: bulkId))
+    }
+
+    public func rescheduleBulk(bulkId: String, sendAt: Date) async throws(APIError) -> BulkSchedule {
+        try await call(RescheduleBulk(secret: credentials.applicationSecret, bulkId: bulkId, sendAt: sendAt))
+    }
+
+    public func cancelBulk(bulkId: String) async throws(APIError) -> BulkSchedule {
+        try await call(CancelBulk(secret: credentials.applicationSecret, bulkId: bulkId))
+    }
+
+    public func optOuts() async throws(APIError) -> [OptOut] {
+        try await call(ListOptOuts(secret: credentials.applicationSecret)).optOuts
+    }
+
+    public func addOptOut(number: String) async throws(APIError) -> OptOut {
+        try await call(AddOptOut(secret: credentials.applicationSecret, number: number))
+    }
+
+    public func removeOptOut(number: String) async throws(APIError) {
+        _ = try await call(RemoveOptOut(secret: credentials.applicationSecret, number: number))
+    }
+
     public func getMessage(key: String) async throws(APIError) -> ApplicationMessage {
         try await call(GetApplicationMessage(secret: credentials.applicationSecret,
                                              applicationKey: credentials.applicationKey, messageId: key))

@@ -12,6 +12,22 @@ public enum PlatformKind: Sendable, Hashable, CustomStringConvertible {
     /// Infobip Mobile Messaging's.
     case infobip(URL)
 
+    /// Whether a held send leaves only while a Herald process runs on this data folder: the embedded engine holds it.
+    /// A Herald server, and Infobip (`sendAt`), hold it themselves and let it leave on time.
+    public var holdsSendsInProcess: Bool {
+        if case .embedded = self { return true }
+        return false
+    }
+
+    /// Who lets a held send leave at its time, for people ("the server", "Infobip").
+    public var holder: String {
+        switch self {
+        case .embedded: return "Herald"
+        case .server: return "the server"
+        case .infobip: return "Infobip"
+        }
+    }
+
     /// How often a shown inbox is read again. The embedded engine's inbox is a read of a local file: every second, so a
     /// message another process pushed shows at once. A server also tells of new messages on its event stream, and
     /// Infobip's inbox is a call over the network counted against the account: every 30 seconds.
@@ -79,6 +95,8 @@ public protocol SandboxOperator: Sendable {
     func seedDemoInbox(user: String) async throws -> Int
     /// Puts a message in a user's inbox.
     func pushInbox(user: String, topic: String?, title: String?, body: String) async throws -> InboxMessage
+    /// An SMS reply the simulated carrier receives from `from`; a stop word opts the number out (nil: it did not say stop).
+    func receiveReply(from: String, text: String) async throws -> OptOut?
 }
 
 /// The application credentials a workspace keeps in its local settings.

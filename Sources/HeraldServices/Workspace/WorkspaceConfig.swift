@@ -33,6 +33,10 @@ public struct WorkspaceConfig: Sendable {
     public var requireSenderName = false
     /// `[invite] numbers = "all-mobiles"`: a person with several mobiles gets an SMS on each (default: one).
     public var inviteAllMobiles = false
+    /// `[send] hold_seconds`: the undo window before anything leaves (0: at once).
+    public var holdSeconds: TimeInterval = 0
+    /// `[send] quiet_hours`: hours of each recipient's local day in which no invitation reaches them.
+    public var quietHours: QuietHours?
     /// How often the change feed looks for writes (of this process or another).
     public var feedInterval: TimeInterval = 0.5
     /// `[[books]]`: the address books contacts come from and are written back to.

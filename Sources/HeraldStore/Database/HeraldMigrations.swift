@@ -266,6 +266,10 @@ enum HeraldMigrations {
                 );
                 """)
         }
+        m.registerMigration("v13-held-sends") { db in
+            // When a held bulk leaves (the undo window, a scheduled send): the platform holds it until then.
+            try db.execute(sql: "ALTER TABLE bulk ADD COLUMN send_at_ms INTEGER")
+        }
         return m
     }
 }

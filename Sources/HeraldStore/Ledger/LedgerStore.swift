@@ -41,7 +41,8 @@ public struct LedgerStore: Sendable {
                           recipientCount: row["recipient_count"], passesDone: row["passes_done"],
                           nextPollAt: next.map { Date(epochMilliseconds: $0) },
                           lastPolledAt: last.map { Date(epochMilliseconds: $0) },
-                          sentHere: (row["sent_here"] as Bool?) ?? true, resendOf: row["resend_of"])
+                          sentHere: (row["sent_here"] as Bool?) ?? true, resendOf: row["resend_of"],
+                          sendAt: (row["send_at_ms"] as Int64?).map(Date.init(epochMilliseconds:)))
     }
 
     /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
@@ -127,11 +128,12 @@ public struct LedgerStore: Sendable {
         try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO bulk (bulk_id, created_ms, message_key, message_text, sender, recipient_count,
-                                             passes_done, next_poll_ms, last_polled_ms, resend_of)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                             passes_done, next_poll_ms, last_polled_ms, resend_of, send_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [bulk.bulkId, bulk.createdAt.epochMilliseconds, bulk.messageKey, bulk.messageText,
                                  bulk.sender, bulk.recipientCount, bulk.passesDone,
-                                 bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds, bulk.resendOf])
+                                 bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds, bulk.resendOf,
+                                 bulk.sendAt?.epochMilliseconds])
             for o in outcomes {
                 try db.execute(sql: """
                     UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?, text = COALESCE(?, text)
@@ -218,6 +220,15 @@ public struct LedgerStore: Sendable {
         }
     }
 
+    /// Sets when a held bulk leaves (moved), and its next poll to just after.
+    public func reschedule(bulkId: String, sendAt: Date, nextPollAt: Date) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE bulk SET send_at_ms = ?, next_poll_ms = ? WHERE bulk_id = ?",
+                           arguments: [sendAt.epochMilliseconds, nextPollAt.epochMilliseconds, bulkId])
+            if db.changesCount == 0 { throw LedgerError.unknownBulk(bulkId) }
+        }
+    }
+
     /// Records one polling pass of a bulk: counts it, stamps it, and sets the next poll time (nil: no more).
     public func recordPoll(bulkId: String, nextPollAt: Date?) throws {
         let now = clock.now().epochMilliseconds
@@ -235,6 +246,11 @@ public struct LedgerStore: Sendable {
         let now = clock.now().epochMilliseconds
         return try database.write { db in
             var changes: [StatusChange] = []
+            // A held bulk moved to another time (by this terminal or a colleague's).
+            if let moved = updates.compactMap(\.sendAt).max() {
+                try db.execute(sql: "UPDATE bulk SET send_at_ms = ? WHERE bulk_id = ? AND send_at_ms IS NOT ?",
+                               arguments: [moved.epochMilliseconds, bulkId, moved.epochMilliseconds])
+            }
             for u in updates {
                 var row: Row?
                 if let mid = u.messageId {

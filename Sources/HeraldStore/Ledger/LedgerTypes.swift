@@ -46,9 +46,12 @@ public struct DeliveryUpdate: Sendable, Hashable {
     public var currency: String?
     public var reason: String?
     public var permanent: Bool?
+    /// When a held message leaves, when the platform says (it was moved).
+    public var sendAt: Date?
 
     public init(address: String, messageId: String?, status: DeliveryStatus, price: Double? = nil, currency: String? = nil,
-                reason: String? = nil, permanent: Bool? = nil) {
+                reason: String? = nil, permanent: Bool? = nil, sendAt: Date? = nil) {
+        self.sendAt = sendAt
         self.address = address
         self.messageId = messageId
         self.status = status

@@ -13,6 +13,7 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case redraw
     case reload
     case suspend
+    case takeBack = "take_back"
     // lists
     case moveUp = "move_up"
     case moveDown = "move_down"
@@ -38,6 +39,7 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case deleteContact = "delete_contact"
     case mergeContacts = "merge_contacts"
     case settleConflict = "settle_conflict"
+    case optOut = "opt_out"
     case markSeen = "mark_seen"
     case markAllSeen = "mark_all_seen"
     case markUnread = "mark_unread"

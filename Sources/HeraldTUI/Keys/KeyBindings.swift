@@ -28,6 +28,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.redraw, [.ctrl("l")], "Redraw the screen", [.global]),
         KeyBinding(.suspend, [.ctrl("z")], "Suspend Herald to the shell (fg brings it back)", [.global]),
         KeyBinding(.reload, [.ctrl("r")], "Read this pane's data again now (other processes' changes show within a second anyway)", [.global]),
+        KeyBinding(.takeBack, [.ctrl("x")], "Take back the invitations just sent while the undo window counts down (nothing leaves)", [.global]),
         // Lists
         KeyBinding(.moveDown, [.char("j"), .down], "Move down", [.list]),
         KeyBinding(.moveUp, [.char("k"), .up], "Move up", [.list]),
@@ -57,6 +58,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.deleteContact, [.char("x")], "Delete the selected people (or the one under the cursor); u brings them back", [.contacts]),
         KeyBinding(.mergeContacts, [.char("M")], "Merge the selected people into the first of them, after a preview", [.contacts]),
         KeyBinding(.settleConflict, [.char("C")], "Settle the next card changed both here and on its CardDAV server (the title counts them)", [.contacts]),
+        KeyBinding(.optOut, [.char("O")], "Opt out the numbers of the selected people (or the one under the cursor): no invitation goes to them; again takes them off the list", [.contacts]),
         KeyBinding(.duplicates, [.char("=")], "Show only the people who look like one person (same number, email or name); again shows everyone", [.contacts]),
         KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries]),
         KeyBinding(.sort, [.char("s")], "Change the sort order: newest, oldest, most failed, most pending", [.deliveries]),

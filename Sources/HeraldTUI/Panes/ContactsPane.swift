@@ -306,6 +306,7 @@ public final class ContactsPane: LivePane {
             PaneBinding(.addContact, footer: listFooter("add")) { self.addContact() },
             PaneBinding(.editContact, footer: listFooter("edit")) { self.editContact() },
             PaneBinding(.deleteContact) { vm.deleteContacts() },
+            PaneBinding(.optOut) { vm.toggleOptOut() },
             PaneBinding(.mergeContacts, footer: vm.selection.count >= 2 ? listFooter("merge") : nil) { vm.askMerge() },
             PaneBinding(.duplicates, footer: vm.showsDuplicates ? "everyone" : nil) { vm.toggleDuplicates() },
             PaneBinding(.settleConflict, footer: vm.bookLine?.contains("to settle") == true ? "settle conflict" : nil) { vm.askConflict() },

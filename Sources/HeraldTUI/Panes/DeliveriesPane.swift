@@ -233,6 +233,8 @@ public final class DeliveriesPane: LivePane {
             PaneBinding(.filter, footer: "filter: \(vm.filter.rawValue)") { vm.cycleFilter() },
             PaneBinding(.sort, footer: inBulk ? nil : "sort: \(vm.sort.rawValue)") { vm.cycleSort() },
             PaneBinding(.resend, footer: "resend failed") { vm.requestResend() },
+            // A held bulk under the cursor is taken back here; otherwise the key takes back the countdown's sends.
+            PaneBinding.declining(.takeBack, footer: ((vm.openBulk ?? vm.currentBulk)?.held ?? 0) > 0 ? "take back" : nil) { vm.takeBack() },
             // Esc clears a search first; then it, and q, leave the open bulk; from the list q quits.
             PaneBinding.declining(.back, footer: inBulk ? "back" : nil) {
                 if !vm.search.query.isEmpty { vm.setSearch(""); return true }
@@ -282,6 +284,7 @@ public final class DeliveriesPane: LivePane {
     public func handle(command: PaletteCommand) -> Bool {
         switch command {
         case .resend: viewModel.requestResend()
+        case .move(let time): viewModel.move(to: time)
         case .filter(let name): viewModel.setFilter(DeliveryFilter(name: name) ?? .all)
         case .sort(let name):
             guard let order = DeliverySort(name: name) else {

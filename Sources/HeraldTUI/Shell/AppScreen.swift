@@ -101,8 +101,10 @@ public final class AppScreen: Screen {
             AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints, context: focusedPane.keyContext, keyMap: keyMap)
         }
         AppStatusBar.renderStatus(into: &canvas, rect: rows[3], app: app, themeName: theme.name)
+        // The undo window's countdown stays below the toasts until the send leaves or is taken back.
+        let countdown = app.held?.notice(key: keyName(.takeBack)).map { Toast($0, level: .warning, expiresAt: .distantFuture) }
         ToastView.render(into: &canvas, area: paneRect.inset(top: 1, left: 1, bottom: 1, right: 1),
-                         toasts: app.toasts.notes.map(Self.toast))
+                         toasts: app.toasts.notes.map(Self.toast) + [countdown].compactMap { $0 })
         if help != nil { help?.render(into: &canvas, area: paneRect) }
         if palette != nil { palette?.render(into: &canvas, line: rows[3], palette: paletteModel) }
         if let quitQuestion {
@@ -160,7 +162,7 @@ public final class AppScreen: Screen {
         }
         if pane.handle(action: action) { return true }
         if live?.capturesAllKeys == true && action != .quit { return true }
-        if context.isTextEntry && ![.quit, .back, .help, .suspend].contains(action) { return false }
+        if context.isTextEntry && ![.quit, .back, .help, .suspend, .takeBack].contains(action) { return false }
         return handleGlobal(action)
     }
 
@@ -187,6 +189,8 @@ public final class AppScreen: Screen {
             suspend { ForegroundCommand.stopUntilContinued() }
         case .reload:
             if !focusedPane.handle(action: .reload) { app.toasts.post("nothing to read again in this pane", level: .info) }
+        case .takeBack:
+            if app.held?.takeBack() != true { app.toasts.post("nothing to take back: no send is waiting to leave", level: .info) }
         default: return false
         }
         return true
@@ -304,7 +308,7 @@ public final class AppScreen: Screen {
         case .reload: handleGlobal(.reload)
         case .send, .name: forward(command, to: .composer)
         case .user: forward(command, to: .inbox)
-        case .resend, .filter: forward(command, to: .deliveries)
+        case .resend, .filter, .move: forward(command, to: .deliveries)
         }
     }
 
@@ -368,6 +372,7 @@ public final class AppScreen: Screen {
 
     public func tick(now: Date) -> Bool {
         var changed = app.toasts.expire(now: now)
+        if app.held?.tick(now: now) == true { changed = true }
         for case let pane as any LivePane in panes {
             if let due = pane.nextDeadline(), due <= now, pane.tick(now: now) { changed = true }
         }
@@ -377,6 +382,7 @@ public final class AppScreen: Screen {
     public func nextDeadline() -> Date? {
         var dates = panes.compactMap { ($0 as? any LivePane)?.nextDeadline() }
         if let toast = app.toasts.nextDeadline { dates.append(toast) }
+        if let countdown = app.held?.nextDeadline() { dates.append(countdown) }
         return dates.min()
     }
 }

@@ -23,6 +23,8 @@ public final class AppViewModel {
     /// A one-line description of the latest service event.
     public private(set) var lastEvent: String?
     public let toasts: ToastBoard
+    /// This terminal's sends the platform still holds (the undo window's countdown); nil where nothing sends.
+    public var held: HeldSends?
     public private(set) var wantsToQuit = false
     private let clock: any HeraldClock
 
@@ -70,7 +72,8 @@ public final class AppViewModel {
         case .contactsChanged, .booksChanged:
             return false
         case .bulkSent(let sent):
-            lastEvent = "\(time) bulk \(sent.bulkId.prefix(8)) sent to \(sent.accepted)"
+            held?.fold(sent)
+            lastEvent = "\(time) bulk \(sent.bulkId.prefix(8)) \(sent.sendAt == nil ? "sent" : "held") for \(sent.accepted)"
         case .inboxLoaded(let loaded):
             unreadInbox = loaded.countUnread
             lastEvent = "\(time) inbox of \(loaded.externalUserId): \(loaded.countUnread) unread"

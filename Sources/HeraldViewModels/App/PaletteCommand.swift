@@ -16,6 +16,7 @@ nonisolated public enum PaletteCommand: Sendable, Hashable {
     case select(String)
     case reload
     case name(String)
+    case move(String)
 }
 
 /// Parsing and completing palette commands. Pure: the shell gives the names it knows.
@@ -43,6 +44,7 @@ nonisolated public struct CommandPalette: Sendable {
         Entry(name: "select", argument: "not-invited|pending|invited|failed", summary: "select the contacts shown in that state"),
         Entry(name: "reload", argument: nil, summary: "read the pane's data again now"),
         Entry(name: "name", argument: "YOUR NAME", summary: "who invites: fills {SENDER_NAME} (kept for the next sends)"),
+        Entry(name: "move", argument: "TIME", summary: "move the held bulk under the cursor: 09:00, +2h, 2026-12-01 09:00 (Deliveries)"),
     ]
 
     public static let paneNames = PaneID.allCases.map(\.name)
@@ -104,6 +106,9 @@ nonisolated public struct CommandPalette: Sendable {
             return .success(.select(argument.lowercased()))
         case "search", "find":
             return .success(.search(argument ?? ""))
+        case "move":
+            guard let argument else { return .failure(PaletteError(":move needs a time, e.g. :move 09:00, :move +2h or :move 2026-12-01 09:00")) }
+            return .success(.move(argument))
         case "name":
             guard let argument else { return .failure(PaletteError(":name needs your name as invitations should say it, e.g. :name Ana Horvat")) }
             return .success(.name(argument))

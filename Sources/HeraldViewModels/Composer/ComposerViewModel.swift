@@ -460,10 +460,17 @@ public final class ComposerViewModel {
                     self.signatureIndex = 0
                 }
                 let accepted = invite.recipients.filter { !$0.status.isImpossible }.count
-                var note = "sent \(counted(accepted, "invitation"))"
+                // Held by the platform (the undo window): the countdown below says when it leaves.
+                var note = invite.sendAt == nil ? "sent \(counted(accepted, "invitation"))" : "held \(counted(accepted, "invitation"))"
                 if let bulk = invite.bulkId { note += ", bulk \(bulk)" }
+                // Refused numbers say why, each reason once ("opted out on 2026-11-26").
+                let refused = invite.recipients.filter(\.status.isImpossible)
+                if !refused.isEmpty {
+                    let reasons = Array(Set(refused.compactMap(\.reason))).sorted().joined(separator: "; ")
+                    note += "; \(refused.count) refused" + (reasons.isEmpty ? "" : ": " + reasons)
+                }
                 if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
-                self.onToast(invite.bulkIds.isEmpty ? .warning : .success, note)
+                self.onToast(invite.bulkIds.isEmpty || accepted == 0 ? .warning : .success, note)
                 self.onSent(invite.bulkIds)
             case .failure(let error):
                 self.onToast(.error, "not sent: " + userMessage(for: error))

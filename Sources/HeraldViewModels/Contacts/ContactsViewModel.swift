@@ -54,6 +54,9 @@ public final class ContactsViewModel {
     /// The searches made before, for ↑ and ↓ in the search field.
     public private(set) var history = SearchHistory()
     /// The address books (`[[books]]`), whose state the title shows; nil when the workspace has none to show.
+    /// The platform's opt-out list, through the invitation service (`O`); nil where nothing sends.
+    public var invites: InviteService?
+
     public var books: BookSyncer? {
         didSet { loadBookStates() }
     }

@@ -399,6 +399,51 @@ public final class DeliveriesViewModel {
 
     public func cancelResend() { confirmation = nil }
 
+    // MARK: held bulks
+
+    /// The bulk under the cursor (or the one open) when the platform still holds some of it.
+    private var heldBulk: BulkSummary? {
+        guard let bulk = openBulk ?? currentBulk, bulk.held > 0 else { return nil }
+        return bulk
+    }
+
+    /// Takes back what the platform still holds of the bulk under the cursor; false when it holds nothing (the
+    /// shell's take-back of the countdown runs instead).
+    public func takeBack() -> Bool {
+        guard let bulk = heldBulk else { return false }
+        let invites = self.invites, id = bulk.bulkId
+        effects.perform({ try await invites.cancel(bulkId: id) }) { [weak self] result in
+            switch result {
+            case .success(let answer): self?.toasts.post("bulk \(id.prefix(8)): \(answer.summary)", level: answer.left == 0 ? .success : .warning)
+            case .failure(let error): self?.toasts.post(userMessage(for: error), level: .error)
+            }
+        }
+        return true
+    }
+
+    /// `:move TIME`: moves the held bulk under the cursor ("09:00", "+2h", "2026-12-01 09:00", local time).
+    public func move(to text: String) {
+        guard let bulk = heldBulk else {
+            toasts.post("the bulk under the cursor holds nothing to move: :move works on a held (scheduled) bulk", level: .info)
+            return
+        }
+        let sendAt: Date
+        do { sendAt = try SendTime.parse(text, now: clock.now(), timeZone: .current) } catch {
+            toasts.post(":move \(error.description)", level: .error)
+            return
+        }
+        let invites = self.invites, id = bulk.bulkId
+        effects.perform({ try await invites.reschedule(bulkId: id, to: sendAt) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let answer):
+                self.reload()
+                self.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(BulkSummary.clock(sendAt))", level: .success)
+            case .failure(let error): self.toasts.post(userMessage(for: error), level: .error)
+            }
+        }
+    }
+
     /// Sends the confirmed resend; the resend policy decides number by number (skips are reported).
     public func confirmResend() {
         guard let confirmation, !isResending else { return }

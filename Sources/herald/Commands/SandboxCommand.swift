@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import HeraldAPI
 import HeraldServices
 
 /// `herald sandbox …`: act as the platform's operator on the embedded sandbox.
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sandbox", abstract: "Operate the embedded sandbox platform.", subcommands: [SandboxPushInbox.self])
+        commandName: "sandbox", abstract: "Operate the embedded sandbox platform.", subcommands: [SandboxPushInbox.self, SandboxReply.self])
 }
 
 struct SandboxPushInbox: AsyncParsableCommand {
@@ -36,6 +37,32 @@ struct SandboxPushInbox: AsyncParsableCommand {
             }
         } catch {
             throw Output.failure("\(error)")
+        }
+    }
+}
+
+/// `herald sandbox reply --from NUMBER --text TEXT`: the simulated carrier receives an SMS reply; one that says stop
+/// (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT) opts the number out.
+struct SandboxReply: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reply", abstract: "Receive an SMS reply from a number (STOP opts it out).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The number the reply comes from (E.164).") var from: String
+    @Option(help: "What it says.") var text: String
+
+    func run() async throws {
+        let ws = try await global.openWorkspace()
+        defer { ws.close() }
+        guard let sandbox = ws.connection.sandbox else {
+            throw Output.failure("this workspace is on \(ws.connection.kind); only the embedded sandbox takes replies by hand")
+        }
+        do {
+            if let entry = try await sandbox.receiveReply(from: from, text: text) {
+                print("\(entry.number) opted out (\(Output.safe(entry.source)))")
+            } else {
+                print("received; it does not say stop, so nothing changed")
+            }
+        } catch {
+            throw Output.failure("the reply was not taken: \(userMessage(for: error))")
         }
     }
 }

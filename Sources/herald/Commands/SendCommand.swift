@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldAPI
 import HeraldCore
 import HeraldServices
 
@@ -33,6 +34,20 @@ struct SendCommand: AsyncParsableCommand {
 
     @Flag(help: "Also send to numbers already invited (never to ones still on their way).")
     var resend = false
+
+    @Option(help: ArgumentHelp("Send later: \"2026-12-01 09:00\", \"09:00\" (the next one) or \"+2h\"; until then `herald bulks cancel` or `bulks move` change it.", valueName: "time"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("The time zone --at is read in (e.g. Europe/Zagreb); default: this machine's.", valueName: "zone"))
+    var tz: String?
+
+    @Flag(help: "Leave at once, without the undo window ([send] hold_seconds).")
+    var now = false
+
+    @Option(name: .customLong("quiet-hours"), help: ArgumentHelp(
+        "No invitation reaches anyone in these hours of their local time (\"21:00-08:00\"; \"off\": none); default [send] quiet_hours.",
+        valueName: "range"))
+    var quietHours: String?
 
     @Flag(name: .customLong("dry-run"), help: "Print what would be sent (each text, its SMS parts, who is skipped) and send nothing.")
     var dryRun = false
@@ -72,7 +87,16 @@ struct SendCommand: AsyncParsableCommand {
                 resolved.append(.number(trimmed))
             }
         }
-        let options = InviteOptions(messageKey: message, sender: sender, fields: values, policy: ResendPolicy(allowResendToInvited: resend))
+        let sendAt = try scheduledTime()
+        var options = InviteOptions(messageKey: message, sender: sender, fields: values, policy: ResendPolicy(allowResendToInvited: resend),
+                                    sendAt: sendAt, now: now)
+        if let quietHours {
+            if quietHours.lowercased() == "off" { options.ignoreQuietHours = true } else {
+                do { options.quietHours = try QuietHours(parsing: quietHours) } catch {
+                    throw Output.failure("--quiet-hours: \(error.description); nothing was sent")
+                }
+            }
+        }
         if dryRun { return try await printDryRun(resolved, options: options, ws: ws) }
         let result: InviteResult
         do {
@@ -87,6 +111,10 @@ struct SendCommand: AsyncParsableCommand {
             try Output.printJSON(SendJSON(result, reconciled: reconciled))
         } else {
             await printHuman(result, ws: ws)
+        }
+        if let hold = await SendHold.waitOut(result, scheduled: sendAt != nil, ws: ws, quiet: json) {
+            Output.note(hold.summary)
+            if hold.takenBack { throw ExitCode(130) }
         }
         let refused = result.recipients.filter { $0.status == .rejected || $0.status == .sendFailed }
         if !result.recipients.isEmpty, refused.count == result.recipients.count {
@@ -103,6 +131,19 @@ struct SendCommand: AsyncParsableCommand {
                 return
             }
             throw Output.failure("nothing was sent: every number was skipped (see above)")
+        }
+    }
+
+    /// `--at` read in `--tz` (or this machine's zone); nil when not given. `--at` with `--now` is refused.
+    private func scheduledTime() throws -> Date? {
+        if tz != nil, at == nil { throw Output.failure("--tz names the time zone of --at: pass --at too") }
+        guard let at else { return nil }
+        if now { throw Output.failure("--at and --now contradict each other: pass one") }
+        do throws(SendTimeError) {
+            let zone = try tz.map { name throws(SendTimeError) in try SendTime.timeZone(named: name) } ?? .current
+            return try SendTime.parse(at, now: Date(), timeZone: zone)
+        } catch {
+            throw Output.failure("--at: \(Output.safe(error.description)); nothing was sent")
         }
     }
 
@@ -149,6 +190,7 @@ struct SendCommand: AsyncParsableCommand {
             for s in result.skipped { table.add([s.address, s.reason]) }
             print(table.render(), terminator: "")
         }
+        if let sendAt = result.sendAt { print("Held until \(SendTime.describe(sendAt, in: .current))") }
         if let bulk = result.bulkId { print("Follow it with: herald status \(Output.safe(bulk)) --wait") }
     }
 }
@@ -192,8 +234,11 @@ struct SendJSON: Encodable {
     var recipients: [Recipient]
     var skipped: [Skipped]
     var reconciled: Reconciled
+    /// When the held bulk leaves (ISO 8601, UTC); null when it left at once.
+    var sendAt: String?
 
     init(_ r: InviteResult, reconciled report: ReconcileReport) {
+        sendAt = r.sendAt.map(WireTime.text)
         reconciled = Reconciled(completed: report.reconciled, failed: report.failed, stillQueued: report.stillQueued,
                                 bulkIds: report.bulkIds)
         bulkId = r.bulkId
@@ -213,6 +258,7 @@ struct SendJSON: Encodable {
         try c.encode(recipients, forKey: .recipients)
         try c.encode(skipped, forKey: .skipped)
         try c.encode(reconciled, forKey: .reconciled)
+        try c.encode(sendAt, forKey: .sendAt)
     }
-    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped, reconciled }
+    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped, reconciled, sendAt }
 }

@@ -130,6 +130,9 @@ struct UILauncher {
         let app = AppViewModel(workspaceName: name, platformName: workspace.connection.kind.shortName,
                                toasts: ToastBoard(clock: clock), clock: clock)
         app.setPlatformLink(workspace.platformLink)
+        let invites = workspace.invites
+        app.held = HeldSends(clock: clock, effects: effects, cancel: { try await invites.cancel(bulkId: $0) },
+                             onToast: { [weak app] level, text in app?.toasts.post(text, level: level) })
         let env = PaneEnvironment(workspace: workspace, app: app, effects: effects, keyMap: keyMap, clock: clock, inboxUser: inboxUser)
         let screen = AppScreen(app: app, panes: AppPanes.make(env), effects: effects, keyMap: keyMap, theme: theme,
                                themeLoader: themes, clock: clock,

@@ -18,13 +18,17 @@ struct WorkspaceSetup {
 
 extension GlobalOptions {
     /// The workspace configuration and platform from config.toml and the environment
-    /// (`HERALD_SANDBOX_TIME_SCALE`, `HERALD_INBOX_JWT_KEY_ID`, `HERALD_INBOX_JWT_SECRET`).
+    /// (`HERALD_SANDBOX_TIME_SCALE`, `HERALD_INBOX_JWT_KEY_ID`, `HERALD_INBOX_JWT_SECRET`, `HERALD_HOLD_SECONDS`,
+    /// `HERALD_CARRIER_LOG`).
     func workspaceSetup(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkspaceSetup {
         let config = try self.config()
         var engine = EngineConfig()
         do {
             if let scale = try EngineConfig.timeScale(fromEnvironment: environment) ?? config.timeScale { engine.timeScale = scale }
             engine.faults = try FaultPlan.fromEnvironment(environment)
+            // Every hand-over to the simulated carrier, one line each (what tests count to prove "never twice").
+            engine.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+            engine.extraStopWords = config.stopWords
         } catch {
             throw Output.failure("\(error)")
         }
@@ -46,6 +50,8 @@ extension GlobalOptions {
                                         inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
                                         emailFrom: config.emailFrom, emailCommand: emailCommand)
         workspace.inviteAllMobiles = config.inviteAllMobiles
+        workspace.holdSeconds = try Self.holdSeconds(config: config, environment: environment)
+        workspace.quietHours = config.quietHours
         workspace.books = config.books
         workspace.requireSenderName = true
         if let text = config.clipboardCommand {
@@ -63,6 +69,15 @@ extension GlobalOptions {
                                   bookAccounts: config.bookAccounts)
         }
         return WorkspaceSetup(config: workspace, platform: server ?? EmbeddedPlatform(config: engine), bookAccounts: config.bookAccounts)
+    }
+
+    /// The undo window: `HERALD_HOLD_SECONDS`, else `[send] hold_seconds`, else 10 seconds.
+    static func holdSeconds(config: HeraldConfig, environment: [String: String]) throws -> TimeInterval {
+        guard let text = nonEmpty(environment["HERALD_HOLD_SECONDS"]) else { return config.holdSeconds ?? 10 }
+        guard let seconds = Double(text), HeraldConfig.holdRange.contains(seconds) else {
+            throw Output.failure("HERALD_HOLD_SECONDS \"\(Output.safe(text))\" must be seconds from 0 to 3600")
+        }
+        return seconds
     }
 
     /// The Herald server to use, from `HERALD_PLATFORM_URL`/`HERALD_PLATFORM_KEY` or `[platform] url` and

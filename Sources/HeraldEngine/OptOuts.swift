@@ -1,0 +1,97 @@
+import Foundation
+import HeraldAPI
+import HeraldCore
+
+/// Numbers that said stop, per application: kept by the platform so every terminal of a team honours them. A send
+/// refuses an opted-out destination ("opted out on DATE") in the unit of work that would have accepted it; a reply
+/// that says stop (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, or a configured word) opts its sender out.
+extension PlatformEngine {
+    /// The words that opt a number out when a reply is one of them (any case; the configured ones are added).
+    public static let stopWords: Set<String> = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT"]
+
+    /// The opted-out numbers among `msisdns` (E.164 without the plus), with when they opted out.
+    nonisolated static func optedOut(_ db: any EngineSQL, applicationKey: String, msisdns: [String]) throws -> [String: Date] {
+        var found: [String: Date] = [:]
+        for chunk in SQLBatch.chunks(Array(Set(msisdns))) {
+            for row in try db.rows("SELECT msisdn, createdAt FROM optout WHERE applicationKey = ? AND msisdn IN (\(SQLBatch.list(chunk.count)))",
+                                   [applicationKey] + Array(chunk)) {
+                found[row["msisdn"]] = Date(epochMilliseconds: row["createdAt"])
+            }
+        }
+        return found
+    }
+
+    /// Opts `msisdn` out (kept as it was when it already is); answers the entry.
+    nonisolated func optOut(_ db: any EngineSQL, applicationKey: String, msisdn: String, source: String, at: Int64) throws -> OptOut {
+        try db.execute("""
+            INSERT INTO optout(applicationKey, msisdn, createdAt, source) VALUES (?, ?, ?, ?)
+            ON CONFLICT(applicationKey, msisdn) DO NOTHING
+            """, [applicationKey, msisdn, at, source])
+        guard let row = try db.row("SELECT * FROM optout WHERE applicationKey = ? AND msisdn = ?", [applicationKey, msisdn]) else {
+            throw EngineStoreError.failed("the opt-out of +\(msisdn) was not kept")
+        }
+        return Self.optOut(row)
+    }
+
+    static func optOut(_ row: SQLRow) -> OptOut {
+        OptOut(number: "+" + (row["msisdn"] as String), since: WireTime.text(Date(epochMilliseconds: row["createdAt"])),
+               source: row["source"])
+    }
+
+    /// A number from a path: E.164 (with or without the plus), valid; else a 400 naming it.
+    nonisolated static func optOutNumber(_ text: String) throws -> String {
+        let parser = try PhoneNumberParser(defaultRegion: nil)
+        switch check(address: text, parser: parser) {
+        case .success(let msisdn): return msisdn
+        case .failure(.invalid(let why)):
+            throw APIError.badRequest("invalid number", validationErrors: ["number": ["\(text.prefix(40)): \(why)"]])
+        }
+    }
+
+    // MARK: - Routes
+
+    nonisolated func listOptOuts(_ request: APIRequest) async throws -> APIResponse {
+        let app = try await authenticateSecret(request)
+        let list = try await store.read { db in
+            try db.rows("SELECT * FROM optout WHERE applicationKey = ? ORDER BY createdAt DESC, msisdn", [app.key]).map(Self.optOut)
+        }
+        return try Self.json(OptOutList(optOuts: list))
+    }
+
+    nonisolated func addOptOut(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let app = try await authenticateSecret(request)
+        let msisdn = try Self.optOutNumber(p["number"] ?? "")
+        let body = request.body.map { _ in try? decodeBody(request, as: OptOutBody.self) } ?? nil
+        var input = WireInput()
+        input.text("source", body?.source, maxLength: 64)
+        try input.check("invalid opt-out")
+        let at = nowMs
+        let entry = try await store.write { [self] db in
+            try optOut(db, applicationKey: app.key, msisdn: msisdn, source: body?.source ?? "herald", at: at)
+        }
+        return try Self.json(entry)
+    }
+
+    nonisolated func removeOptOut(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
+        let app = try await authenticateSecret(request)
+        let msisdn = try Self.optOutNumber(p["number"] ?? "")
+        let removed = try await store.write { db in
+            try db.execute("DELETE FROM optout WHERE applicationKey = ? AND msisdn = ?", [app.key, msisdn])
+        }
+        guard removed > 0 else { throw APIError.notFound("+\(msisdn) is not opted out") }
+        return try Self.json(OptOutList(optOuts: []))
+    }
+
+    /// A reply the carrier received from `from`: when its first word is a stop word, the number is opted out.
+    /// Answers the opt-out, nil when the reply did not say stop.
+    public func receiveReply(applicationKey: String, from: String, text: String) async throws -> OptOut? {
+        let msisdn = try Self.optOutNumber(from)
+        let word = text.trimmingCharacters(in: .whitespacesAndNewlines).split(whereSeparator: { $0.isWhitespace || $0.isPunctuation })
+            .first.map { $0.uppercased() } ?? ""
+        guard Self.stopWords.contains(word) || config.extraStopWords.contains(word) else { return nil }
+        let at = nowMs
+        return try await store.write { [self] db in
+            try optOut(db, applicationKey: applicationKey, msisdn: msisdn, source: "reply: \(word)", at: at)
+        }
+    }
+}
