@@ -7,17 +7,24 @@ import HeraldServices
 /// out each recipient's time takes (`QuietPlan`), and the whole send through the embedded platform (planning, the
 /// ledger's claim per time, and the platform's answer), with how many bulks it became.
 func quietBench(dir: URL) async throws {
-    let prefixes = ["+3859", "+4477", "+1212", "+1310", "+8190"]   // Zagreb, London, New York, Los Angeles, Tokyo
-    let numbers = (0..<10_000).map { i in prefixes[i % prefixes.count] + String(format: "%07d", 1_000_000 + i / prefixes.count) }
+    // 2,000 mobiles each in Zagreb, London, New York, Los Angeles and Tokyo, valid to libphonenumber.
+    var numbers: [String] = []
+    for i in 0..<2_000 {
+        numbers.append("+38591" + String(format: "%07d", 1_000_000 + i))
+        numbers.append("+447911" + String(format: "%06d", 100_000 + i))
+        numbers.append("+1212555" + String(format: "%04d", i))
+        numbers.append("+1310555" + String(format: "%04d", i))
+        numbers.append("+8190" + String(format: "%08d", 10_000_000 + i))
+    }
     let quiet = try QuietHours(parsing: "21:00-08:00")
     let at = Date(timeIntervalSince1970: 1_768_460_400)   // 2026-01-15 07:00 UTC
     var times: [QuietPlan.Time?] = []
     var samples: [Double] = []
     for _ in 0..<10 { samples.append(seconds { times = QuietPlan.times(for: numbers, quiet: quiet, from: at) } * 1000) }
     let waiting = times.compactMap { $0 }
-    let zones = Set(waiting.map(\.zone))
-    print("quiet:    10,000 recipients over 5 zones, quiet hours 21:00-08:00: each one's time worked out in " + summary(samples))
-    print("          \(waiting.count) wait (\(zones.sorted().joined(separator: ", "))), \(times.count - waiting.count) leave at once")
+    let byZone = Dictionary(grouping: waiting, by: \.zone).map { "\($0.value.count) in \($0.key) until \($0.value[0].localTime)" }.sorted()
+    print("quiet:    \(numbers.count) recipients over 5 zones, quiet hours 21:00-08:00: each one's time worked out in " + summary(samples))
+    print("          \(waiting.count) wait (\(byZone.joined(separator: "; "))), \(times.count - waiting.count) leave at once")
 
     var config = WorkspaceConfig(region: "HR", sender: "Herald", senderName: "Ana")
     config.quietHours = quiet
