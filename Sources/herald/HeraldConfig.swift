@@ -78,6 +78,8 @@ struct HeraldConfig: Sendable, Equatable {
     var stopWords: Set<String> = []
     /// `[send] quiet_hours`: "21:00-08:00" in each recipient's local time.
     var quietHours: QuietHours?
+    /// `[send] max_per_day`: invitations a day under one sender ID.
+    var maxPerDay: Int?
     /// `[infobip] lookup_grace`, `hand_over_lease`, `report_deadline` (seconds) and `logs_per_minute`, by key.
     var infobipNumbers: [String: Double] = [:]
     /// `[infobip.send]`: what every message carries on Infobip.
@@ -243,8 +245,14 @@ struct HeraldConfig: Sendable, Equatable {
         }
         if let sendValue = table["send"] {
             guard let send = sendValue.table else { throw ConfigError(file: file, message: "[send] must be a table") }
-            for key in send.keys.sorted() where !["hold_seconds", "stop_words", "quiet_hours"].contains(key) {
-                c.warnings.append("\(file): unknown key \"send.\(key)\" ignored (known: hold_seconds, quiet_hours, stop_words)")
+            for key in send.keys.sorted() where !["hold_seconds", "stop_words", "quiet_hours", "max_per_day"].contains(key) {
+                c.warnings.append("\(file): unknown key \"send.\(key)\" ignored (known: hold_seconds, max_per_day, quiet_hours, stop_words)")
+            }
+            if let v = send["max_per_day"] {
+                guard let number = v.int, (1...10_000_000).contains(number) else {
+                    throw ConfigError(file: file, message: "send.max_per_day must be a whole number of invitations from 1 to 10000000")
+                }
+                c.maxPerDay = number
             }
             if let text = try string(send, "quiet_hours", "send.quiet_hours") {
                 do { c.quietHours = try QuietHours(parsing: text) } catch {

@@ -42,6 +42,19 @@ import Testing
         #expect(handed() == 1, "only the one send that was not taken back reached the carrier")
         let late = try ana.run(["bulks", "cancel", leaving])
         #expect(late.status == 1 && late.stdout.contains("too late: 1 invitation had already left"), "\(late)")
+
+        // The opt-out list is the team's: a number a colleague opted out, and one that replied STOP to the server's
+        // carrier, are refused to every sender.
+        _ = try ana.ok(["optout", "add", mobile(34)])
+        let replied = try server.ok(["serve", "reply", "--from", mobile(35), "--text", "stop"])
+        #expect(replied.stdout.contains("opted out (reply: STOP)"), "\(replied)")
+        let seenByViewer = try #require(try support.ok(["optout", "list", "--json"]).array() as? [[String: Any]])
+        #expect(Set(seenByViewer.compactMap { $0["number"] as? String }) == [mobile(34), mobile(35)])
+        let viewerAdds = try support.run(["optout", "add", mobile(36)])
+        #expect(viewerAdds.status == 1 && viewerAdds.stderr.contains("viewer key"), "\(viewerAdds)")
+        ana.environment["HERALD_HOLD_SECONDS"] = "0"
+        let refusedAll = try ana.run(["send", "--to", mobile(34), mobile(35)])
+        #expect(refusedAll.status == 1 && refusedAll.stderr.contains("opted out on"), "\(refusedAll)")
         #expect(try serving.interrupt() == 0)
     }
 }

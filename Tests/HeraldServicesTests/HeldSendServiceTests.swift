@@ -50,4 +50,20 @@ import Testing
         let loud = try await h.workspace.invites.invite(numbers: ["+12125550144"], options: InviteOptions(ignoreQuietHours: true))
         #expect(loud.recipients.map(\.status) != [.scheduled])
     }
+
+    @Test func aDailyCapLeavesOutWhatIsOverItAndSaysWhatRemains() async throws {
+        var config = WorkspaceHarness.config()
+        config.maxPerDay = 3
+        let h = try await WorkspaceHarness(config: config)
+        let first = try await h.workspace.invites.invite(numbers: [WorkspaceHarness.mobile(1), WorkspaceHarness.mobile(2)])
+        #expect(first.recipients.count == 2 && first.leftToday == 1)
+        let second = try await h.workspace.invites.invite(numbers: [WorkspaceHarness.mobile(3), WorkspaceHarness.mobile(4)])
+        #expect(second.recipients.map(\.address) == [WorkspaceHarness.mobile(3)] && second.leftToday == 0)
+        #expect(second.skipped.map(\.address) == [WorkspaceHarness.mobile(4)])
+        #expect(second.skipped.first?.reason.contains("over today's cap of 3 invitations from Herald") == true)
+        // A new day starts the count again.
+        h.clock.advance(by: 86_400)
+        let tomorrow = try await h.workspace.invites.invite(numbers: [WorkspaceHarness.mobile(4)])
+        #expect(tomorrow.recipients.count == 1 && tomorrow.leftToday == 2)
+    }
 }

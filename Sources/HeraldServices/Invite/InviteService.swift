@@ -26,10 +26,13 @@ public struct InviteSettings: Sendable, Hashable {
     public var holdSeconds: TimeInterval
     /// `[send] quiet_hours`: no invitation reaches anyone in these hours of their local time; nil: none.
     public var quietHours: QuietHours?
+    /// `[send] max_per_day`: at most this many invitations a day (local time) under one sender ID; nil: no cap.
+    public var maxPerDay: Int?
 
     public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8,
                 retry: SendRetry = SendRetry(), allMobiles: Bool = false, requireSenderName: Bool = false,
-                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil) {
+                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil, maxPerDay: Int? = nil) {
+        self.maxPerDay = maxPerDay
         self.holdSeconds = holdSeconds
         self.quietHours = quietHours
         self.allMobiles = allMobiles
@@ -140,8 +143,22 @@ public actor InviteService {
             .map { Date(epochMilliseconds: $0.epochMilliseconds) }   // to the millisecond, as the ledger and the wire keep it
         result.sendAt = sendAt
 
-        let candidates = try plan(targets, fields: fields, skipped: &result.skipped)
+        var candidates = try plan(targets, fields: fields, skipped: &result.skipped)
         guard !candidates.isEmpty else { return result }
+        // The daily cap of this sender ID: what is over it is left out, and the answer says how many remain.
+        if let cap = settings.maxPerDay {
+            let today = Calendar.current.startOfDay(for: clock.now())
+            let left = max(0, cap - (try ledger.invitationsSent(sender: sender, since: today)))
+            if candidates.count > left {
+                for c in candidates[left...] {
+                    result.skipped.append(SkippedRecipient(address: c.e164, personId: c.personId,
+                                                           reason: "over today's cap of \(cap) invitations from \(sender) ([send] max_per_day); it resets at midnight"))
+                }
+                candidates = Array(candidates.prefix(left))
+            }
+            result.leftToday = left - candidates.count
+            guard !candidates.isEmpty else { return result }
+        }
         let byCorrelator = Dictionary(uniqueKeysWithValues: candidates.map { ($0.correlator, $0) })
         let stamp = clock.now().epochMilliseconds
         var claimed: [PendingSend] = []

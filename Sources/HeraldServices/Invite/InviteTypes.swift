@@ -92,6 +92,8 @@ public struct InviteResult: Sendable, Hashable {
     public var reconciled: ReconcileReport
     /// When the platform lets it leave (the undo window's end, or the scheduled time); nil: it left at once.
     public var sendAt: Date?
+    /// Invitations this sender ID may still send today under `[send] max_per_day`; nil: no cap.
+    public var leftToday: Int?
 
     public init(bulkIds: [String] = [], deliveryInfoUrls: [String] = [], recipients: [InvitedRecipient] = [],
                 skipped: [SkippedRecipient] = [], reconciled: ReconcileReport = ReconcileReport()) {

@@ -90,7 +90,8 @@ public final class Workspace: @unchecked Sendable {
                                                          firstPollDelay: config.tracker.interval,
                                                          retry: config.sendRetry, allMobiles: config.inviteAllMobiles,
                                                          requireSenderName: config.requireSenderName,
-                                                         holdSeconds: config.holdSeconds, quietHours: config.quietHours),
+                                                         holdSeconds: config.holdSeconds, quietHours: config.quietHours,
+                                                         maxPerDay: config.maxPerDay),
                                 clock: clock, names: settings, readOnlyReason: connection.readOnlyReason)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)

@@ -37,6 +37,8 @@ public struct WorkspaceConfig: Sendable {
     public var holdSeconds: TimeInterval = 0
     /// `[send] quiet_hours`: hours of each recipient's local day in which no invitation reaches them.
     public var quietHours: QuietHours?
+    /// `[send] max_per_day`: invitations a day under one sender ID.
+    public var maxPerDay: Int?
     /// How often the change feed looks for writes (of this process or another).
     public var feedInterval: TimeInterval = 0.5
     /// `[[books]]`: the address books contacts come from and are written back to.

@@ -220,6 +220,19 @@ public struct LedgerStore: Sendable {
         }
     }
 
+    /// Invitations under `sender` queued since `since` that were not refused, failed or taken back (what a daily cap
+    /// counts; a colleague's bulks this ledger learnt count too).
+    public func invitationsSent(sender: String, since: Date) throws -> Int {
+        let uncounted = [DeliveryStatus.rejected, .sendFailed, .cancelled].map(\.rawValue)
+        return try database.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM invitation i JOIN bulk b ON b.bulk_id = i.bulk_id
+                WHERE b.sender = ? AND i.created_ms >= ? AND i.status NOT IN (?, ?, ?)
+                """, arguments: StatementArguments([sender, since.epochMilliseconds] as [any DatabaseValueConvertible])
+                    + StatementArguments(uncounted)) ?? 0
+        }
+    }
+
     /// Sets when a held bulk leaves (moved), and its next poll to just after.
     public func reschedule(bulkId: String, sendAt: Date, nextPollAt: Date) throws {
         try database.write { db in

@@ -191,6 +191,7 @@ struct SendCommand: AsyncParsableCommand {
             print(table.render(), terminator: "")
         }
         if let sendAt = result.sendAt { print("Held until \(SendTime.describe(sendAt, in: .current))") }
+        if let left = result.leftToday { print("\(counted(left, "invitation")) left today under this sender ID ([send] max_per_day)") }
         if let bulk = result.bulkId { print("Follow it with: herald status \(Output.safe(bulk)) --wait") }
     }
 }
@@ -236,9 +237,12 @@ struct SendJSON: Encodable {
     var reconciled: Reconciled
     /// When the held bulk leaves (ISO 8601, UTC); null when it left at once.
     var sendAt: String?
+    /// Invitations the sender ID may still send today; null without a cap.
+    var leftToday: Int?
 
     init(_ r: InviteResult, reconciled report: ReconcileReport) {
         sendAt = r.sendAt.map(WireTime.text)
+        leftToday = r.leftToday
         reconciled = Reconciled(completed: report.reconciled, failed: report.failed, stillQueued: report.stillQueued,
                                 bulkIds: report.bulkIds)
         bulkId = r.bulkId
@@ -259,6 +263,7 @@ struct SendJSON: Encodable {
         try c.encode(skipped, forKey: .skipped)
         try c.encode(reconciled, forKey: .reconciled)
         try c.encode(sendAt, forKey: .sendAt)
+        try c.encode(leftToday, forKey: .leftToday)
     }
-    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped, reconciled, sendAt }
+    enum CodingKeys: String, CodingKey { case bulkId, bulkIds, deliveryInfoUrl, recipients, skipped, reconciled, sendAt, leftToday }
 }

@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
             Terminals reach it with [platform] url and api_key in their config (or HERALD_PLATFORM_URL and \
             HERALD_PLATFORM_KEY). Make keys with `herald serve keys create --role sender`.
             """,
-        subcommands: [ServeRun.self, ServeKeys.self], defaultSubcommand: ServeRun.self)
+        subcommands: [ServeRun.self, ServeKeys.self, ServeReply.self], defaultSubcommand: ServeRun.self)
 }
 
 /// Where the server keeps its data.
@@ -317,5 +317,28 @@ struct ServeKeysRevoke: AsyncParsableCommand {
         }
         guard let revoked else { throw Output.failure("no live key with id or name \(Output.safe(key)): see herald serve keys list") }
         Output.note("revoked key \(revoked.id) \"\(Output.safe(revoked.name))\"")
+    }
+}
+
+/// `herald serve reply --from NUMBER --text TEXT`: the server's simulated carrier receives an SMS reply (on the server's
+/// database, beside a running server); one that says stop opts the number out for the whole team.
+struct ServeReply: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reply", abstract: "Receive an SMS reply from a number (STOP opts it out for the team).")
+    @Option(help: "The number the reply comes from (E.164).") var from: String
+    @Option(help: "What it says.") var text: String
+    @OptionGroup var storage: ServerDatabaseOption
+
+    func run() async throws {
+        let engine = try await storage.openEngine(collectReportsOnRead: false)
+        do {
+            let app = try await engine.bootstrapSandbox()
+            if let entry = try await engine.receiveReply(applicationKey: app.applicationKey, from: from, text: text) {
+                print("\(entry.number) opted out (\(Output.safe(entry.source)))")
+            } else {
+                print("received; it does not say stop, so nothing changed")
+            }
+        } catch {
+            throw Output.failure("the reply was not taken: \((error as? APIError)?.description ?? PlatformEngine.failureText(error))")
+        }
     }
 }

@@ -52,6 +52,7 @@ extension GlobalOptions {
         workspace.inviteAllMobiles = config.inviteAllMobiles
         workspace.holdSeconds = try Self.holdSeconds(config: config, environment: environment)
         workspace.quietHours = config.quietHours
+        workspace.maxPerDay = config.maxPerDay
         workspace.books = config.books
         workspace.requireSenderName = true
         if let text = config.clipboardCommand {
