@@ -26,7 +26,7 @@ struct UISendHoldTests {
         let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
                                       environment: cli.processEnvironment([:]))
         defer { session.kill() }
-        try session.waitFor(text: "5 Deliveries", timeout: 30)
+        try session.waitFor(text: "Ana Horvat", timeout: 30)       // the list is read: space selects her
         try session.sendKeys("Space", "I")
         try session.waitFor(text: "Send 1 SMS invitation (", timeout: 10)
         try session.sendKeys("Enter")
@@ -46,6 +46,24 @@ struct UISendHoldTests {
         // With nothing held, the key says so.
         try session.sendKeys("C-x")
         try session.waitFor(text: "nothing to take back", timeout: 10)
+    }
+
+    @Test func tInTheConfirmationSchedulesTheSendForLater() async throws {
+        let cli = try PlatformCLI()
+        _ = try cli.importContacts([("Ana", "Horvat", "+385911234570")])
+        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 120, height: 30,
+                                      environment: cli.processEnvironment([:]))
+        defer { session.kill() }
+        try session.waitFor(text: "Ana Horvat", timeout: 30)
+        try session.sendKeys("Space", "I")
+        try session.waitFor(text: "When: now, after the undo window", timeout: 10)
+        try session.sendKeys("t")
+        try session.waitFor(text: "held until then", timeout: 10)
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "held 1 invitation", timeout: 15)
+        let listed = try #require(try cli.ok(["bulks", "list", "--json"]).array().first as? [String: Any])
+        let at = try #require((listed["sendAt"] as? String).flatMap { ISO8601DateFormatter.withFractions.date(from: $0) })
+        #expect(at.timeIntervalSinceNow > 3500 && at.timeIntervalSinceNow < 3700, "in an hour: \(listed)")
     }
 
     @Test func oOnAPersonOptsTheirNumbersOutAndAgainTakesThemOff() async throws {

@@ -40,6 +40,7 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case mergeContacts = "merge_contacts"
     case settleConflict = "settle_conflict"
     case optOut = "opt_out"
+    case sendTime = "send_time"
     case markSeen = "mark_seen"
     case markAllSeen = "mark_all_seen"
     case markUnread = "mark_unread"

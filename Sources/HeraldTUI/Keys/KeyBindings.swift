@@ -106,6 +106,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.keepTheirs, [.char("s")], "In a conflict: keep the server's version of the card", [.question]),
         KeyBinding(.pressButton, [.enter], "Press the highlighted button (a send to many numbers takes y only)", [.question]),
         KeyBinding(.switchButton, [.left, .right, .tab, .backTab], "Highlight the other button", [.question]),
+        KeyBinding(.sendTime, [.char("t")], "When the invitations leave: now, in an hour, tomorrow at 09:00 (the send confirmation)", [.question]),
         // The command palette
         KeyBinding(.runCommand, [.enter], "Run the command line", [.palette]),
         KeyBinding(.complete, [.tab], "Complete the command or its argument", [.palette]),

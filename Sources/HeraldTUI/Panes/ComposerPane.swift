@@ -66,6 +66,7 @@ public final class ComposerPane: LivePane {
             if confirmation.alreadyInvited > 0 {
                 lines.append("\(confirmation.alreadyInvited) number\(confirmation.alreadyInvited == 1 ? "" : "s") left out: already invited or on the way")
             }
+            if model.channel == .sms { lines.append(model.sendTimeLine()) }
             if confirmation.needsExplicitYes { lines.append("A large send: type y to send, esc to cancel") }
             lines += confirmation.lines
             if !confirmation.unreachable.isEmpty {
@@ -199,6 +200,7 @@ public final class ComposerPane: LivePane {
                 PaneBinding(.no, footer: "cancel") { model.cancelSend() },
                 PaneBinding(.back) { model.cancelSend() },
                 PaneBinding(.switchButton) { self.confirmButton = 1 - self.confirmButton },
+                PaneBinding(.sendTime, footer: model.channel == .sms ? "when" : nil) { model.cycleSendTime() },
             ]
         }
         switch focus {

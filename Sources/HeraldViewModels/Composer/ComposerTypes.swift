@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 
 /// How the composer is configured.
@@ -61,4 +62,27 @@ nonisolated public struct ComposerMark: Sendable, Hashable {
     public var kind: Kind
     /// Offsets in Characters from the start of the editor text.
     public var range: Range<Int>
+}
+
+/// When a send from the Composer leaves, chosen in its confirmation (`t` cycles): after the undo window, in an hour,
+/// or tomorrow at 09:00 (local time). A later one is held by the platform and listed in Deliveries until then.
+nonisolated public enum SendWhen: Sendable, Hashable, CaseIterable {
+    case soon, inAnHour, tomorrowMorning
+
+    /// The time to hold it until; nil: as soon as the undo window ends.
+    public func date(now: Date, calendar: Calendar = .current) -> Date? {
+        switch self {
+        case .soon: return nil
+        case .inAnHour: return Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.up) * 60 + 3600)
+        case .tomorrowMorning:
+            let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
+            return calendar.date(bySettingHour: 9, minute: 0, second: 0, of: tomorrow)
+        }
+    }
+
+    /// The next choice in the cycle.
+    public var next: SendWhen {
+        let all = Self.allCases
+        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
+    }
 }

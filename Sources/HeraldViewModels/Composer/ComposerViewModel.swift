@@ -57,6 +57,8 @@ public final class ComposerViewModel {
     /// Contacts' `I` asked for a send before the messages were loaded.
     private var sendWhenLoaded = false
     public private(set) var confirmation: SendConfirmation?
+    /// When the send the confirmation asks about leaves (`t` in it cycles); back to `.soon` for each new confirmation.
+    public private(set) var sendWhen: SendWhen = .soon
 
     public init(templates: TemplateService, invites: InviteService, share: ShareService, effects: EffectQueue,
                 settings: ComposerSettings) {
@@ -365,6 +367,7 @@ public final class ComposerViewModel {
             confirmation.alreadyInvited = alreadyInvited
         }
         self.confirmation = confirmation
+        sendWhen = .soon
     }
 
     /// Whether the SMS would leave with an empty {SENDER_NAME}.
@@ -416,6 +419,20 @@ public final class ComposerViewModel {
         return nil
     }
 
+    /// `t` in the confirmation: the next choice of when the send leaves.
+    public func cycleSendTime() {
+        guard confirmation != nil, channel == .sms else { return }
+        sendWhen = sendWhen.next
+    }
+
+    /// The confirmation's line about when it leaves.
+    public func sendTimeLine(now: Date = Date()) -> String {
+        guard let at = sendWhen.date(now: now) else { return "When: now, after the undo window (t: later)" }
+        let f = DateFormatter()
+        f.dateFormat = Calendar.current.isDate(at, inSameDayAs: now) ? "HH:mm" : "EEE d MMM HH:mm"
+        return "When: \(f.string(from: at)), held until then (t: another time)"
+    }
+
     /// Drops the confirmation; false when none was shown.
     @discardableResult
     public func cancelSend() -> Bool {
@@ -438,6 +455,7 @@ public final class ComposerViewModel {
         let people = recipients.filter { !$0.invitableNumbers.isEmpty }, sender = self.sender, modified = isModified
         let text = fullText, placeholder = linkPlaceholder, key = selectedMessage?.key
         let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
+        let sendAt = sendWhen.date(now: Date())
         effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
             var saved: ApplicationMessage?
             var messageKey = key
@@ -446,7 +464,8 @@ public final class ComposerViewModel {
                 saved = message
                 messageKey = message.key
             }
-            let result = try await invites.invite(people: people, options: InviteOptions(messageKey: messageKey, sender: sender, fields: fields))
+            let result = try await invites.invite(people: people, options: InviteOptions(messageKey: messageKey, sender: sender, fields: fields,
+                                                                                         sendAt: sendAt))
             return (result, saved)
         }) { [weak self] result in
             guard let self else { return }
