@@ -100,6 +100,20 @@ public protocol Carrier: Sendable {
     func cancel(bulkId: String) async throws -> Bool
     /// Moves a bulk the carrier holds to `sendAt`. Only called when `holdsScheduled`.
     func reschedule(bulkId: String, to sendAt: Date) async throws
+    /// SMS people sent back (Infobip's received messages), each given once: the engine opts out those that say stop.
+    func replies(at now: Date) async throws -> [CarrierReply]
+}
+
+/// An SMS a person sent back.
+public struct CarrierReply: Sendable, Hashable {
+    /// E.164 without the plus.
+    public var from: String
+    public var text: String
+
+    public init(from: String, text: String) {
+        self.from = from
+        self.text = text
+    }
 }
 
 /// A batch of reports collected from the carrier's queue.
@@ -134,6 +148,7 @@ extension Carrier {
     public func queuedReports(at now: Date) async throws -> QueuedReports { QueuedReports(reports: [], more: false) }
     public func pushedReports(_ body: Data, at now: Date) throws(CarrierReportsError) -> [CarrierReport] { throw .notPushed }
     public var holdsScheduled: Bool { false }
+    public func replies(at now: Date) async throws -> [CarrierReply] { [] }
     public func cancel(bulkId: String) async throws -> Bool { throw CarrierReportsError.unreadable("this carrier holds no bulks") }
     public func reschedule(bulkId: String, to sendAt: Date) async throws {
         throw CarrierReportsError.unreadable("this carrier holds no bulks")

@@ -22,6 +22,7 @@ extension PlatformEngine {
         pass.handed = try await drainOutbox(bulkId: nil)
         pass.changed = try await collectQueuedReports()
         pass.changed += try await collectReports(bulkId: nil)
+        await collectReplies()
         pass.nextDueAt = [try await nextReportDue(), try await nextRelease()].compactMap { $0 }.min()
         return pass
     }

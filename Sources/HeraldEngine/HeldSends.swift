@@ -103,12 +103,12 @@ extension PlatformEngine {
             throw APIError.badRequest("unknown status \(body.status.prefix(40))",
                                       validationErrors: ["status": ["the one change a client may ask for is CANCELED"]])
         }
-        var at = nowMs
+        // Held means held now (its time still ahead); once the carrier took the bulk back, every message it held is.
+        var heldAfter = nowMs
         if carrier.holdsScheduled {
             // What is still in the outbox goes to the carrier first, so it holds the whole bulk when asked.
             _ = try await drainOutbox(bulkId: bulkId)
             let asked = nowMs
-            at = asked
             let before = try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: asked) }
             guard before.held > 0 else { return try Self.json(before) }
             let takenBack: Bool
@@ -120,20 +120,18 @@ extension PlatformEngine {
                 return try Self.json(BulkSchedule(bulkId: bulkId, sendAt: nil, held: 0, left: before.held + before.left,
                                                   cancelled: before.cancelled))
             }
-            at = .max   // the carrier took all of it back: every message it held is cancelled, whatever its time
+            heldAfter = Int64.min
         }
-        let cutoff = at
+        let bound = heldAfter
         let stamp = nowMs
         let answer = try await store.write { [self] db -> BulkSchedule in
             _ = try Self.schedule(db, app: app, bulkId: bulkId, now: stamp)
-            let held = try db.rows("SELECT * FROM sent WHERE bulkId = ? AND \(Self.isHeld)", [bulkId, cutoff == .max ? Int64.min : cutoff])
-                .map(SentMessage.init)
+            let held = try db.rows("SELECT * FROM sent WHERE bulkId = ? AND \(Self.isHeld)", [bulkId, bound]).map(SentMessage.init)
             if !held.isEmpty {
                 try db.execute("""
                     UPDATE sent SET outbox = 0, status = ?, statusAt = ?, nextCheckAt = NULL, reason = ?
                     WHERE bulkId = ? AND \(Self.isHeld)
-                    """, [DeliveryStatus.cancelled.rawValue, stamp, "taken back before it left", bulkId,
-                          cutoff == .max ? Int64.min : cutoff])
+                    """, [DeliveryStatus.cancelled.rawValue, stamp, "taken back before it left", bulkId, bound])
                 let cancelled = held.map { m -> DeliveryInfo in
                     var info = m.deliveryInfo
                     info.deliveryStatus = .cancelled

@@ -82,6 +82,29 @@ extension PlatformEngine {
         return try Self.json(OptOutList(optOuts: []))
     }
 
+    /// How often the carrier's received messages are collected (a pass between takes none).
+    static let repliesInterval: TimeInterval = 30
+
+    /// Collects the replies the carrier received (at most every `repliesInterval`) and opts out those that say stop,
+    /// for the platform's application. A reply is given once: each is stored before the next; a failure is logged and
+    /// the rest wait for the next collection.
+    func collectReplies() async {
+        guard now.timeIntervalSince(repliesCollectedAt) >= Self.repliesInterval else { return }
+        repliesCollectedAt = now
+        do {
+            let replies = try await carrier.replies(at: now)
+            guard !replies.isEmpty else { return }
+            let app = try await bootstrapSandbox().applicationKey
+            var stopped = 0
+            for reply in replies where try await receiveReply(applicationKey: app, from: reply.from, text: reply.text) != nil {
+                stopped += 1
+            }
+            log.info("replies collected", metadata: ["received": "\(replies.count)", "opted out": "\(stopped)"])
+        } catch {
+            log.warning("could not collect the replies", metadata: ["cause": "\(Self.failureText(error))"])
+        }
+    }
+
     /// A reply the carrier received from `from`: when its first word is a stop word, the number is opted out.
     /// Answers the opt-out, nil when the reply did not say stop.
     public func receiveReply(applicationKey: String, from: String, text: String) async throws -> OptOut? {

@@ -19,6 +19,8 @@ public actor PlatformEngine {
     var sharedCatchUp: Task<Void, any Error>?
     /// The report webhook's token, once read.
     var reportToken: String?
+    /// When the carrier's received messages (replies) were last collected.
+    var repliesCollectedAt = Date.distantPast
     /// Rings after every commit that stored events.
     public nonisolated let bell = EventBell()
     let log = Logger(label: "herald.engine")

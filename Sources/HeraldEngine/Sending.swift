@@ -391,6 +391,7 @@ extension PlatformEngine {
         let pass = Task {
             try await self.drainOutbox(bulkId: nil)
             try await self.collectReports(bulkId: nil)
+            await self.collectReplies()
         }
         sharedCatchUp = pass
         defer { sharedCatchUp = nil }

@@ -172,8 +172,12 @@ public actor StandInState {
     /// Scopes of `GET /sms/1/bulks` and `GET /sms/1/bulks/status`; their `PUT`s take `sms:manage` only (SMS 3.210.0).
     public static let bulkReadScopes: Set<String> = ["sms:message:send", "sms:manage"]
     public static let bulkManageScopes: Set<String> = ["sms:manage"]
+    /// Scopes of `GET /sms/1/inbox/reports` (received messages).
+    public static let inboundScopes: Set<String> = ["sms:inbound-message:read", "sms:manage"]
     /// Keys besides `apiKey` (which has every scope), with their scopes.
     var otherKeys: [String: Set<String>] = [:]
+    /// SMS people sent to the account's numbers, oldest first, until `GET /sms/1/inbox/reports` takes them (once each).
+    var inbound: [Inbound] = []
 
     /// Adds a key with only these scopes.
     public func addKey(_ key: String, scopes: Set<String>) { otherKeys[key] = scopes }

@@ -89,7 +89,7 @@ public actor InviteService {
     let bus: EventBus
     let clock: any HeraldClock
     let parser: PhoneNumberParser
-    private let settings: InviteSettings
+    let settings: InviteSettings
     /// Journal ids of sends this actor has in flight (reconcile leaves them alone).
     private var inFlight = Set<String>()
 
@@ -144,35 +144,13 @@ public actor InviteService {
         result.sendAt = sendAt
 
         var candidates = try plan(targets, fields: fields, skipped: &result.skipped)
+        try applyDailyCap(to: &candidates, sender: sender, result: &result)
         guard !candidates.isEmpty else { return result }
-        // The daily cap of this sender ID: what is over it is left out, and the answer says how many remain.
-        if let cap = settings.maxPerDay {
-            let today = Calendar.current.startOfDay(for: clock.now())
-            let left = max(0, cap - (try ledger.invitationsSent(sender: sender, since: today)))
-            if candidates.count > left {
-                for c in candidates[left...] {
-                    result.skipped.append(SkippedRecipient(address: c.e164, personId: c.personId,
-                                                           reason: "over today's cap of \(cap) invitations from \(sender) ([send] max_per_day); it resets at midnight"))
-                }
-                candidates = Array(candidates.prefix(left))
-            }
-            result.leftToday = left - candidates.count
-            guard !candidates.isEmpty else { return result }
-        }
         let byCorrelator = Dictionary(uniqueKeysWithValues: candidates.map { ($0.correlator, $0) })
         let stamp = clock.now().epochMilliseconds
         var claimed: [PendingSend] = []
-        // Quiet hours in each recipient's local time: those inside them wait for their end, in a bulk of their time.
-        let quiet = options.ignoreQuietHours ? nil : options.quietHours ?? settings.quietHours
-        let times = quiet.map { QuietPlan.times(for: candidates.map(\.e164), quiet: $0, from: sendAt ?? clock.now()) }
-            ?? Array(repeating: nil, count: candidates.count)
-        let groups = Dictionary(grouping: zip(candidates, times), by: { $0.1?.leavesAt })
-            .sorted { ($0.key ?? .distantPast) < ($1.key ?? .distantPast) }
-        for (leavesAt, members) in groups {
-            let notes = Dictionary(members.compactMap { c, t in
-                t.map { (c.correlator, "quiet hours \(quiet?.description ?? ""): leaves at \($0.localTime) local time (\($0.zone))") }
-            }, uniquingKeysWith: { a, _ in a })
-            let claim = try ledger.claim(members.map { QueuedRecipient(msisdn: $0.0.e164, personId: $0.0.personId, correlator: $0.0.correlator) },
+        for (leavesAt, members, notes) in quietGroups(candidates, options: options, from: sendAt ?? clock.now()) {
+            let claim = try ledger.claim(members.map { QueuedRecipient(msisdn: $0.e164, personId: $0.personId, correlator: $0.correlator) },
                                          policy: options.policy, owner: lease.owner, chunkSize: SendInvitation.maxDestinations) { chunk in
                 let pending = PendingSend(
                     id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,

@@ -2,9 +2,13 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldServices
+import Synchronization
 
-/// What `herald send` does while the platform holds its bulk. The undo window of an engine in this process
-/// (embedded, Infobip) is waited out here, with a countdown on a terminal: ctrl-c takes the send back, and at its end
+/// Set by ctrl-c while `herald send` waits out the undo window.
+private let holdInterrupted = Atomic<Bool>(false)
+
+/// What `herald send` does while the platform holds its bulk. The undo window of the embedded engine (in this
+/// process) is waited out here, with a countdown on a terminal: ctrl-c takes the send back, and at its end
 /// the bulk is read once, which hands it to the carrier. A Herald server, and Infobip, hold and send by themselves: the
 /// command only says until when and how to take it back. A scheduled send (`--at`) is never waited for.
 enum SendHold {
@@ -22,27 +26,25 @@ enum SendHold {
             return nil
         }
         fflush(nil)   // the table before the countdown (every output stream)
-        let interrupt = SignalTrap(SIGINT)
-        let wait = Task { () -> Bool in
-            let tty = !quiet && isatty(STDERR_FILENO) == 1
-            while !Task.isCancelled {
-                let left = sendAt.timeIntervalSinceNow
-                if left <= 0 { break }
-                if tty {
-                    let line = "leaves in \(Int(left.rounded(.up))) s — ctrl-c takes it back"
-                    FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
-                }
-                try? await Task.sleep(nanoseconds: UInt64(min(left, 0.25) * 1_000_000_000))
-            }
-            if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            return Task.isCancelled
-        }
-        interrupt.onSignal { wait.cancel() }
+        // A plain handler, installed before the note below: a ctrl-c as soon as the note shows is never lost.
+        holdInterrupted.store(false, ordering: .relaxed)
+        signal(SIGINT) { _ in holdInterrupted.store(true, ordering: .relaxed) }
+        defer { signal(SIGINT, SIG_DFL) }
         if quiet || isatty(STDERR_FILENO) != 1 {
             Output.note("held until \(when) (ctrl-c takes it back)")
         }
-        let interrupted = await wait.value
-        interrupt.cancel()
+        let tty = !quiet && isatty(STDERR_FILENO) == 1
+        while !holdInterrupted.load(ordering: .relaxed) {
+            let left = sendAt.timeIntervalSinceNow
+            if left <= 0 { break }
+            if tty {
+                let line = "leaves in \(Int(left.rounded(.up))) s — ctrl-c takes it back"
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+            }
+            try? await Task.sleep(nanoseconds: UInt64(min(left, 0.1) * 1_000_000_000))
+        }
+        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let interrupted = holdInterrupted.load(ordering: .relaxed)
         var said: [String] = []
         for bulkId in result.bulkIds {
             if interrupted {
