@@ -61,7 +61,8 @@ extension PlatformEngine {
     nonisolated func addOptOut(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try await authenticateSecret(request)
         let msisdn = try Self.optOutNumber(p["number"] ?? "")
-        let body = request.body.map { _ in try? decodeBody(request, as: OptOutBody.self) } ?? nil
+        // The body is optional; one that is there must be an opt-out (a malformed one is a 400, not ignored).
+        let body = (request.body?.isEmpty ?? true) ? nil : try decodeBody(request, as: OptOutBody.self)
         var input = WireInput()
         input.text("source", body?.source, maxLength: 64)
         try input.check("invalid opt-out")

@@ -190,7 +190,11 @@ extension PlatformEngine {
         // Which destinations replay an earlier messageId (in an earlier request or earlier in this one).
         var earlier = try Self.storedMessages(db, applicationKey: app.key, ids: prepared.compactMap(\.clientId))
         // A number that said stop is refused, with the day it did, in the unit that would have accepted it.
-        let stopped = try Self.optedOut(db, applicationKey: app.key, msisdns: prepared.compactMap { try? $0.address.get() })
+        let valid = prepared.compactMap { p -> String? in
+            if case .success(let msisdn) = p.address { return msisdn }
+            return nil
+        }
+        let stopped = try Self.optedOut(db, applicationKey: app.key, msisdns: valid)
         var prepared = prepared
         for i in prepared.indices {
             if case .success(let msisdn) = prepared[i].address, let since = stopped[msisdn] {

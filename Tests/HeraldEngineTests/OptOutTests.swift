@@ -44,5 +44,9 @@ import Testing
         // A bad number is refused, naming it.
         await #expect(throws: APIError.self) { try await h.engine.receiveReply(applicationKey: h.creds.applicationKey, from: "12", text: "STOP") }
         await #expect(throws: APIError.self) { try await h.call(AddOptOut(secret: h.creds.secret, number: "not-a-number")) }
+        // A body that is there must be an opt-out: a malformed one is refused, and nothing is kept.
+        let malformed = await h.raw(.put, "/1/social-invite/optouts/385981300009", json: "{\"source\": 7", auth: "App \(h.creds.secret)")
+        #expect(malformed.status == 400)
+        #expect(try await h.call(ListOptOuts(secret: h.creds.secret)).optOuts.allSatisfy { $0.number != "+385981300009" })
     }
 }
