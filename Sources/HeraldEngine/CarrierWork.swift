@@ -23,15 +23,18 @@ extension PlatformEngine {
         pass.changed = try await collectQueuedReports()
         pass.changed += try await collectReports(bulkId: nil)
         await collectReplies()
-        pass.nextDueAt = [try await nextReportDue(), try await nextRelease()].compactMap { $0 }.min()
+        pass.nextDueAt = try await nextReportDue()
         return pass
     }
 
-    /// When the earliest report is due; nil when no message waits for one.
+    /// When the earliest report is due or the earliest held message is released (one read); nil when nothing waits.
     func nextReportDue() async throws -> Date? {
         try await store.read { db in
-            try db.value(Int64.self, "SELECT MIN(nextCheckAt) FROM sent WHERE nextCheckAt IS NOT NULL AND outbox = 0")
-                .map(Date.init(epochMilliseconds:))
+            try db.value(Int64.self, """
+                SELECT MIN(due) FROM (
+                    SELECT MIN(nextCheckAt) AS due FROM sent WHERE nextCheckAt IS NOT NULL AND outbox = 0
+                    UNION ALL SELECT MIN(notBefore) AS due FROM sent WHERE outbox = 3) AS next
+                """).map(Date.init(epochMilliseconds:))
         }
     }
 

@@ -37,13 +37,6 @@ extension PlatformEngine {
         try db.execute("UPDATE sent SET outbox = 1 WHERE outbox = 3 AND notBefore <= ?", [at])
     }
 
-    /// When the earliest held message is due; nil when none is held.
-    func nextRelease() async throws -> Date? {
-        try await store.read { db in
-            try db.value(Int64.self, "SELECT MIN(notBefore) FROM sent WHERE outbox = 3").map(Date.init(epochMilliseconds:))
-        }
-    }
-
     // MARK: - Routes
 
     nonisolated func bulkSchedule(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {

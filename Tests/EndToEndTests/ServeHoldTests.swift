@@ -25,6 +25,10 @@ import Testing
 
         let support = try PlatformCLI()
         support.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": viewerKey]
+        // A colleague learns the held bulk with its time, and lists it.
+        _ = try support.ok(["status", bulk])
+        let teamHeld = try #require(try support.ok(["bulks", "list", "--json"]).array() as? [[String: Any]])
+        #expect(teamHeld.first?["bulkId"] as? String == bulk && teamHeld.first?["held"] as? Int == 2, "\(teamHeld)")
         let refused = try support.run(["bulks", "cancel", bulk])
         #expect(refused.status == 1 && refused.stderr.contains("viewer key"), "\(refused)")
 

@@ -64,6 +64,11 @@ public struct LedgerStore: Sendable {
                 try db.execute(sql: "UPDATE bulk SET message_text = ? WHERE bulk_id = ? AND message_text IS NULL",
                                arguments: [messageText, bulkId])
             }
+            // A colleague's held bulk says when it leaves, as one of this workspace's does.
+            if let sendAt = recipients.compactMap(\.sendAt).min() {
+                try db.execute(sql: "UPDATE bulk SET send_at_ms = ? WHERE bulk_id = ? AND send_at_ms IS NULL",
+                               arguments: [sendAt.epochMilliseconds, bulkId])
+            }
             var added = 0
             for r in recipients {
                 guard let messageId = r.messageId else { continue }

@@ -63,8 +63,9 @@ public final class HeldSends {
     /// When the countdown next changes: the next whole second while something is held.
     public func nextDeadline() -> Date? {
         let now = clock.now()
-        guard let soonest = held.map(\.sendAt).filter({ $0 > now }).min() else { return nil }
-        let fraction = soonest.timeIntervalSince(now).truncatingRemainder(dividingBy: 1)
+        // The countdown shows the last of them to leave; it changes as that one's seconds do.
+        guard let last = held.map(\.sendAt).filter({ $0 > now }).max() else { return nil }
+        let fraction = last.timeIntervalSince(now).truncatingRemainder(dividingBy: 1)
         return now.addingTimeInterval(fraction > 0.01 ? fraction : 1)
     }
 
