@@ -3,7 +3,8 @@ import HeraldAPI
 import HeraldHTTP
 
 /// `herald platform check` on Infobip: which base URLs answer, whether the API key and the application code
-/// are accepted, whether the key may send and read logs (each scope apart), and how to fix what is not. Sends nothing:
+/// are accepted, whether the key may send, read logs and take back held sends (each scope apart), and how to fix what
+/// is not. Sends nothing:
 /// sending is probed with a request of no messages, which Infobip refuses as invalid only once the key may send.
 public enum InfobipCheck {
     public struct Finding: Sendable, Hashable, Encodable {
@@ -50,6 +51,18 @@ public enum InfobipCheck {
                                     detail: "answers; the API key may read delivery logs", fix: nil))
         } catch {
             findings.append(smsFinding(error, settings, what: "SMS logs"))
+        }
+        // Taking back and moving held sends (scheduled bulks), probed on a bulk that does not exist: Infobip answers
+        // 404 once the key and its scope were accepted, and nothing changes.
+        do {
+            _ = try await sms.setStatus(bulkId: "herald-platform-check-\(UUID().uuidString.lowercased())", status: .canceled)
+            findings.append(Finding(subject: "SMS scheduled bulks \(settings.baseURL.absoluteString)", ok: true,
+                                    detail: "answers; the API key may take back and move held sends", fix: nil))
+        } catch InfobipError.rejected(404, _) {
+            findings.append(Finding(subject: "SMS scheduled bulks \(settings.baseURL.absoluteString)", ok: true,
+                                    detail: "answers; the API key may take back and move held sends", fix: nil))
+        } catch {
+            findings.append(smsFinding(error, settings, what: "SMS scheduled bulks"))
         }
         if inbox { findings.append(await inboxFinding(settings, token: inboxToken)) }
         if let link = settings.link {

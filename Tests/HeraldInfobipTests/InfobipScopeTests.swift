@@ -23,6 +23,7 @@ import Testing
         await state.addKey("logs-only", scopes: ["sms:logs:read"])
         let all = try await check(key: state.apiKey, state: state)
         #expect(finding(all, "SMS sending")?.ok == true && finding(all, "SMS logs")?.ok == true)
+        #expect(finding(all, "SMS scheduled bulks")?.ok == true)
 
         let sendOnly = try await check(key: "send-only", state: state)
         #expect(finding(sendOnly, "SMS sending")?.ok == true)
@@ -30,6 +31,9 @@ import Testing
         #expect(!logs.ok)
         #expect(logs.detail.contains("lacks a scope") && logs.detail.contains("sms:logs:read"))
         #expect(!logs.detail.contains("refused"))
+        // A send-only key sends held sends, but taking one back or moving it needs sms:manage: said before it matters.
+        let bulks = try #require(finding(sendOnly, "SMS scheduled bulks"))
+        #expect(!bulks.ok && bulks.detail.contains("sms:manage"), "\(bulks)")
 
         let logsOnly = try await check(key: "logs-only", state: state)
         #expect(finding(logsOnly, "SMS logs")?.ok == true)

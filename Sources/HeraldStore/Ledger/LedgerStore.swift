@@ -225,8 +225,8 @@ public struct LedgerStore: Sendable {
         }
     }
 
-    /// Invitations under `sender` queued since `since` that were not refused, failed or taken back (what a daily cap
-    /// counts; a colleague's bulks this ledger learnt count too).
+    /// Invitations this workspace sent under `sender` since `since` that were not refused, failed or taken back (what
+    /// a daily cap counts; a colleague's bulks learnt from a server carry no sender and do not count).
     public func invitationsSent(sender: String, since: Date) throws -> Int {
         let uncounted = [DeliveryStatus.rejected, .sendFailed, .cancelled].map(\.rawValue)
         return try database.read { db in
