@@ -46,9 +46,14 @@ import HeraldEmbedded
 
     @Test func theDemoHasPeopleAnInboxAndBulksInFlight() async throws {
         let clock = ManualClock()
-        let (ws, report) = try await Workspace.demo(config: WorkspaceHarness.config(), clock: clock)
+        var config = WorkspaceHarness.config()
+        config.holdSeconds = 10      // a person's sends wait; the demo's history left at once all the same
+        let (ws, report) = try await Workspace.demo(config: config, clock: clock)
         defer { ws.close() }
         #expect(report.people == 300)
+        for bulk in report.bulkIds {
+            #expect(try ws.ledger.recipients(ofBulk: bulk).allSatisfy { $0.status != .scheduled })
+        }
         #expect(try ws.contacts.count() == 300)
         #expect(report.bulkIds.count == 3)
         #expect(await ws.tracker.trackedBulks().count == 3)

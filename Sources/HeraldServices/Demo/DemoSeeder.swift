@@ -48,7 +48,8 @@ public struct DemoSeeder: Sendable {
             for size in bulkSizes where offset < invitable.count {
                 let group = Array(invitable[offset..<min(offset + size, invitable.count)])
                 offset += group.count
-                let result = try await workspace.invites.invite(people: group)
+                // The demo's history: it left at once, without the undo window a person's own sends wait.
+                let result = try await workspace.invites.invite(people: group, options: InviteOptions(now: true))
                 bulkIds += result.bulkIds
             }
         } else {
