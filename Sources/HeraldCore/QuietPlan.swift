@@ -25,19 +25,10 @@ public enum QuietPlan {
                 // To the millisecond, as the ledger and the wire keep it.
                 let leaves = Date(epochMilliseconds: allowed.epochMilliseconds)
                 time = Time(leavesAt: leaves, zone: zones.count == 1 ? zone.identifier : key.joined(separator: ", "),
-                            localTime: clock(leaves, in: zone))
+                            localTime: WallClock.time(leaves, in: zone))
             }
             byZones[key] = time
             return time
         }
-    }
-
-    /// "08:00" on the wall clock of `zone`.
-    static func clock(_ date: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.hour, .minute], from: date)
-        func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        return "\(two(c.hour)):\(two(c.minute))"
     }
 }

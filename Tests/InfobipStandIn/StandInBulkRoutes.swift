@@ -114,7 +114,7 @@ extension StandInRoutes {
     }
 
     /// 401 for a key Infobip does not know, 403 for one without any of `scopes`, in the older envelope.
-    private func authorizeLegacy(_ headers: [String: String], anyOf scopes: Set<String>) async -> Answer? {
+    func authorizeLegacy(_ headers: [String: String], anyOf scopes: Set<String>) async -> Answer? {
         guard let header = headers["authorization"], header.hasPrefix("App "),
               let granted = await state.scopes(ofKey: String(header.dropFirst(4))) else {
             return (401, [:], Self.legacyError("UNAUTHORIZED", "Unauthorized"))

@@ -29,15 +29,6 @@ extension StandInState {
 }
 
 extension StandInRoutes {
-    /// 401 for an unknown key, 403 without an inbound scope, in the older envelope these calls answer with.
-    func authorizeInbound(_ headers: [String: String]) async -> (Int, [String: String], Data)? {
-        guard let header = headers["authorization"], header.hasPrefix("App "),
-              let granted = await state.scopes(ofKey: String(header.dropFirst(4))) else {
-            return (401, [:], Self.legacyError("UNAUTHORIZED", "Unauthorized"))
-        }
-        return granted.isDisjoint(with: StandInState.inboundScopes) ? (403, [:], Self.legacyError("FORBIDDEN", "Forbidden")) : nil
-    }
-
     func inboundMessages(_ query: [String]) async -> (Int, [String: String], Data) {
         let asked = queryValues(query, "limit").first
         let limit = asked.map { Int($0) ?? -1 } ?? 1000

@@ -68,7 +68,7 @@ public struct StandInRoutes: Sendable {
             let user = s[3].removingPercentEncoding ?? s[3]
             return await inboxPage(user: user, query: query, headers: headers)
         case ("GET", ["sms", "1", "inbox", "reports"]):
-            if let refusal = await authorizeInbound(headers) { return refusal }
+            if let refusal = await authorizeLegacy(headers, anyOf: StandInState.inboundScopes) { return refusal }
             return await inboundMessages(query)
         case (_, let s) where s.count >= 3 && s[0] == "sms" && s[1] == "1" && s[2] == "bulks":
             return await bulks(method: method, segments: s, query: query, headers: headers, body: body)

@@ -428,9 +428,7 @@ public final class ComposerViewModel {
     /// The confirmation's line about when it leaves.
     public func sendTimeLine(now: Date = Date()) -> String {
         guard let at = sendWhen.date(now: now) else { return "When: now, after the undo window (t: later)" }
-        let f = DateFormatter()
-        f.dateFormat = Calendar.current.isDate(at, inSameDayAs: now) ? "HH:mm" : "EEE d MMM HH:mm"
-        return "When: \(f.string(from: at)), held until then (t: another time)"
+        return "When: \(WallClock.timeOrDay(at, now: now)), held until then (t: another time)"
     }
 
     /// Drops the confirmation; false when none was shown.

@@ -69,20 +69,11 @@ nonisolated public struct BulkSummary: Sendable, Hashable {
         sentHere = record.sentHere
         resendOf = record.resendOf.map { TerminalSafeText.sanitize($0) }
         sendAt = record.sendAt
-        heldLabel = record.sendAt.map { "held until " + Self.clock($0) }
+        heldLabel = record.sendAt.map { "held until " + WallClock.timeOrDay($0) }
     }
 
     /// Recipients the platform still holds (the undo window, a scheduled send).
     public var held: Int { counts[.scheduled] ?? 0 }
-
-    /// "09:00" today, "12-01 09:00" another day (local time).
-    static func clock(_ date: Date) -> String {
-        let calendar = Calendar.current
-        let c = calendar.dateComponents([.month, .day, .hour, .minute], from: date)
-        func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        let time = "\(two(c.hour)):\(two(c.minute))"
-        return calendar.isDateInToday(date) ? time : "\(two(c.month))-\(two(c.day)) \(time)"
-    }
 
     /// The message column: a colleague's bulk says so first, a resend names the bulk it resent.
     public var shownMessage: String {

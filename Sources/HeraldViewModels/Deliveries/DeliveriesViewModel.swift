@@ -438,7 +438,7 @@ public final class DeliveriesViewModel {
             switch result {
             case .success(let answer):
                 self.reload()
-                self.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(BulkSummary.clock(sendAt))", level: .success)
+                self.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(WallClock.timeOrDay(sendAt, now: self.clock.now()))", level: .success)
             case .failure(let error): self.toasts.post(userMessage(for: error), level: .error)
             }
         }
