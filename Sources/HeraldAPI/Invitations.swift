@@ -11,12 +11,28 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
     /// Herald extension: when the messages leave (`WireTime`); until then the platform holds them and they can be
     /// taken back (`CancelBulk`) or moved (`RescheduleBulk`). Nil: now.
     public var sendAt: String?
+    /// Herald extension: send by email instead of SMS. Each destination's `address` is then an email address and
+    /// `sender` the From ("Ana Kovač <ana@example.com>" or a bare address).
+    public var email: Email?
 
-    public init(messageKey: String, sender: String, destinations: [Destination], sendAt: String? = nil) {
+    public init(messageKey: String, sender: String, destinations: [Destination], sendAt: String? = nil, email: Email? = nil) {
         self.messageKey = messageKey
         self.sender = sender
         self.recipients = Recipients(destinations: destinations)
         self.sendAt = sendAt
+        self.email = email
+    }
+
+    /// What an email invitation adds to the request.
+    public struct Email: Codable, Sendable, Hashable {
+        public var subject: String
+        /// The body, with the message's placeholders (its link, client fields); nil: the message's own text.
+        public var text: String?
+
+        public init(subject: String, text: String? = nil) {
+            self.subject = subject
+            self.text = text
+        }
     }
 
     public struct Recipients: Codable, Sendable, Hashable {
@@ -25,7 +41,7 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
     }
 
     public struct Destination: Codable, Sendable, Hashable {
-        /// E.164 without the plus ("385981234567").
+        /// E.164 without the plus ("385981234567"); an email address when the request is an email invitation.
         public var address: String
         /// The client's id for this message; replaying it returns the earlier result.
         public var messageId: String?

@@ -23,7 +23,7 @@ extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
     public convenience init(_ env: PaneEnvironment, composer: ComposerPane) {
         let ws = env.workspace
-        let model = ShareViewModel(share: ws.share, copier: env.copier, emailInviter: ws.emailInviter, effects: env.effects,
+        let model = ShareViewModel(share: ws.share, copier: env.copier, emailSender: ws.emailSender, mailProgram: ws.mailProgram, effects: env.effects,
                                    settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
                                                            sender: ws.config.sender))
         let app = env.app

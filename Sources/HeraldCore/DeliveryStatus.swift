@@ -73,6 +73,17 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// The label for an invitation to `address`: an email its mail server took was "sent" (nothing reports further).
+    public func label(for address: String) -> String {
+        address.contains("@") && self == .deliveredToNetwork ? "sent" : label
+    }
+
+    /// Whether no further change is expected for an invitation to `address`: an email its mail server took is
+    /// settled, where an SMS at the network may still reach the handset.
+    public func isFinal(for address: String) -> Bool {
+        isFinal || (address.contains("@") && self == .deliveredToNetwork)
+    }
+
     /// Whether this status appears on the wire (local states never do).
     public var isWireStatus: Bool { DeliveryStatus.wireStatuses.contains(self) }
 

@@ -10,14 +10,19 @@ public struct EmbeddedPlatform: PlatformConnector {
     public static let engineFileName = "engine.sqlite"
 
     public var config: EngineConfig
+    /// Where the engine hands email invitations.
+    public var mailProgram: MailProgram
 
-    public init(config: EngineConfig = EngineConfig()) { self.config = config }
+    public init(config: EngineConfig = EngineConfig(), mailProgram: MailProgram = MailProgram()) {
+        self.config = config
+        self.mailProgram = mailProgram
+    }
 
     public func connect(dataDirectory: URL, saved: SavedCredentials, clock: any HeraldClock) async throws -> PlatformConnection {
         let engine: PlatformEngine
         do {
             engine = try PlatformEngine.open(at: dataDirectory.appendingPathComponent(Self.engineFileName), clock: clock,
-                                             config: config)
+                                             config: config, mailer: ProgramMailer(program: mailProgram))
         } catch {
             throw WorkspaceError.platform("cannot start the embedded platform: \(Self.failure(error))")
         }
@@ -97,14 +102,16 @@ extension Workspace {
     /// Opens the workspace of `dataDirectory` on the embedded platform configured by `engine`.
     public static func open(dataDirectory: URL, config: WorkspaceConfig = WorkspaceConfig(),
                             engine: EngineConfig = EngineConfig(), clock: any HeraldClock = SystemClock()) async throws -> Workspace {
-        try await open(dataDirectory: dataDirectory, platform: EmbeddedPlatform(config: engine), config: config, clock: clock)
+        try await open(dataDirectory: dataDirectory, platform: EmbeddedPlatform(config: engine, mailProgram: MailProgram(command: config.emailCommand)),
+                       config: config, clock: clock)
     }
 
     /// A demo workspace (see `demo(directory:platform:…)`) on the embedded platform.
     public static func demo(directory: URL? = nil, config: WorkspaceConfig = WorkspaceConfig(),
                             engine: EngineConfig = EngineConfig(), seeder: DemoSeeder = DemoSeeder(),
                             clock: any HeraldClock = SystemClock()) async throws -> (Workspace, DemoReport) {
-        try await demo(directory: directory, platform: EmbeddedPlatform(config: engine), config: config, seeder: seeder,
+        try await demo(directory: directory, platform: EmbeddedPlatform(config: engine, mailProgram: MailProgram(command: config.emailCommand)),
+                       config: config, seeder: seeder,
                        clock: clock)
     }
 }

@@ -43,7 +43,7 @@ extension PlatformEngine {
     /// answers; a claim whose lease ran out (the process died) is handed over again marked `mayHaveBeenSent`.
     @discardableResult
     func drainOutbox(bulkId: String?) async throws -> Int {
-        var handed = 0
+        var handed = try await drainMail(bulkId: bulkId)
         while true {
             let claimed = try await claimOutbox(bulkId: bulkId)
             guard !claimed.isEmpty else { return handed }
@@ -72,7 +72,7 @@ extension PlatformEngine {
             let rows = try db.rows("""
                 SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, s.notBefore, b.sender
                 FROM sent s JOIN bulk b ON b.id = s.bulkId
-                WHERE (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
+                WHERE s.channel = 'sms' AND (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
                   \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
                 """, [at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch])
             for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {

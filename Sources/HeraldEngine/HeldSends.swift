@@ -33,6 +33,14 @@ extension PlatformEngine {
     }
 
     /// Moves held messages whose time has come to the outbox (all of one time in one statement).
+    /// Whether the carrier holds this bulk's messages itself (Infobip's scheduled SMS); an email bulk is held here.
+    nonisolated func carrierHolds(bulkId: String) async throws -> Bool {
+        guard carrier.holdsScheduled else { return false }
+        return try await store.read { db in
+            try db.value(String.self, "SELECT subject FROM bulk WHERE id = ?", [bulkId]) == nil
+        }
+    }
+
     nonisolated func releaseDue(_ db: any EngineSQL, at: Int64) throws {
         try db.execute("UPDATE sent SET outbox = 1 WHERE outbox = 3 AND notBefore <= ?", [at])
     }
@@ -55,7 +63,7 @@ extension PlatformEngine {
         try input.check("invalid schedule")
         guard let sendAt else { throw APIError.badRequest("invalid schedule", validationErrors: ["sendAt": ["required"]]) }
         let at = nowMs
-        if carrier.holdsScheduled {
+        if try await carrierHolds(bulkId: bulkId) {
             let before = try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: at) }
             guard before.held > 0 else { return try Self.json(before) }
             do { try await carrier.reschedule(bulkId: bulkId, to: sendAt) } catch {
@@ -98,7 +106,7 @@ extension PlatformEngine {
         }
         // Held means held now (its time still ahead); once the carrier took the bulk back, every message it held is.
         var heldAfter = nowMs
-        if carrier.holdsScheduled {
+        if try await carrierHolds(bulkId: bulkId) {
             // What is still in the outbox goes to the carrier first, so it holds the whole bulk when asked.
             _ = try await drainOutbox(bulkId: bulkId)
             let asked = nowMs

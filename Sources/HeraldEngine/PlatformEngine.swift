@@ -14,6 +14,8 @@ public actor PlatformEngine {
     let clock: any HeraldClock
     public nonisolated let config: EngineConfig
     let carrier: any Carrier
+    /// Where email invitations are handed; nil: this platform sends no email.
+    let mailer: (any Mailer)?
     var faults = FaultQueue()
     /// The catch-up across bulks under way (reads that arrive meanwhile wait for it instead of asking the carrier again).
     var sharedCatchUp: Task<Void, any Error>?
@@ -25,7 +27,9 @@ public actor PlatformEngine {
     public nonisolated let bell = EventBell()
     let log = Logger(label: "herald.engine")
 
-    init(store: any EngineStore, clock: any HeraldClock, config: EngineConfig, carrier: (any Carrier)? = nil) {
+    init(store: any EngineStore, clock: any HeraldClock, config: EngineConfig, carrier: (any Carrier)? = nil,
+         mailer: (any Mailer)? = nil) {
+        self.mailer = mailer
         self.store = store
         self.clock = clock
         self.config = config
@@ -36,21 +40,21 @@ public actor PlatformEngine {
     }
 
     /// Opens (creating when missing) the engine's database at `url`, e.g. `<data dir>/engine.sqlite`.
-    /// `carrier` delivers the messages (nil: the simulated carrier of `config`).
+    /// `carrier` delivers the messages (nil: the simulated carrier of `config`); `mailer` the email invitations (nil: none).
     public static func open(at url: URL, clock: any HeraldClock = SystemClock(), config: EngineConfig = EngineConfig(),
-                            carrier: (any Carrier)? = nil) throws -> PlatformEngine {
+                            carrier: (any Carrier)? = nil, mailer: (any Mailer)? = nil) throws -> PlatformEngine {
         let store: SQLiteEngineStore
         do { store = try SQLiteEngineStore(at: url) } catch {
             throw EngineError.storage("cannot open \(url.path): \(failureText(error))")
         }
-        return try open(store: store, clock: clock, config: config, carrier: carrier)
+        return try open(store: store, clock: clock, config: config, carrier: carrier, mailer: mailer)
     }
 
     /// The engine on a store opened by the caller (PostgreSQL, shared by replicas).
     public static func open(store: any EngineStore, clock: any HeraldClock = SystemClock(), config: EngineConfig = EngineConfig(),
-                            carrier: (any Carrier)? = nil) throws -> PlatformEngine {
+                            carrier: (any Carrier)? = nil, mailer: (any Mailer)? = nil) throws -> PlatformEngine {
         try config.validate()
-        return PlatformEngine(store: store, clock: clock, config: config, carrier: carrier)
+        return PlatformEngine(store: store, clock: clock, config: config, carrier: carrier, mailer: mailer)
     }
 
     // MARK: - Wire

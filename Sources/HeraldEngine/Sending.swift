@@ -92,6 +92,10 @@ extension PlatformEngine {
                 answer.sendSmsResponse.responses[i].reason = now.reason
             } else if config.collectReportsOnRead, replayed.contains(response.messageId) {
                 answer.sendSmsResponse.responses[i].status = now.status
+            } else if response.address?.contains("@") == true, now.status != .messageWaiting {
+                // An email was handed to the mailer during this request: its answer is known.
+                answer.sendSmsResponse.responses[i].status = now.status
+                answer.sendSmsResponse.responses[i].reason = now.reason
             }
         }
         return try Self.json(answer)
@@ -114,10 +118,20 @@ extension PlatformEngine {
         }
         var input = WireInput()
         input.identifier("messageKey", body.messageKey, maxLength: Self.maxKeyLength)
-        input.identifier("sender", body.sender, maxLength: 64)
+        if let email = body.email {
+            input.identifier("sender", body.sender, maxLength: Self.maxEmailHeaderLength)
+            input.identifier("email.subject", email.subject, maxLength: Self.maxEmailHeaderLength)
+            if let text = email.text { input.text("email.text", text, maxLength: Self.maxEmailTextLength) }
+        } else {
+            input.identifier("sender", body.sender, maxLength: 64)
+        }
         for (i, d) in destinations.enumerated() {
             if !d.address.isEmpty {     // an empty one is refused per destination, with the others accepted
-                input.identifier("recipients.destinations[\(i)].address", d.address, maxLength: 64)
+                if body.email == nil {
+                    input.identifier("recipients.destinations[\(i)].address", d.address, maxLength: 64)
+                } else {
+                    input.identifier("recipients.destinations[\(i)].address", d.address, maxLength: Self.maxEmailAddressLength)
+                }
             }
             if let id = d.messageId, !id.isEmpty {
                 input.identifier("recipients.destinations[\(i)].messageId", id, maxLength: Self.maxClientMessageIdLength)
@@ -131,25 +145,49 @@ extension PlatformEngine {
             _ = Self.sendTime(d.sendAt, field: "recipients.destinations[\(i)].sendAt", now: clock.now(), input: &input)
         }
         try input.check("invalid invitation")
-        do { try SenderID.validate(body.sender) } catch {
-            throw APIError.badRequest("invalid sender: \(error.description)", validationErrors: ["sender": [error.description]])
+        if let email = body.email {
+            try checkEmail(email, from: body.sender)
+        } else {
+            do { try SenderID.validate(body.sender) } catch {
+                throw APIError.badRequest("invalid sender: \(error.description)", validationErrors: ["sender": [error.description]])
+            }
         }
         let messageKey = body.messageKey
-        guard let message = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: messageKey) }) else {
+        guard var stored = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: messageKey) }) else {
             throw APIError.badRequest("unknown messageKey \(body.messageKey)",
                                       validationErrors: ["messageKey": ["no such message in this application"]])
         }
+        if let text = body.email?.text { stored.text = text }
+        let message = stored
         let parser = try PhoneNumberParser(defaultRegion: nil)
         let now = clock.now()
         let prepared = destinations.map { d in
-            var p = prepare(d, message: message, parser: parser)
+            var p = prepare(d, message: message, parser: parser, email: body.email != nil)
             // A destination's own time (its quiet hours) is never earlier than the request's.
             let own = d.sendAt.flatMap(WireTime.date)
             p.notBefore = [sendAt, own].compactMap { $0 }.max().flatMap { $0 > now ? $0 : nil }
             return p
         }
         return try await store.write { [self] db in
-            try storeBulk(prepared, sender: body.sender, app: app, message: message, now: now, db)
+            try storeBulk(prepared, sender: body.sender, subject: body.email?.subject, app: app, message: message, now: now, db)
+        }
+    }
+
+    static let maxEmailHeaderLength = 998
+    static let maxEmailAddressLength = 254
+    static let maxEmailTextLength = 100_000
+
+    /// An email invitation's From and subject as a mail header takes them, and a platform that sends email.
+    private nonisolated func checkEmail(_ email: SendInvitationBody.Email, from sender: String) throws {
+        guard mailer != nil else {
+            throw APIError.badRequest("this platform sends no email",
+                                      validationErrors: ["email": ["no mail server is set up here (a server's [smtp])"]])
+        }
+        do { _ = try EmailAddress(mailbox: sender, field: "sender") } catch {
+            throw APIError.badRequest("invalid sender: \(error)", validationErrors: ["sender": ["\(error)"]])
+        }
+        if email.subject.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw APIError.badRequest("invalid invitation", validationErrors: ["email.subject": ["must not be empty"]])
         }
     }
 
@@ -157,8 +195,9 @@ extension PlatformEngine {
     struct PreparedDestination: Sendable {
         var destination: SendInvitationBody.Destination
         var clientId: String?
-        /// E.164 without the plus, or why it cannot be sent to.
+        /// E.164 without the plus (an email address for an email invitation), or why it cannot be sent to.
         var address: Result<String, AddressCheck>
+        var email = false
         var linkCode: String
         var text: String?
         var price: Double
@@ -167,10 +206,11 @@ extension PlatformEngine {
     }
 
     private nonisolated func prepare(_ d: SendInvitationBody.Destination, message: MessageRecord,
-                                     parser: PhoneNumberParser) -> PreparedDestination {
+                                     parser: PhoneNumberParser, email: Bool) -> PreparedDestination {
         var prepared = PreparedDestination(destination: d, clientId: d.messageId.flatMap { $0.isEmpty ? nil : $0 },
-                                           address: Self.check(address: d.address, parser: parser),
+                                           address: email ? Self.check(email: d.address) : Self.check(address: d.address, parser: parser),
                                            linkCode: Identifiers.linkCode(), text: nil, price: 0)
+        prepared.email = email
         if case .success = prepared.address { render(&prepared, message: message) }
         return prepared
     }
@@ -180,11 +220,12 @@ extension PlatformEngine {
                                                values: ClientField.values(fromClientData: prepared.destination.clientData ?? []),
                                                missing: .empty)
         prepared.text = rendered.text
+        if prepared.email { return }    // an email costs nothing here
         prepared.price = (Double(SMSMeter.measure(rendered.text).segments) * config.pricePerSegment * 10_000).rounded() / 10_000
     }
 
     /// Stores a request's bulk, new messages and event; replays answer what their messageId stored before.
-    private nonisolated func storeBulk(_ prepared: [PreparedDestination], sender: String, app: ApplicationRecord,
+    private nonisolated func storeBulk(_ prepared: [PreparedDestination], sender: String, subject: String?, app: ApplicationRecord,
                                    message: MessageRecord, now: Date, _ db: any EngineSQL) throws
         -> (SendInvitationResponse, replayed: Set<String>) {
         // Which destinations replay an earlier messageId (in an earlier request or earlier in this one).
@@ -213,8 +254,8 @@ extension PlatformEngine {
             bulkId = only  // a pure replay of one earlier request answers with that request's bulk
         } else {
             bulkId = Identifiers.uuid()
-            try db.execute("INSERT INTO bulk(id, applicationKey, messageKey, sender, createdAt) VALUES (?, ?, ?, ?, ?)",
-                           [bulkId, app.key, message.key, sender, now.epochMilliseconds])
+            try db.execute("INSERT INTO bulk(id, applicationKey, messageKey, sender, createdAt, subject) VALUES (?, ?, ?, ?, ?, ?)",
+                           [bulkId, app.key, message.key, sender, now.epochMilliseconds, subject])
         }
         var responses: [SendInvitationResponse.MessageResponse] = []
         var replayed = Set<String>()
@@ -313,20 +354,29 @@ extension PlatformEngine {
         for chunk in SQLBatch.chunks(new) {
             try db.execute("""
                 INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode,
-                                 status, statusAt, outbox, nextCheckAt, notBefore)
-                VALUES \(SQLBatch.values(chunk.count, columns: 16))
+                                 status, statusAt, outbox, nextCheckAt, notBefore, channel)
+                VALUES \(SQLBatch.values(chunk.count, columns: 17))
                 """, chunk.flatMap { m -> SQLArguments in
                     let s = m.sent
-                    // Accepted: in the outbox (1), or held here until its time (3) unless the carrier holds it itself;
-                    // refused: never handed over (0).
-                    let outbox = !s.accepted ? 0 : s.notBefore == nil || carrier.holdsScheduled ? 1 : 3
+                    let email = prepared[m.position].email
+                    // Accepted: in the outbox (1), or held here until its time (3) unless the carrier holds it itself (an
+                    // email is always held here); refused: never handed over (0).
+                    let outbox = !s.accepted ? 0 : s.notBefore == nil || (carrier.holdsScheduled && !email) ? 1 : 3
                     return [s.messageId, applicationKey, s.bulkId, m.position, s.address, s.accepted, s.reason, s.text, s.price,
-                            at, s.linkCode, s.status.rawValue, at, outbox, nil, s.notBefore?.epochMilliseconds]
+                            at, s.linkCode, s.status.rawValue, at, outbox, nil, s.notBefore?.epochMilliseconds,
+                            email ? "email" : "sms"]
                 })
         }
     }
 
     enum AddressCheck: Error, Sendable { case invalid(String) }
+
+    /// An email address as given (checked), or why it cannot receive an invitation.
+    static func check(email address: String) -> Result<String, AddressCheck> {
+        do { return .success(try EmailAddress(address, field: "address").address) } catch {
+            return .failure(.invalid("\(error)"))
+        }
+    }
 
     /// The address as E.164 without the plus, or why it cannot receive an invitation.
     static func check(address: String, parser: PhoneNumberParser) -> Result<String, AddressCheck> {
@@ -352,7 +402,8 @@ extension PlatformEngine {
 
     /// The earlier result of a replayed messageId; a replay naming another number is refused instead.
     private nonisolated func replay(_ before: SentMessage, address: String) -> SendInvitationResponse.MessageResponse {
-        let given = address.trimmingCharacters(in: .whitespaces).filter(\.isNumber)
+        let given = before.address.contains("@") ? address.trimmingCharacters(in: .whitespaces)
+            : address.trimmingCharacters(in: .whitespaces).filter(\.isNumber)
         if before.accepted, given != before.address {
             return SendInvitationResponse.MessageResponse(
                 messageId: before.messageId, status: .rejected, price: 0, address: address,

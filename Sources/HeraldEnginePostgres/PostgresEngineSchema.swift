@@ -2,7 +2,7 @@
 /// migrations), so one set of statements serves both. Integers (times in epoch milliseconds, booleans as 0 and 1)
 /// are BIGINT; text compares byte by byte (collation "C"), as SQLite's does.
 enum PostgresEngineSchema {
-    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3)]
+    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3), (4, version4)]
 
     private static let text = #"TEXT COLLATE "C""#
 
@@ -110,5 +110,11 @@ enum PostgresEngineSchema {
             createdAt BIGINT NOT NULL,
             source \(text) NOT NULL,
             PRIMARY KEY (applicationKey, msisdn))
+        """
+
+    /// Email invitations (as SQLite's v6).
+    static let version4 = """
+        ALTER TABLE sent ADD COLUMN channel \(text) NOT NULL DEFAULT 'sms';
+        ALTER TABLE bulk ADD COLUMN subject \(text)
         """
 }

@@ -16,8 +16,11 @@ public struct InfobipPlatform: PlatformConnector {
 
     public var settings: InfobipSettings
     public var engine: EngineConfig
+    /// Where the engine hands email invitations (Infobip carries the SMS only).
+    public var mailProgram: MailProgram
 
-    public init(settings: InfobipSettings, engine: EngineConfig = EngineConfig()) {
+    public init(settings: InfobipSettings, engine: EngineConfig = EngineConfig(), mailProgram: MailProgram = MailProgram()) {
+        self.mailProgram = mailProgram
         self.settings = settings
         var engine = engine
         engine.plainLink = settings.link
@@ -31,7 +34,8 @@ public struct InfobipPlatform: PlatformConnector {
         let engine: PlatformEngine
         do {
             engine = try PlatformEngine.open(at: dataDirectory.appendingPathComponent(Self.engineFileName), clock: clock,
-                                             config: self.engine, carrier: InfobipCarrier(settings: settings))
+                                             config: self.engine, carrier: InfobipCarrier(settings: settings),
+                                             mailer: ProgramMailer(program: mailProgram))
         } catch {
             throw WorkspaceError.platform("cannot start the Infobip platform: \(PlatformEngine.failureText(error))")
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HeraldServices
+@testable import HeraldCore
 
 /// A minimal RFC 5322 reader for checking what was written.
 struct ParsedEmail {

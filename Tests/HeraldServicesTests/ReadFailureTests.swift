@@ -62,7 +62,7 @@ import HeraldEmbedded
         }
         config.emailFrom = "ana@example.com"
         let h = try await WorkspaceHarness(config: config)
-        #expect(h.workspace.emailInviter?.sender.address == "ana@example.com")
+        #expect(h.workspace.emailSender?.address == "ana@example.com")
     }
 
     @Test func aSendWhoseOwnerCannotBeCheckedStaysQueuedAndIsReported() async throws {

@@ -11,7 +11,7 @@ import Testing
         let copier = Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: effects.queue, onToast: { _, _ in },
                             onTerminalBytes: terminal)
         let model = ShareViewModel(share: ws.workspace.share, copier: copier,
-                                   emailInviter: nil, effects: effects.queue,
+                                   emailSender: nil, mailProgram: nil, effects: effects.queue,
                                    settings: ShareSettings(referrer: "Ana", sender: "Herald"))
         let pane = SharePane(model: model)
         pane.didAppear()

@@ -12,9 +12,7 @@ import Testing
         ShareViewModel(share: ws.workspace.share,
                        copier: Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: pump.queue,
                                       onToast: toasts.sink(), onTerminalBytes: terminal),
-                       emailInviter: ws.workspace.config.emailFrom.flatMap { from in
-                           (try? EmailAddress(from)).map { EmailInviter(sender: $0, command: ws.workspace.config.emailCommand) }
-                       },
+                       emailSender: ws.workspace.emailSender, mailProgram: ws.workspace.mailProgram,
                        effects: pump.queue, settings: ShareSettings(referrer: "Ana", sender: sender))
     }
 

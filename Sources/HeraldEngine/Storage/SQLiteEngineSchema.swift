@@ -146,6 +146,13 @@ enum SQLiteEngineSchema {
                     PRIMARY KEY (applicationKey, msisdn));
                 """)
         }
+        m.registerMigration("v6-email") { db in
+            // Email invitations: a bulk with a subject, its messages handed to the mailer instead of the carrier.
+            try db.execute(sql: """
+                ALTER TABLE sent ADD COLUMN channel TEXT NOT NULL DEFAULT 'sms';
+                ALTER TABLE bulk ADD COLUMN subject TEXT;
+                """)
+        }
         return m
     }
 }

@@ -322,7 +322,7 @@ public actor DeliveryTracker {
         let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
         let rows = try ledger.recipients(ofBulk: bulkId)
         let passes = (entries[bulkId]?.record.passesDone ?? 0) + 1
-        let pending = rows.map(\.status).filter { !$0.isFinal }
+        let pending = rows.filter { !$0.status.isFinal(for: $0.msisdn) }.map(\.status)
         var next = nextPoll(after: now, passesDone: passes, pending: pending)
         if !pending.isEmpty, pending.allSatisfy({ $0 == .scheduled }), let sendAt = try ledger.bulk(id: bulkId)?.sendAt {
             // Held: read again just after it leaves (on the embedded platform that read hands it over).

@@ -28,10 +28,13 @@ public struct InviteSettings: Sendable, Hashable {
     public var quietHours: QuietHours?
     /// `[send] max_per_day`: at most this many invitations a day (local time) under one sender ID; nil: no cap.
     public var maxPerDay: Int?
+    /// The From of email invitations (`email_from`, a mailbox); nil: email invitations are off.
+    public var emailFrom: String?
 
     public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8,
                 retry: SendRetry = SendRetry(), allMobiles: Bool = false, requireSenderName: Bool = false,
-                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil, maxPerDay: Int? = nil) {
+                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil, maxPerDay: Int? = nil, emailFrom: String? = nil) {
+        self.emailFrom = emailFrom
         self.maxPerDay = maxPerDay
         self.holdSeconds = holdSeconds
         self.quietHours = quietHours
@@ -132,10 +135,13 @@ public actor InviteService {
     public func invite(_ targets: [InviteTarget], options: InviteOptions = InviteOptions()) async throws -> InviteResult {
         if let readOnlyReason { throw InviteError.readOnly(readOnlyReason) }
         guard !targets.isEmpty else { throw InviteError.noTargets }
-        let sender = try resolveSender(options.sender)
+        let email = options.email.map { SendInvitationBody.Email(subject: $0.subject, text: $0.text) }
+        let sender = try email == nil ? resolveSender(options.sender) : resolveEmailSender()
         let fields = try resolveFields(options.fields)
         let message = try await resolveMessage(options.messageKey)
-        try requireSenderName(fields, in: message)
+        var sent = message
+        if let text = email?.text { sent.text = text }
+        try requireSenderName(fields, in: sent)
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
         // Held by the platform until then (a scheduled send, else the undo window); nil: it leaves now.
@@ -143,22 +149,26 @@ public actor InviteService {
             .map { Date(epochMilliseconds: $0.epochMilliseconds) }   // to the millisecond, as the ledger and the wire keep it
         result.sendAt = sendAt
 
-        var candidates = try plan(targets, fields: fields, skipped: &result.skipped)
-        try applyDailyCap(to: &candidates, sender: sender, result: &result)
+        var candidates = try email == nil ? plan(targets, fields: fields, skipped: &result.skipped)
+            : planEmail(targets, fields: fields, skipped: &result.skipped)
+        if email == nil { try applyDailyCap(to: &candidates, sender: sender, result: &result) }
         guard !candidates.isEmpty else { return result }
         let byCorrelator = Dictionary(uniqueKeysWithValues: candidates.map { ($0.correlator, $0) })
         let stamp = clock.now().epochMilliseconds
         var claimed: [PendingSend] = []
-        for (leavesAt, members, notes) in quietGroups(candidates, options: options, from: sendAt ?? clock.now()) {
+        // Quiet hours are an SMS rule: an email waits in an inbox until its reader looks.
+        let groups = email == nil ? quietGroups(candidates, options: options, from: sendAt ?? clock.now()) : [(nil, candidates, [:])]
+        for (leavesAt, members, notes) in groups {
             let claim = try ledger.claim(members.map { QueuedRecipient(msisdn: $0.e164, personId: $0.personId, correlator: $0.correlator) },
                                          policy: options.policy, owner: lease.owner, chunkSize: SendInvitation.maxDestinations) { chunk in
                 let pending = PendingSend(
                     id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,
-                    destinations: chunk.map { .init(address: String($0.msisdn.dropFirst()), messageId: $0.correlator,
-                                                    clientData: byCorrelator[$0.correlator]?.clientData) },
+                    destinations: chunk.map { .init(address: email == nil ? String($0.msisdn.dropFirst()) : $0.msisdn,
+                                                    messageId: $0.correlator, clientData: byCorrelator[$0.correlator]?.clientData) },
                     personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }),
                     resendOf: options.resendOf, sendAt: leavesAt ?? sendAt,
-                    notes: notes.isEmpty ? nil : Set(chunk.map(\.correlator)).reduce(into: [String: String]()) { $0[$1] = notes[$1] })
+                    notes: notes.isEmpty ? nil : Set(chunk.map(\.correlator)).reduce(into: [String: String]()) { $0[$1] = notes[$1] },
+                    email: email)
                 claimed.append(pending)
                 return (pending.id, try pending.encoded())
             }
@@ -180,7 +190,7 @@ public actor InviteService {
                 let queued: Bool = { if case InviteError.platformUncertain = error { return true } else { return false } }()
                 result.recipients.append(contentsOf: pending.destinations.compactMap { d in
                     d.messageId.map {
-                        InvitedRecipient(address: "+" + d.address, messageId: nil, personId: pending.personIds[$0], bulkId: nil,
+                        InvitedRecipient(address: pending.ledgerAddress(d.address), messageId: nil, personId: pending.personIds[$0], bulkId: nil,
                                          status: queued ? .queued : .sendFailed, reason: reason, correlator: $0)
                     }
                 })
@@ -270,6 +280,7 @@ public actor InviteService {
     // MARK: steps
 
     struct Candidate {
+        /// E.164 with the plus; the email address of an email invitation.
         var e164: String
         var personId: Int64?
         var correlator: String
@@ -289,6 +300,12 @@ public actor InviteService {
         if MessageTemplate(text: message.text, linkPlaceholder: message.placeholder).placeholders.contains(where: { $0.kind == .field(senderName) }) {
             throw InviteError.noSenderName(messageText: message.text)
         }
+    }
+
+    /// The From of an email invitation, as `email_from` gives it (the workspace checked it when it opened).
+    func resolveEmailSender() throws -> String {
+        guard let from = settings.emailFrom?.trimmingCharacters(in: .whitespaces), !from.isEmpty else { throw InviteError.noEmailSender }
+        return from
     }
 
     func resolveSender(_ given: String?) throws -> String {
@@ -390,6 +407,40 @@ public actor InviteService {
         return out
     }
 
+    /// The people to email, each at their first address, each address once; everyone else goes to `skipped`.
+    func planEmail(_ targets: [InviteTarget], fields: [String: String], skipped: inout [SkippedRecipient]) throws -> [Candidate] {
+        var seen = Set<String>()
+        var out: [Candidate] = []
+        for target in targets {
+            guard case .person(let person) = target else {
+                if case .number(let text) = target {
+                    skipped.append(SkippedRecipient(address: text, personId: nil, reason: "an email invitation goes to a contact's email address"))
+                }
+                continue
+            }
+            guard let first = person.emails.first else {
+                skipped.append(SkippedRecipient(address: person.displayName, personId: person.id,
+                                                reason: "has no email address (invite by SMS instead)"))
+                continue
+            }
+            let address: String
+            do { address = try EmailAddress(first.address, field: "email").address } catch {
+                skipped.append(SkippedRecipient(address: first.address, personId: person.id, reason: userMessage(for: error)))
+                continue
+            }
+            guard seen.insert(address.lowercased()).inserted else {
+                skipped.append(SkippedRecipient(address: address, personId: person.id, reason: "listed more than once in this request"))
+                continue
+            }
+            var values = fields
+            if values[ClientField.receiverName.rawValue] == nil { values[ClientField.receiverName.rawValue] = person.displayName }
+            let data = MessageTemplate.clientData(from: values)
+            out.append(Candidate(e164: address, personId: person.id, correlator: "hc-" + UUID().uuidString.lowercased(),
+                                 clientData: data.isEmpty ? nil : data))
+        }
+        return out
+    }
+
     /// Calls the platform for a journaled send whose rows are queued, retrying answers that are not
     /// final with the same messageIds, and records the answer. A refusal marks the rows failed; no final
     /// answer after the retries leaves them queued (`InviteError.platformUncertain`), to be reconciled.
@@ -444,7 +495,7 @@ public actor InviteService {
             if byBulk[bulkId] == nil { order.append(bulkId) }
             byBulk[bulkId, default: []].append(SendOutcome(correlator: correlator, messageId: response?.messageId,
                                                            status: status, error: reason, text: response?.text))
-            recipients.append(InvitedRecipient(address: "+" + d.address, messageId: response?.messageId,
+            recipients.append(InvitedRecipient(address: pending.ledgerAddress(d.address), messageId: response?.messageId,
                                                personId: pending.personIds[correlator], bulkId: bulkId, status: status,
                                                reason: reason, correlator: correlator))
         }

@@ -27,10 +27,14 @@ public struct InviteOptions: Sendable, Hashable {
     /// Quiet hours for this send instead of `[send] quiet_hours`; `ignoreQuietHours` sends to everyone at once.
     public var quietHours: QuietHours?
     public var ignoreQuietHours: Bool
+    /// An email invitation instead of an SMS: to each person's first email address, from the workspace's
+    /// `email_from`. Quiet hours and the daily cap are SMS rules and do not apply.
+    public var email: EmailOptions?
 
     public init(messageKey: String? = nil, sender: String? = nil, fields: [String: String] = [:],
                 policy: ResendPolicy = .default, resendOf: String? = nil, sendAt: Date? = nil, now: Bool = false,
-                quietHours: QuietHours? = nil, ignoreQuietHours: Bool = false) {
+                quietHours: QuietHours? = nil, ignoreQuietHours: Bool = false, email: EmailOptions? = nil) {
+        self.email = email
         self.quietHours = quietHours
         self.ignoreQuietHours = ignoreQuietHours
         self.sendAt = sendAt
@@ -41,6 +45,20 @@ public struct InviteOptions: Sendable, Hashable {
         self.fields = fields
         self.policy = policy
     }
+}
+
+/// What an email invitation adds to a send.
+public struct EmailOptions: Sendable, Hashable {
+    public var subject: String
+    /// The body, with the message's placeholders (its link, client fields); nil: the application message's text.
+    public var text: String?
+
+    public init(subject: String = EmailOptions.defaultSubject, text: String? = nil) {
+        self.subject = subject
+        self.text = text
+    }
+
+    public static let defaultSubject = "An invitation to Herald"
 }
 
 /// One recipient the platform was asked to invite.
@@ -165,6 +183,8 @@ public struct ReconcileReport: Sendable, Hashable {
 public enum InviteError: Error, Sendable, Hashable, UserFacingError {
     case invalidSender(SenderIDError)
     case noSender
+    /// An email invitation with no From set.
+    case noEmailSender
     case emptyMessage(key: String)
     case noMessage
     case unknownField(String)
@@ -185,6 +205,8 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
             return "sender ID rule broken: \(error.description); pass --sender with a valid one or fix sender in config.toml"
         case .noSender:
             return "no sender ID: pass --sender NAME or set sender = \"NAME\" in config.toml"
+        case .noEmailSender:
+            return "no email sender: set email_from = \"you@example.com\" in config.toml (or pass --from)"
         case .emptyMessage(let key):
             return "message \"\(key)\" is empty: give it some text with `herald templates update \(key) --text …`"
         case .noMessage:

@@ -18,12 +18,19 @@ struct PendingSend: Codable, Sendable, Hashable {
     var sendAt: Date?
     /// Why a recipient waits, by correlator (its quiet hours, in its own time); nil: none does.
     var notes: [String: String]?
+    /// An email invitation's subject and text; nil: an SMS.
+    var email: SendInvitationBody.Email?
 
     /// The request as sent at `now`: a replay after its time has come asks for no hold (the platform answers a
     /// replayed messageId with its earlier result anyway).
     func body(now: Date) -> SendInvitationBody {
         SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations,
-                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil })
+                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil }, email: email)
+    }
+
+    /// A destination's address as the ledger keeps it: E.164 with the plus, or the email address.
+    func ledgerAddress(_ address: String) -> String {
+        email == nil ? "+" + address : address
     }
 
     /// The same request restricted to these correlators.

@@ -44,8 +44,11 @@ public final class Workspace: @unchecked Sendable {
     public let share: ShareService
     /// The address books (`[[books]]`): synced with their folders, live while watching.
     public let books: BookSyncer
-    /// Sends email invitations from `config.emailFrom`; nil when no sender is configured.
-    public let emailInviter: EmailInviter?
+    /// The From of email invitations (`config.emailFrom`); nil when none is configured.
+    public let emailSender: EmailAddress?
+    /// The mail program this machine's platform hands email invitations to; nil on a Herald server, which sends them
+    /// over its own SMTP.
+    public let mailProgram: MailProgram?
 
     /// What opening did with invitations an interrupted run had left queued.
     public private(set) var reconciledOnOpen = ReconcileReport()
@@ -91,7 +94,7 @@ public final class Workspace: @unchecked Sendable {
                                                          retry: config.sendRetry, allMobiles: config.inviteAllMobiles,
                                                          requireSenderName: config.requireSenderName,
                                                          holdSeconds: config.holdSeconds, quietHours: config.quietHours,
-                                                         maxPerDay: config.maxPerDay),
+                                                         maxPerDay: config.maxPerDay, emailFrom: config.emailFrom),
                                 clock: clock, names: settings, readOnlyReason: connection.readOnlyReason)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)
@@ -100,9 +103,9 @@ public final class Workspace: @unchecked Sendable {
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
                                         owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
         books = BookSyncer(books: AddressBooks(database: database, parser: parser, clock: clock), bus: bus, clock: clock)
-        let inviter = emailSender.map { EmailInviter(sender: $0, command: config.emailCommand, clock: clock) }
-        emailInviter = inviter
-        share = ShareService(platform: platform, emailInviter: inviter)
+        self.emailSender = emailSender
+        if case .server = connection.kind { mailProgram = nil } else { mailProgram = MailProgram(command: config.emailCommand) }
+        share = ShareService(platform: platform)
     }
 
     /// Opens the workspace of `dataDirectory` (created when missing) on the platform `platform` connects
@@ -116,7 +119,7 @@ public final class Workspace: @unchecked Sendable {
     static func open(dataDirectory: URL, platform connector: any PlatformConnector, config: WorkspaceConfig,
                      clock: any HeraldClock, removeOnClose: Bool) async throws -> Workspace {
         // A sender that is set but unusable is said at once, not taken for "no email sender".
-        let emailSender = try config.emailFrom.map { try EmailAddress($0, field: "email_from") }
+        let emailSender = try config.emailFrom.map { try EmailAddress(mailbox: $0, field: "email_from") }
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         } catch {

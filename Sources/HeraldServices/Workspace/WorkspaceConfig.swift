@@ -47,7 +47,7 @@ public struct WorkspaceConfig: Sendable {
     public init(region: String? = nil, sender: String? = "Herald", senderName: String? = nil, signature: String? = nil, messageKey: String? = nil,
                 tracker: TrackerSettings = .default, sendRetry: SendRetry = SendRetry(),
                 inboxJWTKeyId: String? = nil, inboxJWTSecretHex: String? = nil, inboxJWTLifetime: TimeInterval = 300,
-                ownerEmail: String? = nil, emailFrom: String? = nil, emailCommand: ExternalCommand = EmailInviter.defaultCommand) {
+                ownerEmail: String? = nil, emailFrom: String? = nil, emailCommand: ExternalCommand = MailProgram.defaultCommand) {
         self.region = region
         self.sender = sender
         self.senderName = senderName

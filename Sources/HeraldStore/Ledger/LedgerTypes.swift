@@ -61,9 +61,10 @@ public struct DeliveryUpdate: Sendable, Hashable {
         self.permanent = permanent
     }
 
-    /// The address as E.164 with a plus.
+    /// The address as the ledger keeps it: E.164 with a plus, or an email address as it is.
     public var e164: String {
         var a = address.trimmingCharacters(in: .whitespaces)
+        if a.contains("@") { return a }
         if a.lowercased().hasPrefix("tel:") { a = String(a.dropFirst(4)) }
         return a.hasPrefix("+") ? a : "+" + a
     }

@@ -465,64 +465,50 @@ public final class ComposerViewModel {
             let result = try await invites.invite(people: people, options: InviteOptions(messageKey: messageKey, sender: sender, fields: fields,
                                                                                          sendAt: sendAt))
             return (result, saved)
-        }) { [weak self] result in
-            guard let self else { return }
-            self.isSending = false
-            switch result {
-            case .success(let (invite, saved)):
-                if let saved {
-                    self.messages.append(saved)
-                    self.messageIndex = self.messages.count - 1
-                    self.text = saved.text
-                    self.signatureIndex = 0
-                }
-                let accepted = invite.recipients.filter { !$0.status.isImpossible }.count
-                // Held by the platform (the undo window): the countdown below says when it leaves.
-                var note = invite.sendAt == nil ? "sent \(counted(accepted, "invitation"))" : "held \(counted(accepted, "invitation"))"
-                if let bulk = invite.bulkId { note += ", bulk \(bulk)" }
-                // Refused numbers say why, each reason once ("opted out on 2026-11-26").
-                let refused = invite.recipients.filter(\.status.isImpossible)
-                if !refused.isEmpty {
-                    let reasons = Array(Set(refused.compactMap(\.reason))).sorted().joined(separator: "; ")
-                    note += "; \(refused.count) refused" + (reasons.isEmpty ? "" : ": " + reasons)
-                }
-                if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
-                self.onToast(invite.bulkIds.isEmpty || accepted == 0 ? .warning : .success, note)
-                self.onSent(invite.bulkIds)
-            case .failure(let error):
-                self.onToast(.error, "not sent: " + userMessage(for: error))
+        }) { [weak self] result in self?.finishSend(result) }
+    }
+
+    /// What a send answered: the toast, and the composer's new message when the text was saved as one.
+    private func finishSend(_ result: Result<(InviteResult, ApplicationMessage?), any Error>) {
+        isSending = false
+        switch result {
+        case .success(let (invite, saved)):
+            if let saved {
+                messages.append(saved)
+                messageIndex = messages.count - 1
+                text = saved.text
+                signatureIndex = 0
             }
+            let accepted = invite.recipients.filter { !$0.status.isImpossible }.count
+            // Held by the platform (the undo window): the countdown below says when it leaves.
+            var note = invite.sendAt == nil ? "sent \(counted(accepted, "invitation"))" : "held \(counted(accepted, "invitation"))"
+            if let bulk = invite.bulkId { note += ", bulk \(bulk)" }
+            // Refused numbers say why, each reason once ("opted out on 2026-11-26").
+            let refused = invite.recipients.filter(\.status.isImpossible)
+            if !refused.isEmpty {
+                let reasons = Array(Set(refused.compactMap(\.reason))).sorted().joined(separator: "; ")
+                note += "; \(refused.count) refused" + (reasons.isEmpty ? "" : ": " + reasons)
+            }
+            if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
+            onToast(invite.bulkIds.isEmpty || accepted == 0 ? .warning : .success, note)
+            onSent(invite.bulkIds)
+        case .failure(let error):
+            onToast(.error, "not sent: " + userMessage(for: error))
         }
     }
 
+    /// An email invitation, into the ledger as an SMS is: the composer's text (its link and fields filled per person by
+    /// the platform) to each selected person's first email address.
     private func sendEmail() {
-        let share = self.share, referrer = settings.referrer
-        let jobs = recipients.filter { !$0.emails.isEmpty }.map { person in
-            (person, template.render(link: "", values: values(for: person), missing: .empty).text
-                .trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        effects.perform({ () async -> (sent: Int, failures: [String]) in
-            var sent = 0
-            var failures: [String] = []
-            for (person, body) in jobs {
-                do {
-                    try await share.emailInvite(person, referrer: referrer, text: body)
-                    sent += 1
-                } catch {
-                    failures.append("\(person.displayName): \(userMessage(for: error))")
-                }
-            }
-            return (sent, failures)
-        }) { [weak self] result in
-            guard let self else { return }
-            self.isSending = false
-            guard case .success(let outcome) = result else { return }
-            if let first = outcome.failures.first {
-                self.onToast(.error, "sent \(counted(outcome.sent, "email")); \(outcome.failures.count) failed: \(first)")
-            } else {
-                self.onToast(.success, "sent \(counted(outcome.sent, "email invitation"))")
-            }
-        }
+        let invites = self.invites
+        let people = recipients.filter { !$0.emails.isEmpty }, key = selectedMessage?.key
+        let email = EmailOptions(text: fullText)
+        let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
+        let sendAt = sendWhen.date(now: Date())
+        effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
+            (try await invites.invite(people: people, options: InviteOptions(messageKey: key, fields: fields, sendAt: sendAt, email: email)),
+             nil)
+        }) { [weak self] result in self?.finishSend(result) }
     }
 
     /// Folds a service event into the state; true when something shown changed.

@@ -56,7 +56,7 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
             let invited = first && plan.numbers.contains(address)
             let skipped = invited ? nil : first ? plan.skipped.first { $0.address == address }?.reason : "the same number as above"
             let history = detail.invitations.filter { $0.msisdn == n.e164 }.map { inv in
-                var line = "\(Self.stamp(inv.createdAt))  \(inv.status.label)"
+                var line = "\(Self.stamp(inv.createdAt))  \(inv.status.label(for: inv.msisdn))"
                 if let bulk = inv.bulkId { line += "  bulk \(bulk.prefix(8))" }
                 if inv.updatedAt != inv.createdAt { line += "  updated \(Self.stamp(inv.updatedAt))" }
                 if let error = inv.error { line += "  (\(error))" }

@@ -9,7 +9,10 @@ public final class ShareViewModel {
     private let share: ShareService
     /// The copy key's way to the clipboard (the same for every pane).
     private let copier: Copier
-    private let emailInviter: EmailInviter?
+    /// The From of email invitations; nil when none is set.
+    private let emailSender: EmailAddress?
+    /// The mail program this machine's platform hands email to; nil when the platform sends email itself (a server).
+    private let mailProgram: MailProgram?
     private let effects: EffectQueue
     public let settings: ShareSettings
 
@@ -29,11 +32,12 @@ public final class ShareViewModel {
     /// Whether the QR code is shown large (the `Q` key or the QR row).
     public private(set) var showsQR = false
 
-    public init(share: ShareService, copier: Copier, emailInviter: EmailInviter?, effects: EffectQueue,
+    public init(share: ShareService, copier: Copier, emailSender: EmailAddress?, mailProgram: MailProgram?, effects: EffectQueue,
                 settings: ShareSettings) {
         self.share = share
         self.copier = copier
-        self.emailInviter = emailInviter
+        self.emailSender = emailSender
+        self.mailProgram = mailProgram
         self.effects = effects
         self.settings = settings
     }
@@ -50,11 +54,11 @@ public final class ShareViewModel {
             if let problem = SenderID.problem(sender) { return .unavailable(reason: "sender in config.toml: " + problem) }
             return .available
         case .email:
-            guard let inviter = emailInviter else {
+            guard emailSender != nil else {
                 return .unavailable(reason: "no email sender: set email_from = \"you@example.com\" in config.toml")
             }
-            if case .unavailable = inviter.availability() {
-                return .unavailable(reason: "no \(inviter.command.program) program found; set \(settings.emailCommandConfigKey) in config.toml")
+            if let mailProgram, case .unavailable = mailProgram.availability() {
+                return .unavailable(reason: "no \(mailProgram.command.program) program found; set \(settings.emailCommandConfigKey) in config.toml")
             }
             return .available
         case .link, .qr, .social:

@@ -52,37 +52,46 @@ struct ShareQR: AsyncParsableCommand {
 }
 
 struct ShareEmail: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "email", abstract: "Email contacts an invitation with your referral link (through sendmail).")
+    static let configuration = CommandConfiguration(
+        commandName: "email",
+        abstract: "Email contacts an invitation, recorded in the ledger as an SMS is (Deliveries, status and watch show it).",
+        discussion: """
+            Each contact gets one email at their first address, with the message's text (or --text) and its own link.             On this machine the platform hands it to the mail program (share.email_command, `sendmail -t` by default);             a Herald server sends it over its SMTP server. An email is handed over at most once: one whose hand-over             was interrupted is marked uncertain and sent again only with --resend.
+            """)
     @OptionGroup var global: GlobalOptions
     @Option(name: .customLong("to"), parsing: .upToNextOption, help: ArgumentHelp("Contact ids.", valueName: "id")) var ids: [Int64] = []
-    @Option(help: "Your name, as the referrer and sender.") var referrer: String = NSUserName()
-    @Option(help: "Your email address (From).") var from: String
+    @Option(help: "Your email address (From); default: email_from in config.toml.") var from: String?
+    @Option(help: "The subject.") var subject: String = EmailOptions.defaultSubject
+    @Option(help: ArgumentHelp("The body, with the message's link placeholder; default: the application message's text.",
+                               valueName: "text")) var text: String?
+    @Option(help: "The application message whose text (and link placeholder) to use.") var message: String?
+    @Flag(help: "Send again to people already invited, and to uncertain hand-overs.") var resend = false
+    @Flag(help: "Leave at once, without the undo window.") var now = false
+    @Flag(help: "Print JSON (as `herald send --json`).") var json = false
 
     func run() async throws {
         guard !ids.isEmpty else { throw Output.failure("pass --to with contact ids (see `herald contacts list`)") }
         var setup = try global.workspaceSetup()
-        setup.config.emailFrom = from
+        if let from { setup.config.emailFrom = from }
         let ws: Workspace
         do { ws = try await Workspace.open(dataDirectory: global.paths.dataDirectory, platform: setup.platform, config: setup.config) } catch {
             throw Output.failure(for: error)
         }
         defer { ws.close() }
-        var failures = 0
+        var people: [Person] = []
         for id in ids {
-            guard let person = try await ws.book.person(id: id) else {
-                Output.warn("no contact with id \(id)")
-                failures += 1
-                continue
-            }
-            do {
-                try await ws.share.emailInvite(person, referrer: referrer)
-                print("sent to \(Output.safe(person.displayName)) <\(Output.safe(person.emails.first?.address ?? ""))>")
-            } catch {
-                Output.warn("\(Output.safe(person.displayName)): \(userMessage(for: error))")
-                failures += 1
-            }
+            guard let person = try await ws.book.person(id: id) else { throw Output.failure(InviteError.unknownPerson(id).userMessage) }
+            people.append(person)
         }
-        if failures > 0 { throw Output.failure("\(failures) of \(counted(ids.count, "invitation")) not sent") }
+        let result: InviteResult
+        do {
+            result = try await ws.invites.invite(people: people, options: InviteOptions(
+                messageKey: message, policy: ResendPolicy(allowResendToInvited: resend), now: now,
+                email: EmailOptions(subject: subject, text: text)))
+        } catch {
+            throw Output.failure(for: error)
+        }
+        try await SendReport.finish(result, ws: ws, json: json, scheduled: false)
     }
 }
 

@@ -13,7 +13,7 @@ struct StatusCommand: AsyncParsableCommand {
         while !Task.isCancelled {
             // A read that fails leaves the last line up; the table after the wait reads again and says why.
             if let rows = try? await book.recipients(ofBulk: bulkId) {
-                let final = rows.filter(\.invitation.status.isFinal).count
+                let final = rows.filter { $0.invitation.status.isFinal(for: $0.invitation.msisdn) }.count
                 let line = "waiting for \(safeId): \(final) of \(rows.count) recipient\(rows.count == 1 ? "" : "s") final (ctrl-c stops waiting)"
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
             }
@@ -102,7 +102,7 @@ struct StatusCommand: AsyncParsableCommand {
         for recipient in recipients {
             let r = recipient.invitation
             counts[r.status, default: 0] += 1
-            var cells = [r.msisdn, recipient.name ?? "", r.status.label, r.messageId ?? ""]
+            var cells = [r.msisdn, recipient.name ?? "", r.status.label(for: r.msisdn), r.messageId ?? ""]
             if priced { cells.append(r.currency.flatMap { c in r.price.map { Self.money($0, c) } } ?? "") }
             if failed { cells.append(r.status.isImpossible ? r.error ?? "" : "") }
             if let c = r.currency, let p = r.price { totals[c, default: 0] += p }

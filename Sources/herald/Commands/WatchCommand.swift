@@ -43,14 +43,14 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     private static func line(_ change: DeliveryChange, json: Bool, names: NameCache) async throws -> String {
-        let address = change.address.hasPrefix("+") ? change.address : "+" + change.address
+        let address = change.address.hasPrefix("+") || change.address.contains("@") ? change.address : "+" + change.address
         if json {
             return try Output.json(WatchJSON(bulkId: change.bulkId, address: address, messageId: change.messageId,
                                              personId: change.personId, from: change.from?.rawValue, to: change.to.rawValue,
                                              at: Output.iso(change.at)))
         }
         let name = await names.name(change.personId)
-        return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label ?? "new") → \(change.to.label)"
+        return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label(for: address) ?? "new") → \(change.to.label(for: address))"
     }
 
     /// A problem on stderr (stdout stays the changes only, JSON with --json).

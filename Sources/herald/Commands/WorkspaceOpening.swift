@@ -37,7 +37,7 @@ extension GlobalOptions {
         let tracker = TrackerSettings(interval: max(0.25, 8 / engine.timeScale))
         let keyId = environment["HERALD_INBOX_JWT_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? config.inboxJWTKeyId
         let secret = environment["HERALD_INBOX_JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? config.inboxJWTSecret
-        var emailCommand = EmailInviter.defaultCommand
+        var emailCommand = MailProgram.defaultCommand
         if let text = config.emailCommand {
             do { emailCommand = try ExternalCommand(parsing: text) } catch {
                 throw Output.failure("share.email_command \"\(Output.safe(text))\" cannot be used: \(error)")
@@ -66,10 +66,12 @@ extension GlobalOptions {
                 throw Output.failure("both a Herald server ([platform] url) and Infobip ([platform] kind) are set: keep one")
             }
             let settings = try Self.infobipSettings(config: config, environment: environment, configFile: paths.configFile)
-            return WorkspaceSetup(config: workspace, platform: InfobipPlatform(settings: settings, engine: engine),
+            return WorkspaceSetup(config: workspace, platform: InfobipPlatform(settings: settings, engine: engine,
+                                                                               mailProgram: MailProgram(command: emailCommand)),
                                   bookAccounts: config.bookAccounts)
         }
-        return WorkspaceSetup(config: workspace, platform: server ?? EmbeddedPlatform(config: engine), bookAccounts: config.bookAccounts)
+        return WorkspaceSetup(config: workspace, platform: server ?? EmbeddedPlatform(config: engine, mailProgram: MailProgram(command: emailCommand)),
+                              bookAccounts: config.bookAccounts)
     }
 
     /// The undo window: `HERALD_HOLD_SECONDS`, else `[send] hold_seconds`, else 10 seconds.

@@ -31,6 +31,19 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         self.displayName = (name?.isEmpty ?? true) ? nil : name
     }
 
+    /// A mailbox as people write it: "Ana Horvat <ana@example.com>", "\"Horvat, Ana\" <ana@example.com>" or a bare address.
+    public init(mailbox: String, field: String = "address") throws {
+        let text = mailbox.trimmingCharacters(in: .whitespaces)
+        guard text.hasSuffix(">"), let open = text.lastIndex(of: "<") else {
+            try self.init(text, field: field)
+            return
+        }
+        var name = text[..<open].trimmingCharacters(in: .whitespaces)
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
+        try self.init(String(text[text.index(after: open)..<text.index(before: text.endIndex)]),
+                      displayName: name.isEmpty ? nil : name, field: field)
+    }
+
     /// The domain part ("example.com").
     public var domain: String {
         address.lastIndex(of: "@").map { String(address[address.index(after: $0)...]) } ?? address

@@ -1,5 +1,5 @@
 /// Why an email could not be built or sent.
-public enum EmailError: Error, Sendable, Equatable, UserFacingError {
+public enum EmailError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A header field holds CR or LF: refused so no header can be injected.
     case lineBreakInHeader(field: String)
     /// A header field holds another control character (NUL, ESC…).
@@ -28,6 +28,8 @@ public enum EmailError: Error, Sendable, Equatable, UserFacingError {
             return "\(command) refused the email (exit status \(status))" + (detail.isEmpty ? "" : ": \(detail)")
         }
     }
+
+    public var description: String { userMessage }
 
     static func refuseLineBreaks(in value: String, field: String) throws {
         if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
