@@ -1,9 +1,9 @@
 # Herald — the two commands a newcomer needs: `make run` and `make test`.
 SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config sqlite3
 # Editors the end-to-end tests hand the terminal to, the PostgreSQL the engine and replica tests start throwaway
-# clusters of (with TLS from certificates openssl makes), curl, and python3 for a hostile server fixture
-# (make test installs them).
-TEST_PACKAGES := vim nano postgresql curl openssl python3 khard radicale
+# clusters of (with TLS from certificates openssl makes), curl, python3 for a hostile server fixture, and the SMTP
+# server email invitations are sent to (aiosmtpd) (make test installs them).
+TEST_PACKAGES := vim nano postgresql curl openssl python3 python3-aiosmtpd khard radicale
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -87,6 +87,13 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // A server's mailer: email invitations over SMTP (STARTTLS, AUTH PLAIN).
+        .target(name: "HeraldSMTP", dependencies: [
+            "HeraldCore", "HeraldEngine",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // The client's HTTP transport and event-stream reader for terminals on a Herald server.
         .target(name: "HeraldHTTP", dependencies: [
             "HeraldAPI",
@@ -124,7 +131,7 @@ let package = Package(
                 swiftSettings: uiIsolation),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEngine",
-            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres", "HeraldCardDAV",
+            "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres", "HeraldCardDAV", "HeraldSMTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),

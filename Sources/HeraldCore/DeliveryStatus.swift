@@ -84,6 +84,12 @@ public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable, Codable {
         isFinal || (address.contains("@") && self == .deliveredToNetwork)
     }
 
+    /// Whether Deliveries' resend offers an invitation to `address` again: one that failed, and an email whose hand-over
+    /// was cut short (it may have been sent: only a resend asked for sends it again).
+    public func isResendable(for address: String) -> Bool {
+        isImpossible || (address.contains("@") && self == .deliveryUncertain)
+    }
+
     /// Whether this status appears on the wire (local states never do).
     public var isWireStatus: Bool { DeliveryStatus.wireStatuses.contains(self) }
 

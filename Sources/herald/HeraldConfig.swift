@@ -46,6 +46,8 @@ struct HeraldConfig: Sendable, Equatable {
     /// `[share] email_from` and `email_command`: email invitations through a sendmail-compatible program.
     var emailFrom: String?
     var emailCommand: String?
+    /// `[smtp]`: the mail server `herald serve` sends the team's email invitations through.
+    var smtp: SMTPConfig?
     /// Key bindings by action name, passed through to the key map.
     var keys: [String: [String]] = [:]
     /// How much faster the embedded platform's simulated time runs.
@@ -94,7 +96,7 @@ struct HeraldConfig: Sendable, Equatable {
     var warnings: [String] = []
 
     static let knownTopLevel: Set<String> = ["region", "theme", "sender", "sender_name", "signature", "owner_email",
-                                            "keys", "platform", "inbox", "share", "infobip", "invite", "books", "send"]
+                                            "keys", "platform", "inbox", "share", "infobip", "invite", "books", "send", "smtp"]
     /// `[send] hold_seconds` may be 0 (sends leave at once) to an hour.
     static let holdRange: ClosedRange<Double> = 0...3600
     static let knownInfobip: Set<String> = ["base_url", "api_key", "api_key_file", "mobile_base_url", "application_code", "link",
@@ -106,6 +108,7 @@ struct HeraldConfig: Sendable, Equatable {
         ("logs_per_minute", Double(InfobipLimits.logsPerMinute.lowerBound)...Double(InfobipLimits.logsPerMinute.upperBound), "requests"),
     ]
     static let knownShare: Set<String> = ["email_from", "email_command", "clipboard_command"]
+    static let knownSMTP: Set<String> = ["host", "port", "username", "password_file", "starttls", "ca_file"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownBook: Set<String> = ["name", "kind", "path", "url", "username", "password_file", "password_command"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
@@ -230,6 +233,27 @@ struct HeraldConfig: Sendable, Equatable {
             c.emailFrom = try string(share, "email_from", "share.email_from")
             c.emailCommand = try string(share, "email_command", "share.email_command")
             c.clipboardCommand = try string(share, "clipboard_command", "share.clipboard_command")
+        }
+        if let smtpValue = table["smtp"] {
+            guard let smtp = smtpValue.table else { throw ConfigError(file: file, message: "[smtp] must be a table") }
+            for key in smtp.keys.sorted() where !knownSMTP.contains(key) {
+                c.warnings.append("\(file): unknown key \"smtp.\(key)\" ignored (known: \(knownSMTP.sorted().joined(separator: ", ")))")
+            }
+            var config = SMTPConfig(host: try string(smtp, "host", "smtp.host"))
+            if let v = smtp["port"] {
+                guard let port = v.int, (1...65535).contains(port) else {
+                    throw ConfigError(file: file, message: "smtp.port must be a port number from 1 to 65535")
+                }
+                config.port = port
+            }
+            config.username = try string(smtp, "username", "smtp.username")
+            config.passwordFile = try string(smtp, "password_file", "smtp.password_file")
+            config.caFile = try string(smtp, "ca_file", "smtp.ca_file")
+            if let v = smtp["starttls"] {
+                guard let on = v.bool else { throw ConfigError(file: file, message: "smtp.starttls must be true or false") }
+                config.startTLS = on
+            }
+            c.smtp = config
         }
         if let inviteValue = table["invite"] {
             guard let invite = inviteValue.table else { throw ConfigError(file: file, message: "[invite] must be a table") }

@@ -16,21 +16,22 @@ struct EngineHarness {
     /// The PostgreSQL database of this harness; nil on SQLite.
     let postgresURL: String?
 
-    static func make(config: EngineConfig = EngineConfig()) async throws -> EngineHarness {
+    static func make(config: EngineConfig = EngineConfig(), mailer: (any Mailer)? = nil) async throws -> EngineHarness {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-\(UUID().uuidString)")
         let clock = ManualClock()
         let postgresURL = try TestStores.newPostgresDatabase()
-        let engine = try await open(folder: folder, postgresURL: postgresURL, clock: clock, config: config)
+        let engine = try await open(folder: folder, postgresURL: postgresURL, clock: clock, config: config, mailer: mailer)
         let creds = try await engine.bootstrapSandbox()
         return EngineHarness(folder: folder, clock: clock, engine: engine, creds: creds, postgresURL: postgresURL)
     }
 
-    private static func open(folder: URL, postgresURL: String?, clock: ManualClock, config: EngineConfig) async throws -> PlatformEngine {
+    private static func open(folder: URL, postgresURL: String?, clock: ManualClock, config: EngineConfig,
+                             mailer: (any Mailer)? = nil) async throws -> PlatformEngine {
         if let postgresURL {
             return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: postgresURL, connections: 2),
-                                           clock: clock, config: config)
+                                           clock: clock, config: config, mailer: mailer)
         }
-        return try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite"), clock: clock, config: config)
+        return try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite"), clock: clock, config: config, mailer: mailer)
     }
 
     /// The same database opened again (a restart, or another process), sharing the clock.

@@ -139,9 +139,10 @@ public actor InviteService {
         let sender = try email == nil ? resolveSender(options.sender) : resolveEmailSender()
         let fields = try resolveFields(options.fields)
         let message = try await resolveMessage(options.messageKey)
-        var sent = message
-        if let text = email?.text { sent.text = text }
-        try requireSenderName(fields, in: sent)
+        // What leaves: the message, or an email's own text with the message's placeholders.
+        var composed = message
+        if let text = email?.text { composed.text = text }
+        try requireSenderName(fields, in: composed)
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
         // Held by the platform until then (a scheduled send, else the undo window); nil: it leaves now.
@@ -162,7 +163,7 @@ public actor InviteService {
             let claim = try ledger.claim(members.map { QueuedRecipient(msisdn: $0.e164, personId: $0.personId, correlator: $0.correlator) },
                                          policy: options.policy, owner: lease.owner, chunkSize: SendInvitation.maxDestinations) { chunk in
                 let pending = PendingSend(
-                    id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: message.text, sender: sender,
+                    id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: composed.text, sender: sender,
                     destinations: chunk.map { .init(address: email == nil ? String($0.msisdn.dropFirst()) : $0.msisdn,
                                                     messageId: $0.correlator, clientData: byCorrelator[$0.correlator]?.clientData) },
                     personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }),
@@ -407,35 +408,41 @@ public actor InviteService {
         return out
     }
 
-    /// The people to email, each at their first address, each address once; everyone else goes to `skipped`.
+    /// The people to email, each at their first address (an address given as text goes as it is), each address once;
+    /// everyone else goes to `skipped`.
     func planEmail(_ targets: [InviteTarget], fields: [String: String], skipped: inout [SkippedRecipient]) throws -> [Candidate] {
         var seen = Set<String>()
         var out: [Candidate] = []
         for target in targets {
-            guard case .person(let person) = target else {
-                if case .number(let text) = target {
-                    skipped.append(SkippedRecipient(address: text, personId: nil, reason: "an email invitation goes to a contact's email address"))
+            // A person at their first address, or an address as given (a resend), with its person when the book has one.
+            let given: String
+            var person: Person?
+            switch target {
+            case .person(let p):
+                guard let first = p.emails.first else {
+                    skipped.append(SkippedRecipient(address: p.displayName, personId: p.id,
+                                                    reason: "has no email address (invite by SMS instead)"))
+                    continue
                 }
-                continue
-            }
-            guard let first = person.emails.first else {
-                skipped.append(SkippedRecipient(address: person.displayName, personId: person.id,
-                                                reason: "has no email address (invite by SMS instead)"))
-                continue
+                given = first.address
+                person = p
+            case .number(let text):
+                given = text
+                person = try contacts.personIDs(withEmail: text).first.flatMap { try contacts.person(id: $0) }
             }
             let address: String
-            do { address = try EmailAddress(first.address, field: "email").address } catch {
-                skipped.append(SkippedRecipient(address: first.address, personId: person.id, reason: userMessage(for: error)))
+            do { address = try EmailAddress(given, field: "email").address } catch {
+                skipped.append(SkippedRecipient(address: given, personId: person?.id, reason: userMessage(for: error)))
                 continue
             }
             guard seen.insert(address.lowercased()).inserted else {
-                skipped.append(SkippedRecipient(address: address, personId: person.id, reason: "listed more than once in this request"))
+                skipped.append(SkippedRecipient(address: address, personId: person?.id, reason: "listed more than once in this request"))
                 continue
             }
             var values = fields
-            if values[ClientField.receiverName.rawValue] == nil { values[ClientField.receiverName.rawValue] = person.displayName }
+            if values[ClientField.receiverName.rawValue] == nil, let person { values[ClientField.receiverName.rawValue] = person.displayName }
             let data = MessageTemplate.clientData(from: values)
-            out.append(Candidate(e164: address, personId: person.id, correlator: "hc-" + UUID().uuidString.lowercased(),
+            out.append(Candidate(e164: address, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
                                  clientData: data.isEmpty ? nil : data))
         }
         return out

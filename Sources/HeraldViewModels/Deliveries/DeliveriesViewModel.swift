@@ -368,7 +368,7 @@ public final class DeliveriesViewModel {
         if let open = openBulkId, !isLoadingRecipients || !selectedRecipients.isEmpty {
             let chosen = selectedRecipients.isEmpty ? recipients : recipients.filter { $0.invitationId.map(selectedRecipients.contains) ?? false }
             let what = selectedRecipients.isEmpty ? "in bulk \(open.prefix(8))" : "among \(counted(selectedRecipients.count, "selected recipient"))"
-            confirmResend(of: [open], failed: chosen.filter { $0.status.isImpossible }.map(\.number), what: what)
+            confirmResend(of: [open], failed: chosen.filter { $0.status.isResendable(for: $0.number) }.map(\.number), what: what)
             return
         }
         let bulkIds = openBulkId.map { [$0] } ?? (selectedBulks.isEmpty ? currentBulk.map { [$0.bulkId] } ?? [] : selectedBulks.sorted())
@@ -378,7 +378,8 @@ public final class DeliveriesViewModel {
         effects.perform({
             var failed: [String] = []
             for id in bulkIds {
-                failed += try await book.recipients(ofBulk: id).map(\.invitation).filter { $0.status.isImpossible }.map(\.msisdn)
+                failed += try await book.recipients(ofBulk: id).map(\.invitation).filter { $0.status.isResendable(for: $0.msisdn) }
+                    .map(\.msisdn)
             }
             return failed
         }, then: { [weak self] result in
@@ -449,13 +450,27 @@ public final class DeliveriesViewModel {
         guard let confirmation, !isResending else { return }
         self.confirmation = nil
         isResending = true
-        let invites = self.invites, numbers = confirmation.numbers
+        let invites = self.invites, book = self.book
+        let numbers = confirmation.numbers.filter { !$0.contains("@") }, emails = confirmation.numbers.filter { $0.contains("@") }
         // A resend of one bulk links back to it; one gathered from several bulks links to none of them.
         let original = confirmation.bulkIds.count == 1 ? confirmation.bulkIds[0] : nil
         selectedBulks = []
         selectedRecipients = []
-        effects.perform({ try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default, resendOf: original)) },
-                        then: { [weak self] result in
+        effects.perform({
+            var sent = numbers.isEmpty ? InviteResult()
+                : try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default, resendOf: original))
+            if !emails.isEmpty {
+                // Emails go again with the text they had; one whose hand-over was cut short is sent again as asked.
+                var text: String?
+                if let original { text = try await book.bulk(id: original)?.messageText }
+                let mailed = try await invites.invite(numbers: emails, options: InviteOptions(
+                    policy: ResendPolicy(allowResendToInvited: true), resendOf: original, email: EmailOptions(text: text)))
+                sent.bulkIds += mailed.bulkIds
+                sent.recipients += mailed.recipients
+                sent.skipped += mailed.skipped
+            }
+            return sent
+        }, then: { [weak self] result in
             guard let self else { return }
             self.isResending = false
             switch result {

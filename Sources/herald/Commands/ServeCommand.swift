@@ -5,6 +5,7 @@ import HeraldEngine
 import HeraldEnginePostgres
 import HeraldInfobip
 import HeraldServer
+import HeraldSMTP
 
 /// `herald serve`: the platform for a team, over HTTP.
 struct ServeCommand: AsyncParsableCommand {
@@ -27,9 +28,9 @@ struct ServerDatabaseOption: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
     /// Opens the engine the server runs on: `carrier` delivers (nil: the simulated one); `shortLinkBase` starts every
-    /// short link (nil: the made-up default); `plainLink` replaces them.
-    func openEngine(collectReportsOnRead: Bool, carrier: (any Carrier)? = nil, shortLinkBase: String? = nil,
-                    plainLink: String? = nil) async throws -> PlatformEngine {
+    /// short link (nil: the made-up default); `plainLink` replaces them; `mailer` sends email invitations (nil: none).
+    func openEngine(collectReportsOnRead: Bool, carrier: (any Carrier)? = nil, mailer: (any Mailer)? = nil,
+                    shortLinkBase: String? = nil, plainLink: String? = nil) async throws -> PlatformEngine {
         var config = EngineConfig()
         if let shortLinkBase { config.shortLinkBase = shortLinkBase }
         config.plainLink = plainLink
@@ -47,14 +48,15 @@ struct ServerDatabaseOption: ParsableArguments {
         if let database, Self.isPostgres(database) {
             let shown = (try? PostgresLocation(parsing: database).description) ?? "the PostgreSQL database"
             do {
-                return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: database), config: config, carrier: carrier)
+                return try PlatformEngine.open(store: try await PostgresEngineStore.open(url: database), config: config, carrier: carrier,
+                                               mailer: mailer)
             } catch {
                 throw Output.failure("cannot open the server's database \(shown): \(PlatformEngine.failureText(error))")
             }
         }
         let url = try Self.sqlitePath(database, dataDirectory: global.paths.dataDirectory)
         PrivateFiles.warnIfLoose(url.deletingLastPathComponent())
-        do { return try PlatformEngine.open(at: url, config: config, carrier: carrier) } catch {
+        do { return try PlatformEngine.open(at: url, config: config, carrier: carrier, mailer: mailer) } catch {
             throw Output.failure("cannot open the server's database \(url.path): \(PlatformEngine.failureText(error))")
         }
     }
@@ -129,7 +131,9 @@ struct ServeRun: AsyncParsableCommand {
         }
         let infobip = try infobipSettings(linkBase: linkBase)
         let carrier = infobip.map { InfobipCarrier(settings: $0) }
-        let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: carrier,
+        // Email invitations go out over `[smtp]`; without it the server refuses them, saying so.
+        let mailer = try storage.global.config().smtp.map { SMTPMailer(settings: try $0.settings()) }
+        let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: carrier, mailer: mailer,
                                                   shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil)
         if let carrier, let publicURL {
             // Infobip pushes delivery reports to this server at an address only this deployment knows.
