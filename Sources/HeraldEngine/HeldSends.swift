@@ -32,7 +32,6 @@ extension PlatformEngine {
         return date
     }
 
-    /// Moves held messages whose time has come to the outbox (all of one time in one statement).
     /// Whether the carrier holds this bulk's messages itself (Infobip's scheduled SMS); an email bulk is held here.
     nonisolated func carrierHolds(bulkId: String) async throws -> Bool {
         guard carrier.holdsScheduled else { return false }
@@ -41,6 +40,7 @@ extension PlatformEngine {
         }
     }
 
+    /// Moves held messages whose time has come to the outbox (all of one time in one statement).
     nonisolated func releaseDue(_ db: any EngineSQL, at: Int64) throws {
         try db.execute("UPDATE sent SET outbox = 1 WHERE outbox = 3 AND notBefore <= ?", [at])
     }

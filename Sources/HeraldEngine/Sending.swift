@@ -127,11 +127,8 @@ extension PlatformEngine {
         }
         for (i, d) in destinations.enumerated() {
             if !d.address.isEmpty {     // an empty one is refused per destination, with the others accepted
-                if body.email == nil {
-                    input.identifier("recipients.destinations[\(i)].address", d.address, maxLength: 64)
-                } else {
-                    input.identifier("recipients.destinations[\(i)].address", d.address, maxLength: Self.maxEmailAddressLength)
-                }
+                input.identifier("recipients.destinations[\(i)].address", d.address,
+                                 maxLength: body.email == nil ? 64 : Self.maxEmailAddressLength)
             }
             if let id = d.messageId, !id.isEmpty {
                 input.identifier("recipients.destinations[\(i)].messageId", id, maxLength: Self.maxClientMessageIdLength)

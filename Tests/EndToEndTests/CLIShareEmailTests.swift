@@ -45,9 +45,11 @@ import Testing
         ((try? String(contentsOf: mailbox, encoding: .utf8)) ?? "").components(separatedBy: end + "\n").dropLast()
     }
 
-    @Test func anEmailInvitationIsInTheLedgerSentOnceAndShownByStatus() throws {
+    @Test func anEmailInvitationIsInTheLedgerSentOnceAndShownByStatusAndWatch() throws {
         let (cli, mailbox, ids) = try Self.workspace()
         let ivo = try #require(ids["Ivo Test"]), lea = try #require(ids["Lea Test"])
+        let watch = try cli.start(["watch"])
+        try watch.waitForStderr("watching deliveries", timeout: 30)
         let sent = try cli.ok(["share", "email", "--to", String(ivo), String(lea), "--subject", "Dođi na Herald",
                                "--text", "Bok {RECEIVER_NAME}, pridruži mi se: <>", "--json"]).object()
         let bulk = try #require(sent["bulkId"] as? String)
@@ -69,6 +71,10 @@ import Testing
         #expect(status.stdout.contains("ivo@example.org") && status.stdout.contains("sent"), "\(status)")
         let json = try cli.ok(["status", bulk, "--json"]).object()
         #expect((json["deliveryInfo"] as? [[String: Any]])?.first?["deliveryStatus"] as? String == "DeliveredToNetwork")
+        // watch tells of it as it goes, in the same words.
+        let watched = try watch.waitForLines(timeout: 30, "the email's change") { $0.contains { $0.contains("ivo@example.org") && $0.hasSuffix("→ sent") } }
+        #expect(watched.contains { $0.contains(bulk) && $0.contains("Ivo Test") }, "\(watched)")
+        #expect(try watch.interrupt() == 0)
 
         // Never twice by accident: a second send skips him, and nothing more is handed over.
         let again = try cli.run(["share", "email", "--to", String(ivo), "--json"])

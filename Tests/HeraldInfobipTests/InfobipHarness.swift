@@ -18,7 +18,8 @@ final class InfobipHarness: @unchecked Sendable {
                                         sendRetry: SendRetry(attempts: 1, baseDelay: 0, maxDelay: 0))
 
     init(apiKey: String? = nil, applicationCode: String? = "stand-in-app-code", maxPerRequest: Int = 100,
-         state: StandInState = StandInState(), sendOptions: InfobipSendOptions = InfobipSendOptions()) async throws {
+         state: StandInState = StandInState(), sendOptions: InfobipSendOptions = InfobipSendOptions(),
+         config: WorkspaceConfig = InfobipHarness.config, mailProgram: MailProgram = MailProgram()) async throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.state = state
@@ -28,8 +29,8 @@ final class InfobipHarness: @unchecked Sendable {
                                        reportInterval: 0, maxMessagesPerRequest: maxPerRequest, attempts: 3, maxRetryWait: 2)
         settings.sendOptions = sendOptions
         self.settings = settings
-        workspace = try await Workspace.open(dataDirectory: dir, platform: InfobipPlatform(settings: settings),
-                                             config: Self.config)
+        workspace = try await Workspace.open(dataDirectory: dir, platform: InfobipPlatform(settings: settings, mailProgram: mailProgram),
+                                             config: config)
     }
 
     deinit {
