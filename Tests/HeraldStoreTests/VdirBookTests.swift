@@ -183,8 +183,24 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
         var person = Person(firstName: "New", lastName: "Name", formattedName: "New Name")
         person.emails = [LabeledEmail(label: "home", address: "new@example.com")]
         let patched = VCardPatch.apply(person, to: original, now: Date(timeIntervalSince1970: 0))
+        // The number is gone, and with it the label of its group.
         #expect(patched == "BEGIN:VCARD\nVERSION:3.0\nX-A:1\nFN:New Name\nN:Name;New;;;\nEMAIL;TYPE=home:new@example.com\n"
-                + "REV:19700101T000000Z\nitem1.X-ABLabel:office\nEND:VCARD\nBEGIN:VCARD\nVERSION:3.0\nFN:Other\nEND:VCARD\n")
+                + "REV:19700101T000000Z\nEND:VCARD\nBEGIN:VCARD\nVERSION:3.0\nFN:Other\nEND:VCARD\n")
+    }
+
+    @Test func aGroupedNumberKeepsItsGroupAndLabelKeptOrEditedInPlace() throws {
+        let original = "BEGIN:VCARD\nVERSION:3.0\nFN:Ana\nN:;Ana;;;\nitem1.TEL:+385 91 123 4567\nitem1.X-ABLabel:_$!<Mobile>!$_\n"
+            + "item2.TEL:+385 1 555 0100\nitem2.X-ABLabel:office\nitem3.EMAIL:ana@example.com\nitem3.X-ABLabel:private\nEND:VCARD\n"
+        let parser = try PhoneNumberParser(defaultRegion: "HR")
+        var person = Person(firstName: "Ana", formattedName: "Ana")
+        // The office number edited, the mobile kept but listed second, the address kept.
+        person.phones = [LabeledPhone(label: nil, number: parser.parse("+385 1 555 0199")),
+                         LabeledPhone(label: nil, number: parser.parse("+385 91 123 4567"))]
+        person.emails = [LabeledEmail(label: nil, address: "ana@example.com")]
+        let patched = VCardPatch.apply(person, to: original, now: Date(timeIntervalSince1970: 0))
+        #expect(patched == "BEGIN:VCARD\nVERSION:3.0\nFN:Ana\nN:;Ana;;;\nitem2.TEL:+38515550199\nitem1.TEL:+385911234567\n"
+                + "item3.EMAIL:ana@example.com\nREV:19700101T000000Z\nitem1.X-ABLabel:_$!<Mobile>!$_\nitem2.X-ABLabel:office\n"
+                + "item3.X-ABLabel:private\nEND:VCARD\n")
     }
 
     @Test func aFileNameIsMadeSafeFromAnyUID() {

@@ -4,7 +4,8 @@ import HeraldCore
 /// Writes a person into a card file as khard and vdirsyncer keep them: the properties Herald knows (FN, N, ORG, TEL,
 /// EMAIL, NOTE, REV) are replaced by the person's, written where the first of them stood; every other line (UID,
 /// PHOTO, ADR, X-…, their folding too) stays byte for byte, and so do the file's line endings. REV is the time of
-/// the write.
+/// the write. A grouped number or address (`item1.TEL` with `item1.X-ABLabel`, as Apple's Contacts writes them) keeps
+/// its group, so its label stays with it; the label of one that is gone goes too.
 enum VCardPatch {
     /// The properties Herald writes; a grouped one (`item1.TEL`) counts as its name.
     static let managed: Set<String> = ["FN", "N", "ORG", "TEL", "EMAIL", "NOTE", "REV"]
@@ -32,7 +33,8 @@ enum VCardPatch {
             version = String(lines[0].drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces)
             break
         }
-        let fresh = properties(person, version: version, now: now)
+        let groups = Groups(firstCardOf: logical, person: person)
+        let fresh = properties(person, version: version, now: now, groups: groups)
         var out: [String] = []
         var placed = false, inFirstCard = false, done = false
         for lines in logical {
@@ -43,6 +45,7 @@ enum VCardPatch {
                     if !placed { out += fresh; placed = true }
                     continue
                 }
+                if let group = group(of: lines[0]), groups.orphaned.contains(group) { continue }
                 if property == "END" {
                     if !placed { out += fresh; placed = true }
                     done = true
@@ -60,6 +63,57 @@ enum VCardPatch {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// The group of a line (`item1` of `item1.TEL:…`), nil when it has none.
+    static func group(of line: String) -> String? {
+        let head = line.prefix { $0 != ":" && $0 != ";" }
+        guard let dot = head.firstIndex(of: ".") else { return nil }
+        return String(head[..<dot])
+    }
+
+    /// Which group each of the person's numbers and addresses is written in: the group of the card's property with the
+    /// same value, else the next one left over (a number edited in place); groups left without their property.
+    struct Groups {
+        var phones: [String?] = []
+        var emails: [String?] = []
+        var orphaned = Set<String>()
+
+        init(firstCardOf logical: [[String]], person: Person) {
+            var tel: [(group: String?, value: String)] = [], email: [(group: String?, value: String)] = []
+            for lines in logical {
+                let property = VCardPatch.name(of: lines[0])
+                if property == "END" { break }
+                let unfolded = lines.enumerated().map { $0 == 0 ? $1 : String($1.dropFirst()) }.joined()
+                let value = String(unfolded.drop { $0 != ":" }.dropFirst())
+                if property == "TEL" { tel.append((VCardPatch.group(of: lines[0]), Self.digits(value))) }
+                if property == "EMAIL" { email.append((VCardPatch.group(of: lines[0]), value.lowercased())) }
+            }
+            var used = Set<String>()
+            phones = Self.assign(tel, person.phones.map { Self.digits($0.number.e164 ?? $0.number.raw) }, &used)
+            emails = Self.assign(email, person.emails.map { $0.address.lowercased() }, &used)
+            orphaned = Set((tel + email).compactMap(\.group)).subtracting(used)
+        }
+
+        static func digits(_ value: String) -> String { value.filter { $0.isNumber } }
+
+        static func assign(_ originals: [(group: String?, value: String)], _ wanted: [String], _ used: inout Set<String>) -> [String?] {
+            var out = [String?](repeating: nil, count: wanted.count)
+            for (i, value) in wanted.enumerated() {
+                if let g = originals.first(where: { $0.value == value && $0.group.map { !used.contains($0) } ?? false })?.group {
+                    out[i] = g
+                    used.insert(g)
+                }
+            }
+            // A value no property had takes the next group left over (a number edited in place).
+            var left = originals.compactMap(\.group).filter { !used.contains($0) }[...]
+            for i in wanted.indices where out[i] == nil {
+                guard let g = left.popFirst() else { break }
+                out[i] = g
+                used.insert(g)
+            }
+            return out
+        }
+    }
+
     /// The upper-cased property name of a line, without its group.
     static func name(of line: String) -> String {
         let head = line.prefix { $0 != ":" && $0 != ";" }
@@ -68,24 +122,26 @@ enum VCardPatch {
     }
 
     /// The managed properties of `person`, folded at 75 octets (physical lines).
-    static func properties(_ person: Person, version: String, now: Date) -> [String] {
+    static func properties(_ person: Person, version: String, now: Date, groups: Groups? = nil) -> [String] {
         let esc = VCardWriter.escape
         var lines: [String] = []
         lines.append("FN:" + esc(person.formattedName.isEmpty ? person.displayName : person.formattedName))
         lines.append("N:" + [person.lastName, person.firstName, "", "", ""].map(esc).joined(separator: ";"))
         if let org = person.organization, !org.isEmpty { lines.append("ORG:" + esc(org)) }
         let modern = version.hasPrefix("4")
-        for phone in person.phones {
+        func grouped(_ group: String??) -> String { (group ?? nil).map { $0 + "." } ?? "" }
+        for (i, phone) in person.phones.enumerated() {
             let type = phone.label.map { ";TYPE=" + VCardWriter.paramValue(VCardWriter.vcardType($0)) } ?? ""
+            let tel = grouped(groups?.phones[i]) + "TEL"
             if let e164 = phone.number.e164 {
-                lines.append(modern ? "TEL;VALUE=uri\(type):tel:\(e164)" : "TEL\(type):\(e164)")
+                lines.append(modern ? "\(tel);VALUE=uri\(type):tel:\(e164)" : "\(tel)\(type):\(e164)")
             } else {
-                lines.append("TEL\(modern ? ";VALUE=text" : "")\(type):" + esc(phone.number.raw))
+                lines.append("\(tel)\(modern ? ";VALUE=text" : "")\(type):" + esc(phone.number.raw))
             }
         }
-        for email in person.emails {
+        for (i, email) in person.emails.enumerated() {
             let type = email.label.map { ";TYPE=" + VCardWriter.paramValue($0) } ?? ""
-            lines.append("EMAIL\(type):" + esc(email.address))
+            lines.append(grouped(groups?.emails[i]) + "EMAIL\(type):" + esc(email.address))
         }
         if let note = person.note, !note.isEmpty { lines.append("NOTE:" + esc(note)) }
         lines.append("REV:" + revision(now))
