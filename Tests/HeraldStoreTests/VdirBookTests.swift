@@ -169,10 +169,19 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
         try FileManager.default.moveItem(at: b.folder, to: b.store.dir.appendingPathComponent("moved"))
         #expect(throws: BookError.folderMissing(book: "personal", path: b.folder.path)) { try b.books.sync("personal") }
         #expect(try b.contacts.count() == 2)
-        // A book taken out of the config lets its people go, as contacts of no book.
+        // A book taken out of the config keeps its people linked to their cards: nothing is lost, it cannot be synced
+        // or added to meanwhile, and when it comes back it syncs again without making anyone twice.
+        try FileManager.default.moveItem(at: b.store.dir.appendingPathComponent("moved"), to: b.folder)
         try b.books.register([])
         #expect(try b.contacts.count() == 2)
-        #expect(try b.books.card(personId: try b.id("Ana")) == nil)
+        #expect(try b.books.card(personId: try b.id("Ana"))?.book == "personal")
+        #expect(try b.books.list().isEmpty)
+        #expect(throws: BookError.leftOut("personal", people: 1)) { try b.books.sync("personal") }
+        #expect(BookError.leftOut("personal", people: 1).description.contains("add its [[books]] entry back"))
+        try b.books.register([AddressBook(name: "personal", kind: .vdir, location: b.folder.path)])
+        _ = try b.books.sync("personal")
+        #expect(try b.contacts.count() == 2)
+        #expect(try b.books.list().map(\.people) == [1])
     }
 }
 

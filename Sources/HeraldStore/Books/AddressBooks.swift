@@ -63,12 +63,14 @@ public struct AddressBooks: Sendable {
             for book in books {
                 try db.execute(sql: """
                     INSERT INTO book (name, kind, location) VALUES (?, ?, ?)
-                    ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, location = excluded.location
+                    ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, location = excluded.location, configured = 1
                     """, arguments: [book.name, book.kind.rawValue, book.location])
             }
+            // A book left out is kept (a config edited by mistake, another config file): its people stay linked to their
+            // cards, with their unsynced changes and deletes, and it syncs again when it comes back, without duplicates.
             let names = books.map(\.name)
-            let gone = try String.fetchAll(db, sql: "SELECT name FROM book").filter { !names.contains($0) }
-            for name in gone { try db.execute(sql: "DELETE FROM book WHERE name = ?", arguments: [name]) }
+            let gone = try String.fetchAll(db, sql: "SELECT name FROM book WHERE configured = 1").filter { !names.contains($0) }
+            for name in gone { try db.execute(sql: "UPDATE book SET configured = 0 WHERE name = ?", arguments: [name]) }
             if !gone.isEmpty { try PersonRows.bumpGeneration(db) }
         }
     }
@@ -78,7 +80,7 @@ public struct AddressBooks: Sendable {
         try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT b.name, b.kind, b.location, (SELECT COUNT(*) FROM book_card c WHERE c.book = b.name)
-                FROM book b ORDER BY b.name
+                FROM book b WHERE b.configured = 1 ORDER BY b.name
                 """).map { row in
                 (AddressBook(name: row[0], kind: AddressBook.Kind(rawValue: row[1]) ?? .vdir, location: row[2]), row[3])
             }

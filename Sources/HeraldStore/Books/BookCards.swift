@@ -35,8 +35,15 @@ enum BookCards {
     }
 
     static func book(named name: String, db: Database) throws -> AddressBook {
-        guard let row = try Row.fetchOne(db, sql: "SELECT name, kind, location FROM book WHERE name = ?", arguments: [name]) else {
-            throw BookError.unknownBook(name, known: try String.fetchAll(db, sql: "SELECT name FROM book ORDER BY name"))
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, kind, location, configured FROM book WHERE name = ?", arguments: [name]),
+              row[3] as Bool else {
+            let known = try String.fetchAll(db, sql: "SELECT name FROM book WHERE configured = 1 ORDER BY name")
+            if let people = try Int.fetchOne(db, sql: """
+                SELECT COUNT(c.person_id) FROM book b LEFT JOIN book_card c ON c.book = b.name WHERE b.name = ? AND b.configured = 0
+                """, arguments: [name]), try Bool.fetchOne(db, sql: "SELECT 1 FROM book WHERE name = ?", arguments: [name]) == true {
+                throw BookError.leftOut(name, people: people)
+            }
+            throw BookError.unknownBook(name, known: known)
         }
         return AddressBook(name: row[0], kind: AddressBook.Kind(rawValue: row[1]) ?? .vdir, location: row[2])
     }
@@ -140,7 +147,7 @@ enum BookCards {
                                              arguments: [id]) else { continue }
             let bookName: String = row[0], href: String = row[1], bytes: Data = row[2], etag: String = row[3]
             let book: AddressBook
-            do { book = try self.book(named: bookName, db: db) } catch BookError.unknownBook {
+            do { book = try self.book(named: bookName, db: db) } catch BookError.unknownBook, BookError.leftOut {
                 continue        // the book left the config meanwhile: the person comes back as a contact of no book
             }
             if book.kind == .carddav {

@@ -104,6 +104,8 @@ public enum BookError: Error, Sendable, Equatable, CustomStringConvertible {
     case cardMissing(book: String, file: String)
     /// A CardDAV book asked to sync as a folder.
     case notAFolder(book: String)
+    /// A book no longer in config.toml, kept with its people until it comes back.
+    case leftOut(String, people: Int)
 
     public var description: String {
         switch self {
@@ -120,6 +122,9 @@ public enum BookError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "sync the book (herald contacts sync \(book)) and edit again"
         case .notAFolder(let book):
             return "book \(book) is a CardDAV book: it syncs with its server, not a folder"
+        case .leftOut(let book, let people):
+            return "book \(book) is no longer in config.toml: its \(people) \(people == 1 ? "person keeps" : "people keep") their cards "
+                + "and unsynced changes here; add its [[books]] entry back to use it"
         case .cardMissing(let book, let file):
             return "book \(book): \(file) is gone (another program removed it); nothing was written: sync the book"
         }

@@ -270,6 +270,11 @@ enum HeraldMigrations {
             // When a held bulk leaves (the undo window, a scheduled send): the platform holds it until then.
             try db.execute(sql: "ALTER TABLE bulk ADD COLUMN send_at_ms INTEGER")
         }
+        m.registerMigration("v14-books-left-out") { db in
+            // A book left out of config.toml is kept, its people linked and their unsynced changes with them, until it
+            // comes back; 0 while it is out.
+            try db.execute(sql: "ALTER TABLE book ADD COLUMN configured INTEGER NOT NULL DEFAULT 1")
+        }
         return m
     }
 }
