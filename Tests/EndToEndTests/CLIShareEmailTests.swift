@@ -5,17 +5,20 @@ import Testing
 /// place of `sendmail -t` that files each message it is given): recorded in the ledger as an SMS is, shown by
 /// `status`, sent at most once, and an uncertain hand-over sent again only with --resend.
 @Suite(.serialized) struct CLIShareEmailTests {
-    /// A workspace whose mail program files every message into `mailbox`, and two contacts with an email address.
-    static func workspace() throws -> (cli: PlatformCLI, mailbox: URL, ids: [String: Int]) {
+    /// A workspace whose mail program files every message into `mailbox`, and contacts with an email address (Sam,
+    /// whose mail never finishes, only when `slow`).
+    static func workspace(slow: Bool = false) throws -> (cli: PlatformCLI, mailbox: URL, ids: [String: Int]) {
         let cli = try PlatformCLI()
         let mailbox = cli.home.appendingPathComponent("mailbox")
         let program = cli.home.appendingPathComponent("fake-sendmail")
         // Killed by its own hand when the message is for kill@…: it may have taken it, as a mailer killed mid-way may.
+        // For slow@… it never finishes (its pid in the file `slow.pid`), as a mailer stuck on a slow relay.
         try """
             #!/bin/sh
             message=$(cat)
             printf '%s\\n%s\\n' "$message" '\(Self.end)' >> '\(mailbox.path)'
             case "$message" in *"To: kill@"*) kill -9 $$;; esac
+            case "$message" in *"To: slow@"*) echo $$ > '\(cli.home.appendingPathComponent("slow.pid").path)'; exec sleep 600;; esac
             exit 0
             """.write(to: program, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
@@ -23,7 +26,8 @@ import Testing
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "[share]\nemail_from = \"Ana Horvat <ana@example.com>\"\nemail_command = \"\(program.path) -t\"\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        let vcf = [("Ivo", "ivo@example.org"), ("Mia", "kill@example.org"), ("Lea", "")].map { name, email in
+        let people = [("Ivo", "ivo@example.org"), ("Mia", "kill@example.org"), ("Lea", "")] + (slow ? [("Sam", "slow@example.org")] : [])
+        let vcf = people.map { name, email in
             "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Test;\(name);;;\r\nFN:\(name) Test\r\n"
                 + (email.isEmpty ? "TEL;TYPE=CELL:\(mobile(9))\r\n" : "EMAIL:\(email)\r\n") + "END:VCARD\r\n"
         }.joined()
@@ -103,5 +107,35 @@ import Testing
         let resent = try cli.ok(["share", "email", "--to", String(mia), "--resend", "--json"]).object()
         #expect(resent["bulkId"] as? String != bulk)
         #expect(Self.messages(mailbox).count == 2)
+    }
+
+    /// Herald killed while the mail program has the message: the next process cannot know whether it left, so once the
+    /// hand-over's lease (60 s) has run out the email is uncertain, and it is never handed over again on its own.
+    @Test func heraldKilledDuringTheHandOverLeavesTheEmailUncertainNeverSentTwice() throws {
+        let (cli, mailbox, ids) = try Self.workspace(slow: true)
+        let sam = try #require(ids["Sam Test"])
+        let send = try cli.start(["share", "email", "--to", String(sam)])
+        let deadline = Date().addingTimeInterval(30)
+        while Self.messages(mailbox).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(Self.messages(mailbox).count == 1, "the mail program has it")
+        kill(send.process.processIdentifier, SIGKILL)
+        send.process.waitUntilExit()
+        if let pid = try? String(contentsOf: cli.home.appendingPathComponent("slow.pid"), encoding: .utf8),
+           let number = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(number, SIGKILL)
+        }
+        // The next process completes the interrupted send with the platform: the hand-over is still in its lease, so
+        // the email is on its way and Sam is not emailed again.
+        let again = try cli.run(["share", "email", "--to", String(sam), "--json"])
+        let answer = try again.object()
+        let bulk = try #require(((answer["reconciled"] as? [String: Any])?["bulkIds"] as? [String])?.first, "\(again)")
+        #expect((answer["skipped"] as? [[String: Any]])?.first?["reason"] as? String == "an invitation is already on its way (waiting)",
+                "\(again)")
+        Thread.sleep(forTimeInterval: 61)
+        let status = try cli.ok(["status", bulk, "--json"]).object()
+        let info = try #require((status["deliveryInfo"] as? [[String: Any]])?.first)
+        #expect(info["deliveryStatus"] as? String == "DeliveryUncertain", "\(info)")
+        #expect((info["error"] as? String)?.contains("the mail hand-over was interrupted") == true, "\(info)")
+        #expect(Self.messages(mailbox).count == 1, "never handed over twice")
     }
 }
