@@ -19,8 +19,9 @@ public struct ResendPolicy: Sendable, Hashable, Codable {
     }
 
     /// The decision for a number whose latest invitation has `status` (nil: never invited). A failure the
-    /// carrier calls permanent is not retried unless resending is asked for.
-    public func decide(latest status: DeliveryStatus?, permanentFailure: Bool = false) -> Decision {
+    /// carrier calls permanent is not retried unless resending is asked for. `address` words the reason as its channel
+    /// does (an email that left was "sent").
+    public func decide(latest status: DeliveryStatus?, permanentFailure: Bool = false, address: String = "") -> Decision {
         guard let status else { return .send }
         if status.isImpossible {
             if permanentFailure, !allowResendToInvited {
@@ -28,9 +29,9 @@ public struct ResendPolicy: Sendable, Hashable, Codable {
             }
             return .send
         }
-        if status.isPending { return .skip(reason: "an invitation is already on its way (\(status.label))") }
+        if status.isPending { return .skip(reason: "an invitation is already on its way (\(status.label(for: address)))") }
         if status.isInvited {
-            return allowResendToInvited ? .send : .skip(reason: "already invited (\(status.label))")
+            return allowResendToInvited ? .send : .skip(reason: "already invited (\(status.label(for: address)))")
         }
         return .send
     }

@@ -35,15 +35,11 @@ enum BookCards {
     }
 
     static func book(named name: String, db: Database) throws -> AddressBook {
-        guard let row = try Row.fetchOne(db, sql: "SELECT name, kind, location, configured FROM book WHERE name = ?", arguments: [name]),
-              row[3] as Bool else {
-            let known = try String.fetchAll(db, sql: "SELECT name FROM book WHERE configured = 1 ORDER BY name")
-            if let people = try Int.fetchOne(db, sql: """
-                SELECT COUNT(c.person_id) FROM book b LEFT JOIN book_card c ON c.book = b.name WHERE b.name = ? AND b.configured = 0
-                """, arguments: [name]), try Bool.fetchOne(db, sql: "SELECT 1 FROM book WHERE name = ?", arguments: [name]) == true {
-                throw BookError.leftOut(name, people: people)
-            }
-            throw BookError.unknownBook(name, known: known)
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, kind, location, configured FROM book WHERE name = ?", arguments: [name]) else {
+            throw BookError.unknownBook(name, known: try String.fetchAll(db, sql: "SELECT name FROM book WHERE configured = 1 ORDER BY name"))
+        }
+        guard row[3] as Bool else {
+            throw BookError.leftOut(name, people: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book_card WHERE book = ?", arguments: [name]) ?? 0)
         }
         return AddressBook(name: row[0], kind: AddressBook.Kind(rawValue: row[1]) ?? .vdir, location: row[2])
     }

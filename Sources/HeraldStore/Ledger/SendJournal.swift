@@ -46,7 +46,8 @@ extension LedgerStore {
             var kept: [QueuedRecipient] = []
             var skipped: [(recipient: QueuedRecipient, reason: String)] = []
             for r in wanted {
-                if case .skip(let reason) = policy.decide(latest: latest[r.msisdn], permanentFailure: permanent.contains(r.msisdn)) {
+                if case .skip(let reason) = policy.decide(latest: latest[r.msisdn], permanentFailure: permanent.contains(r.msisdn),
+                                                              address: r.msisdn) {
                     skipped.append((r, reason))
                 } else {
                     kept.append(r)
