@@ -18,9 +18,13 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
     public var permanent: Bool?
     /// Herald extension: when a `Scheduled` message leaves (`WireTime`).
     public var sendAt: String?
+    /// Herald extension: how often the message's own short link was opened; nil when it has none.
+    public var clicks: Int?
 
     public init(address: String, messageId: String?, clientCorrelator: String?, deliveryStatus: DeliveryStatus,
-                price: Double?, currency: String? = nil, reason: String? = nil, permanent: Bool? = nil, sendAt: String? = nil) {
+                price: Double?, currency: String? = nil, reason: String? = nil, permanent: Bool? = nil, sendAt: String? = nil,
+                clicks: Int? = nil) {
+        self.clicks = clicks
         self.sendAt = sendAt
         self.address = address
         self.messageId = messageId
@@ -33,7 +37,7 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case address, messageId, clientCorrelator, deliveryStatus, price, currency, reason, permanent, sendAt
+        case address, messageId, clientCorrelator, deliveryStatus, price, currency, reason, permanent, sendAt, clicks
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +51,7 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         permanent = try c.decodeIfPresent(Bool.self, forKey: .permanent)
         sendAt = try c.decodeIfPresent(String.self, forKey: .sendAt)
+        clicks = try c.decodeIfPresent(Int.self, forKey: .clicks)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -60,6 +65,7 @@ public struct DeliveryInfo: Codable, Sendable, Hashable {
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(permanent, forKey: .permanent)
         try c.encodeIfPresent(sendAt, forKey: .sendAt)
+        try c.encodeIfPresent(clicks, forKey: .clicks)
     }
 }
 

@@ -24,11 +24,14 @@ public struct InvitationInfo: Sendable, Hashable, Codable {
     public var permanentFailure: Bool
     /// The text as the platform sent it (fields filled, link made), when it said.
     public var text: String?
+    /// How often its own link was opened, as the platform last said.
+    public var clicks: Int
 
     public init(id: Int64? = nil, msisdn: String, personId: Int64?, bulkId: String? = nil, messageId: String? = nil,
                 correlator: String, status: DeliveryStatus, createdAt: Date, updatedAt: Date,
                 attempts: Int = 1, error: String? = nil, price: Double? = nil, currency: String? = nil,
-                permanentFailure: Bool = false, text: String? = nil) {
+                permanentFailure: Bool = false, text: String? = nil, clicks: Int = 0) {
+        self.clicks = clicks
         self.text = text
         self.price = price
         self.currency = currency

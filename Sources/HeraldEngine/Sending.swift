@@ -22,6 +22,8 @@ public struct SentMessage: Sendable, Hashable {
     public var status: DeliveryStatus
     /// When a held message leaves; nil when it was not held.
     public var notBefore: Date?
+    /// How often its short link was opened, when read with its link; nil otherwise.
+    public var clicks: Int?
 
     init(messageId: String, bulkId: String, address: String, accepted: Bool, reason: String?, text: String?, price: Double,
          currency: String?, permanentFailure: Bool, sentAt: Date, linkCode: String?, status: DeliveryStatus, notBefore: Date? = nil) {
@@ -60,7 +62,7 @@ public struct SentMessage: Sendable, Hashable {
         DeliveryInfo(address: address, messageId: messageId, clientCorrelator: bulkId, deliveryStatus: status, price: price,
                      currency: currency, reason: status.isImpossible || status == .deliveryUncertain ? reason : nil,
                      permanent: permanentFailure ? true : nil,
-                     sendAt: status == .scheduled ? notBefore.map(WireTime.text) : nil)
+                     sendAt: status == .scheduled ? notBefore.map(WireTime.text) : nil, clicks: clicks)
     }
 }
 
@@ -465,8 +467,14 @@ extension PlatformEngine {
     private nonisolated func bulkMessages(app: ApplicationRecord, bulkId: String) async throws -> [SentMessage]? {
         try await store.read { db -> [SentMessage]? in
             guard try db.row("SELECT 1 FROM bulk WHERE id = ? AND applicationKey = ?", [bulkId, app.key]) != nil else { return nil }
-            return try db.rows("SELECT * FROM sent WHERE bulkId = ? AND accepted = 1 ORDER BY position", [bulkId])
-                .map(SentMessage.init)
+            return try db.rows("""
+                SELECT s.*, l.clicks AS clicks FROM sent s LEFT JOIN shortLink l ON l.code = s.linkCode
+                WHERE s.bulkId = ? AND s.accepted = 1 ORDER BY s.position
+                """, [bulkId]).map { row in
+                var message = SentMessage(row: row)
+                message.clicks = row["clicks"]
+                return message
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ extension PlatformEngine {
         let clicks = try await store.write { [self] db -> Int? in
             guard try db.execute("UPDATE shortLink SET clicks = clicks + 1 WHERE code = ?", [code]) > 0,
                   let row = try db.row("SELECT * FROM shortLink WHERE code = ?", [code]) else { return nil }
-            try appendEvent(db, applicationKey: row["applicationKey"], .linkClicked(link(row)))
+            try clicked(row, db)
             return row["clicks"]
         }
         if clicks != nil { bell.ring() }
@@ -24,12 +24,24 @@ extension PlatformEngine {
             for (code, n) in counts.sorted(by: { $0.key < $1.key }) where n > 0 {
                 guard try db.execute("UPDATE shortLink SET clicks = clicks + ? WHERE code = ?", [n, code]) > 0,
                       let row = try db.row("SELECT * FROM shortLink WHERE code = ?", [code]) else { continue }
-                try appendEvent(db, applicationKey: row["applicationKey"], .linkClicked(link(row)))
+                try clicked(row, db)
                 any = true
             }
             return any
         }
         if changed { bell.ring() }
+    }
+
+    /// Tells of a link's new count: the link itself, and for a message's own link its delivery info with the clicks, so
+    /// every terminal following the bulk sees them (Deliveries, status) as it sees a status change.
+    private nonisolated func clicked(_ row: SQLRow, _ db: any EngineSQL) throws {
+        let app: String = row["applicationKey"]
+        try appendEvent(db, applicationKey: app, .linkClicked(link(row)))
+        guard let messageId = row["messageId"] as String?,
+              let sent = try db.row("SELECT * FROM sent WHERE applicationKey = ? AND id = ?", [app, messageId]) else { return }
+        var message = SentMessage(row: sent)
+        message.clicks = row["clicks"]
+        try appendEvent(db, applicationKey: app, .deliveryChanged(bulkId: message.bulkId, deliveryInfo: [message.deliveryInfo], isDelta: true))
     }
 
     /// Whether a short link with this code exists (a read, no write).

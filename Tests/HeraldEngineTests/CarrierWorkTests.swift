@@ -90,12 +90,18 @@ import Testing
         let link = try #require(try await h.engine.shortLink(applicationKey: h.creds.applicationKey,
                                                               messageId: bulk.responses[0].messageId))
         _ = try await h.engine.recordClick(code: link.code)
+        _ = try await h.engine.recordClick(code: link.code)
         let all = try await events(h)
-        #expect(all.count == 3)
+        #expect(all.count == 6)
         guard case .inboxMessage(let user, let message) = all[0] else { Issue.record("not an inbox event"); return }
         #expect(user == "ana" && message.messageId == pushed.messageId)
         guard case .linkClicked(let clicked) = all[2] else { Issue.record("not a click event"); return }
         #expect(clicked.code == link.code && clicked.clicks == 1)
-        #expect(try await h.engine.eventRange(applicationKey: h.creds.applicationKey).newest == 3)
+        // A message's own link also tells of its message, with the clicks, as a delivery change of its bulk.
+        guard case .deliveryChanged(let bulkId, let infos, true, _) = all[5] else { Issue.record("not a delivery change"); return }
+        #expect(bulkId == bulk.bulkId && infos.map(\.messageId) == [bulk.responses[0].messageId] && infos.first?.clicks == 2)
+        #expect(try await h.engine.eventRange(applicationKey: h.creds.applicationKey).newest == 6)
+        let read = try await h.call(GetDeliveryInfos(secret: h.creds.secret, bulkId: bulk.bulkId)).deliveryInfoList.deliveryInfo
+        #expect(read.map(\.clicks) == [2])
     }
 }

@@ -32,6 +32,15 @@ import Testing
         #expect(second.invitations.first?.status == .deliveredToTerminal)
         #expect(second.bulks.map(\.passesDone) == [1])
         #expect(try s.ledger.changes(since: second.sequence).invitations.isEmpty)
+        // Clicks alone are a change too (the screens show them), and an older, lower count never lowers them.
+        _ = try other.applyDeliveryInfos(bulkId: "B1", [DeliveryUpdate(address: "385912222222", messageId: "B1-m-+385912222222",
+                                                                       status: .messageWaiting, clicks: 3)])
+        let third = try s.ledger.changes(since: second.sequence)
+        #expect(third.invitations.map(\.msisdn) == ["+385912222222"] && third.invitations.first?.clicks == 3)
+        _ = try other.applyDeliveryInfos(bulkId: "B1", [DeliveryUpdate(address: "385912222222", messageId: "B1-m-+385912222222",
+                                                                       status: .messageWaiting, clicks: 1)])
+        #expect(try s.ledger.changes(since: third.sequence).invitations.isEmpty)
+        #expect(try s.ledger.recipients(ofBulk: "B1").first { $0.msisdn == "+385912222222" }?.clicks == 3)
     }
 
     @Test func aLongDeltaComesInPiecesThatJoinUp() throws {

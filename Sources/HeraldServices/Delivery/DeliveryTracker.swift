@@ -388,6 +388,7 @@ extension DeliveryUpdate {
     /// The ledger's update for a platform's delivery info, with what the carrier added (price, reason).
     public init(_ info: DeliveryInfo) {
         self.init(address: info.address, messageId: info.messageId, status: info.deliveryStatus, price: info.price,
-                  currency: info.currency, reason: info.reason, permanent: info.permanent, sendAt: info.sendAt.flatMap(WireTime.date))
+                  currency: info.currency, reason: info.reason, permanent: info.permanent, sendAt: info.sendAt.flatMap(WireTime.date),
+                  clicks: info.clicks)
     }
 }

@@ -275,6 +275,18 @@ enum HeraldMigrations {
             // comes back; 0 while it is out.
             try db.execute(sql: "ALTER TABLE book ADD COLUMN configured INTEGER NOT NULL DEFAULT 1")
         }
+        m.registerMigration("v15-clicks") { db in
+            // How often each invitation's own link was opened; a change of it reaches the screens as a status change does.
+            try db.execute(sql: """
+                ALTER TABLE invitation ADD COLUMN clicks INTEGER NOT NULL DEFAULT 0;
+                DROP TRIGGER invitation_feed_update;
+                CREATE TRIGGER invitation_feed_update AFTER UPDATE OF status, bulk_id, message_id, error, updated_ms, person_id, clicks
+                ON invitation BEGIN
+                    UPDATE ledger_clock SET seq = seq + 1 WHERE id = 1;
+                    UPDATE invitation SET change_seq = (SELECT seq FROM ledger_clock WHERE id = 1) WHERE id = NEW.id;
+                END;
+                """)
+        }
         return m
     }
 }

@@ -16,7 +16,7 @@ public struct LedgerStore: Sendable {
 
     static let columns = """
         id, msisdn, person_id, bulk_id, message_id, correlator, status, created_ms, updated_ms, attempts, error, price, currency, permanent,
-        text
+        text, clicks
         """
 
     /// An invitation from a row whose first columns are `columns`, in that order (read by position:
@@ -29,7 +29,7 @@ public struct LedgerStore: Sendable {
                               status: DeliveryStatus(parsing: row[6]),
                               createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
                               attempts: row[9], error: row[10], price: row[11], currency: row[12],
-                              permanentFailure: row[13], text: row[14])
+                              permanentFailure: row[13], text: row[14], clicks: row[15])
     }
 
     static func bulk(_ row: Row) -> BulkRecord {
@@ -291,6 +291,10 @@ public struct LedgerStore: Sendable {
                 if price != inv.price || currency != inv.currency || reason != inv.error || permanent != inv.permanentFailure {
                     try db.execute(sql: "UPDATE invitation SET price = ?, currency = ?, error = ?, permanent = ? WHERE id = ?",
                                    arguments: [price, currency, reason, permanent, id])
+                }
+                // Clicks only grow (an older answer never lowers them).
+                if let clicks = u.clicks, clicks > inv.clicks {
+                    try db.execute(sql: "UPDATE invitation SET clicks = ? WHERE id = ?", arguments: [clicks, id])
                 }
                 guard inv.status != u.status, !inv.status.isFinal else { continue }
                 try db.execute(sql: "UPDATE invitation SET status = ?, updated_ms = ? WHERE id = ?",

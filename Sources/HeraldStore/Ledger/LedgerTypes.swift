@@ -48,9 +48,12 @@ public struct DeliveryUpdate: Sendable, Hashable {
     public var permanent: Bool?
     /// When a held message leaves, when the platform says (it was moved).
     public var sendAt: Date?
+    /// How often its own link was opened, when the platform says.
+    public var clicks: Int?
 
     public init(address: String, messageId: String?, status: DeliveryStatus, price: Double? = nil, currency: String? = nil,
-                reason: String? = nil, permanent: Bool? = nil, sendAt: Date? = nil) {
+                reason: String? = nil, permanent: Bool? = nil, sendAt: Date? = nil, clicks: Int? = nil) {
+        self.clicks = clicks
         self.sendAt = sendAt
         self.address = address
         self.messageId = messageId

@@ -151,7 +151,7 @@ public final class DeliveriesPane: LivePane {
         TableView.render(into: &canvas, rect: table, columns: Self.recipientColumns, state: &recipientList, cells: { i in
             let r = rows[i]
             let selected = r.invitationId.map(vm.selectedRecipients.contains) ?? false
-            return [(selected ? "✓ " : "") + r.name, r.number, r.status.label(for: r.number), r.error ?? "", r.price ?? "", PersonDetailView.stamp(r.updatedAt)]
+            return [(selected ? "✓ " : "") + r.name, r.number, r.statusText, r.error ?? "", r.price ?? "", PersonDetailView.stamp(r.updatedAt)]
         }, cellStyle: { i, column in
             let r = rows[i]
             guard column == 2 else { return nil }
@@ -169,6 +169,7 @@ public final class DeliveriesPane: LivePane {
         var lines = [
             "Number      \(r.number)",
             "Status      \(r.status.label(for: r.number))",
+            "Clicks      \(r.clicks == 0 ? "its link not opened yet" : "its link opened \(counted(r.clicks, "time"))")",
         ]
         if let reason = r.error {
             lines += wrapped("Reason      ", reason + (r.permanentFailure ? " (for good: not retried)" : ""), width: width)

@@ -148,6 +148,13 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
     public let permanentFailure: Bool
     /// The text as the platform sent it, when it said (sanitised).
     public let text: String?
+    /// How often its own link was opened.
+    public let clicks: Int
+
+    /// The status as the table shows it, with the clicks when its link was opened ("delivered · 2 clicks").
+    public var statusText: String {
+        status.label(for: number) + (clicks > 0 ? " · \(counted(clicks, "click"))" : "")
+    }
 
     /// The same recipient in a new status.
     func with(status: DeliveryStatus, at: Date) -> RecipientRow {
@@ -170,6 +177,7 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
         queuedAt = inv.createdAt
         permanentFailure = inv.permanentFailure
         text = inv.text.map { TerminalSafeText.sanitize($0) }
+        clicks = inv.clicks
         price = inv.currency.flatMap { currency in
             inv.price.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") }
         }

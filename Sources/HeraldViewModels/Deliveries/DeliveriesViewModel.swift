@@ -522,7 +522,7 @@ public final class DeliveriesViewModel {
         if openBulkId != nil {
             guard visibleRecipients.indices.contains(i) else { return "" }
             let r = visibleRecipients[i]
-            return [r.name, r.number, r.status.label(for: r.number), r.messageId ?? "", r.error ?? ""].joined(separator: " ")
+            return [r.name, r.number, r.statusText, r.messageId ?? "", r.error ?? ""].joined(separator: " ")
         }
         guard visibleBulks.indices.contains(i) else { return "" }
         return visibleBulks[i].bulkId + " " + visibleBulks[i].message

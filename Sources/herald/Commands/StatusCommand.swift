@@ -85,16 +85,18 @@ struct StatusCommand: AsyncParsableCommand {
             try Output.printJSON(StatusJSON(bulkId: bulk, deliveryInfo: rows.map {
                 StatusJSON.Info(address: $0.msisdn, messageId: $0.messageId, personId: $0.personId, deliveryStatus: $0.status.rawValue,
                                 price: $0.currency == nil ? nil : $0.price, currency: $0.currency, error: $0.error,
-                                permanentFailure: $0.permanentFailure ? true : nil)
+                                permanentFailure: $0.permanentFailure ? true : nil, clicks: $0.clicks, text: $0.text)
             }))
             return
         }
         // A carrier that names its prices (Infobip) gets a price column and a total per currency.
         let priced = rows.contains { $0.currency != nil }
         let failed = rows.contains { $0.status.isImpossible && $0.error != nil }
+        let clicked = rows.contains { $0.clicks > 0 }
         var headers = ["ADDRESS", "NAME", "STATUS", "MESSAGE ID"]
         var widths = [18, 28, 14, 40]
         if priced { headers.append("PRICE"); widths.append(16) }
+        if clicked { headers.append("CLICKS"); widths.append(6) }
         if failed { headers.append("WHY"); widths.append(120) }
         var table = OutputTable(headers: headers, maxWidths: widths)
         var counts: [DeliveryStatus: Int] = [:]
@@ -104,6 +106,7 @@ struct StatusCommand: AsyncParsableCommand {
             counts[r.status, default: 0] += 1
             var cells = [r.msisdn, recipient.name ?? "", r.status.label(for: r.msisdn), r.messageId ?? ""]
             if priced { cells.append(r.currency.flatMap { c in r.price.map { Self.money($0, c) } } ?? "") }
+            if clicked { cells.append(r.clicks > 0 ? String(r.clicks) : "") }
             if failed { cells.append(r.status.isImpossible ? r.error ?? "" : "") }
             if let c = r.currency, let p = r.price { totals[c, default: 0] += p }
             table.add(cells)
@@ -111,6 +114,7 @@ struct StatusCommand: AsyncParsableCommand {
         print("Bulk \(Output.safe(bulk)): \(counted(rows.count, "recipient"))")
         print(table.render(), terminator: "")
         var summary = DeliveryStatus.allCases.compactMap { s in counts[s].map { "\($0) \(s.label)" } }
+        if clicked { summary.append("\(rows.filter { $0.clicks > 0 }.count) opened their link") }
         summary += totals.sorted { $0.key < $1.key }.map { "cost \(Self.money($0.value, $0.key))" }
         print(summary.joined(separator: ", "))
     }
@@ -136,6 +140,10 @@ struct StatusJSON: Encodable {
         /// Why it failed.
         var error: String?
         var permanentFailure: Bool?
+        /// How often the recipient's own link was opened.
+        var clicks: Int
+        /// The text as the platform sent it (its link included), when it said.
+        var text: String?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -147,8 +155,12 @@ struct StatusJSON: Encodable {
             try c.encodeIfPresent(currency, forKey: .currency)
             try c.encodeIfPresent(error, forKey: .error)
             try c.encodeIfPresent(permanentFailure, forKey: .permanentFailure)
+            try c.encode(clicks, forKey: .clicks)
+            try c.encodeIfPresent(text, forKey: .text)
         }
-        enum CodingKeys: String, CodingKey { case address, messageId, personId, deliveryStatus, price, currency, error, permanentFailure }
+        enum CodingKeys: String, CodingKey {
+            case address, messageId, personId, deliveryStatus, price, currency, error, permanentFailure, clicks, text
+        }
     }
 
     var bulkId: String

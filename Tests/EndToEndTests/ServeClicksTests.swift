@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Clicks in Deliveries: on a Herald server each invitation's own short link counts its openings, and every terminal
+/// following the bulk sees them (status, its JSON, Deliveries) as it sees a status change.
+@Suite(.serialized) struct ServeClicksTests {
+    /// `GET URL` with curl; its HTTP status.
+    static func open(_ url: String) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", url]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        curl.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    @Test func openingAnInvitationsLinkCountsForItAndEveryTerminalSeesIt() throws {
+        let server = try PlatformCLI(timeScale: "200")
+        let senderKey = try #require(try server.ok(["serve", "keys", "create", "--role", "sender", "--json"]).object()["key"] as? String)
+        let viewerKey = try #require(try server.ok(["serve", "keys", "create", "--role", "viewer", "--json"]).object()["key"] as? String)
+        let serving = try server.start(["serve", "--listen", "127.0.0.1:0"])
+        let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
+        let url = try #require(line.split(separator: " ").last.map(String.init))
+
+        let ana = try PlatformCLI()
+        ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]
+        let bulk = try #require(try ana.ok(["send", "--to", mobile(61), mobile(62), "--json"]).object()["bulkId"] as? String)
+        let infos = try #require(try ana.ok(["status", bulk, "--json"]).object()["deliveryInfo"] as? [[String: Any]])
+        let texts = infos.compactMap { $0["text"] as? String }
+        #expect(texts.count == 2, "\(infos)")
+        #expect(infos.allSatisfy { $0["clicks"] as? Int == 0 })
+        // The first recipient's link, opened twice on the server.
+        let first = try #require(texts.first)
+        let code = try #require(first.range(of: "/r/").map { String(first[$0.upperBound...].prefix { $0.isLetter || $0.isNumber }) })
+        for _ in 0..<2 { #expect(try Self.open("\(url)/r/\(code)").hasPrefix("30"), "a short link redirects") }
+        #expect(try Self.open("\(url)/r/NoSuchCode1") == "404")
+
+        func clicks(_ cli: PlatformCLI) throws -> [Int] {
+            let infos = try cli.ok(["status", bulk, "--json"]).object()["deliveryInfo"] as? [[String: Any]] ?? []
+            return infos.map { $0["clicks"] as? Int ?? -1 }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while try clicks(ana) != [2, 0], Date() < deadline { Thread.sleep(forTimeInterval: 0.3) }
+        #expect(try clicks(ana) == [2, 0])
+        let table = try ana.ok(["status", bulk])
+        #expect(table.stdout.contains("CLICKS") && table.stdout.contains("1 opened their link"), "\(table)")
+        // A colleague's terminal (a viewer key) sees the same.
+        let support = try PlatformCLI()
+        support.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": viewerKey]
+        #expect(try clicks(support) == [2, 0])
+        #expect(try serving.interrupt() == 0)
+    }
+}
