@@ -28,20 +28,23 @@ public struct CardDAVAccount: Sendable, Hashable {
             return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         }
         guard let command = passwordCommand else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw .password(book: book, why: "password_command cannot run: \(error)") }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let child: SpawnedChild
+        do { child = try SpawnedChild(path: "/bin/sh", arguments: ["-c", command], environment: ProcessInfo.processInfo.environment) } catch {
+            throw .password(book: book, why: "password_command cannot run: \(error.description)")
+        }
+        try? child.stdin.close()        // it reads nothing
+        let stderr = child.stderr
+        DispatchQueue.global().async { _ = stderr.readDataToEndOfFile() }     // never left to fill its pipe and hang
+        // One that hangs (a prompt nobody answers) is stopped after 20 s, with what it started.
+        let pid = child.pid
+        let killer = DispatchWorkItem { _ = kill(-pid, SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: killer)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = child.stdout.readDataToEndOfFile()
+        let exit = child.waitForExit()
         killer.cancel()
-        guard process.terminationStatus == 0 else {
-            throw .password(book: book, why: "password_command exited with \(process.terminationStatus)")
+        guard exit.status == 0, !exit.killedBySignal else {
+            throw .password(book: book, why: exit.killedBySignal ? "password_command was stopped (signal \(exit.status))"
+                                                                 : "password_command exited with \(exit.status)")
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import Logging
 
 /// The outcome of a program that ran to its end.
@@ -12,8 +13,8 @@ public struct ProcessOutcome: Sendable, Hashable {
     public var succeeded: Bool { status == 0 && !killedBySignal }
 }
 
-/// Runs a program with Foundation's `Process`, feeds it `input` on stdin and collects its output,
-/// without blocking a Swift concurrency thread.
+/// Runs a program (`SpawnedChild`, not Foundation's `Process`, which crashes now and then on Linux), feeds it `input`
+/// on stdin and collects its output, without blocking a Swift concurrency thread.
 enum ProcessRunner {
     private static let log = Logger(label: "herald.process")
 
@@ -31,50 +32,33 @@ enum ProcessRunner {
         case .unavailable(let reason): throw ExternalCommandError.unavailable(program: command.program, reason: reason)
         }
         _ = ignoreSigpipe
-
-        let group = DispatchGroup()
         var attempt = 0
-        var launched: (process: Process, stdin: Pipe, stdout: Pipe, stderr: Pipe)?
-        while launched == nil {
-            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = command.arguments
-            process.environment = environment
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = stderr
-            group.enter()
-            process.terminationHandler = { _ in group.leave() }
+        var child: SpawnedChild?
+        while child == nil {
             do {
-                try process.run()
-                launched = (process, stdin, stdout, stderr)
-            } catch {
-                group.leave()
+                child = try SpawnedChild(path: path, arguments: command.arguments, environment: environment)
+            } catch let code {
                 attempt += 1
                 // ETXTBSY: the program file is still open for writing somewhere (it was just
                 // installed, or a child forked meanwhile holds it); it clears within moments.
-                if posixCode(of: error) == ETXTBSY, attempt < 5 {
+                if code.value == ETXTBSY, attempt < 5 {
                     try? await Task.sleep(nanoseconds: 20_000_000 * UInt64(attempt))
                     continue
                 }
-                throw ExternalCommandError.couldNotStart(program: command.program, reason: describe(error))
+                throw ExternalCommandError.couldNotStart(program: command.program, reason: code.description)
             }
         }
-        guard let (process, stdin, stdout, stderr) = launched else {
-            throw ExternalCommandError.couldNotStart(program: command.program, reason: "it did not start")
-        }
+        guard let child else { throw ExternalCommandError.couldNotStart(program: command.program, reason: "it did not start") }
+        let group = DispatchGroup()
         let collected = Collected()
         group.enter()
         DispatchQueue.global().async {
-            let data = stdout.fileHandleForReading.readDataToEndOfFile()
-            collected.set(stdout: data)
+            collected.set(stdout: child.stdout.readDataToEndOfFile())
             group.leave()
         }
         group.enter()
         DispatchQueue.global().async {
-            let data = stderr.fileHandleForReading.readDataToEndOfFile()
-            collected.set(stderr: data)
+            collected.set(stderr: child.stderr.readDataToEndOfFile())
             group.leave()
         }
         let program = command.program
@@ -82,24 +66,26 @@ enum ProcessRunner {
         DispatchQueue.global().async {
             // A program may exit before reading all of its input (EPIPE): its exit status says whether
             // it did its job; the write failure is logged, never taken for success or failure by itself.
-            let writer = stdin.fileHandleForWriting
-            do { try writer.write(contentsOf: input) } catch {
+            do { try child.stdin.write(contentsOf: input) } catch {
                 Self.log.warning("the program did not take all of its input",
                                  metadata: ["program": "\(program)", "bytes": "\(input.count)", "error": "\(Self.describe(error))"])
             }
-            do { try writer.close() } catch {
+            do { try child.stdin.close() } catch {
                 Self.log.warning("could not close the program's input", metadata: ["program": "\(program)", "error": "\(Self.describe(error))"])
             }
             group.leave()
         }
+        group.enter()
+        DispatchQueue.global().async {
+            collected.set(exit: child.waitForExit())
+            group.leave()
+        }
         return await withCheckedContinuation { continuation in
             group.notify(queue: .global()) {
-                let (out, err) = collected.values
+                let (out, err, exit) = collected.values
                 continuation.resume(returning: ProcessOutcome(
-                    status: process.terminationStatus,
-                    killedBySignal: process.terminationReason == .uncaughtSignal,
-                    stdout: String(decoding: out, as: UTF8.self),
-                    stderr: String(decoding: err, as: UTF8.self)))
+                    status: exit.status, killedBySignal: exit.killedBySignal,
+                    stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self)))
             }
         }
     }
@@ -122,8 +108,10 @@ enum ProcessRunner {
         private let lock = NSLock()
         private var out = Data()
         private var err = Data()
+        private var exit: (status: Int32, killedBySignal: Bool) = (0, false)
         func set(stdout: Data) { lock.withLock { out = stdout } }
         func set(stderr: Data) { lock.withLock { err = stderr } }
-        var values: (Data, Data) { lock.withLock { (out, err) } }
+        func set(exit: (status: Int32, killedBySignal: Bool)) { lock.withLock { self.exit = exit } }
+        var values: (Data, Data, (status: Int32, killedBySignal: Bool)) { lock.withLock { (out, err, exit) } }
     }
 }
