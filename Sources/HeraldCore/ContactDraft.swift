@@ -20,6 +20,8 @@ public struct ContactDraft: Sendable, Hashable {
     public var note = ""
     public var phones: [Labeled] = []
     public var emails: [Labeled] = []
+    /// The address book a new contact goes to (its card's `Book:` line); nil: none.
+    public var book: String?
 
     public init() {}
 
@@ -48,7 +50,22 @@ public struct ContactDraft: Sendable, Hashable {
 
     // MARK: - The card text
 
-    static let fields = ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Note"]
+    static let fields = ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Book", "Note"]
+
+    /// The same draft with no book named.
+    public var withoutBook: ContactDraft {
+        var copy = self
+        copy.book = nil
+        return copy
+    }
+
+    /// A new contact's card with a `Book:` line naming where it goes (one of `books`, the first written in; emptied, a
+    /// contact of no book). Without books it is `cardText`.
+    public func newCardText(books: [String]) -> String {
+        guard let first = books.first else { return cardText }
+        return cardText + "# Book: one of \(books.joined(separator: ", ")); empty for a contact of no book.\n"
+            + "Book: \(book ?? first)\n"
+    }
 
     /// The card as the editor shows it: a short guide in comments, then every field, empty ones too.
     public var cardText: String {
@@ -104,6 +121,7 @@ public struct ContactDraft: Sendable, Hashable {
                 case "Organization": draft.organization = try Self.text(value, field, line: number)
                 case "Note": notes.append(try Self.text(value, field, line: number, limit: noteLimit))
                 case "Phone": if !value.isEmpty { draft.phones.append(try Self.phone(value, line: number)) }
+                case "Book": draft.book = value.isEmpty ? nil : try Self.text(value, field, line: number)
                 default: if !value.isEmpty { draft.emails.append(try Self.email(value, line: number)) }
                 }
             } catch {

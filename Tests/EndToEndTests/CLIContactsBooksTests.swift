@@ -84,6 +84,22 @@ END:VCARD
         #expect(!(try khard(box, folder, ["list"])).contains("Cvita"))
     }
 
+    @Test func aBookLineInAnEditedCardMovesTheContactIntoThatBook() throws {
+        let (box, folder) = try sandbox()
+        let added = try box.contacts(["add", "Dora Local", "--phone", "091 444 4444", "--json"])
+        let dora = try #require(try added.json()["id"] as? Int)
+        let editor = try box.write("add-book.sh", "#!/bin/sh\nprintf 'Book: personal\\n' >> \"$1\"\n")
+        chmod(editor.path, 0o755)
+        let edited = try box.run(["contacts", "edit", String(dora), "--data-dir", box.dataDir.path], extraEnvironment: ["EDITOR": editor.path])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "ana-1.vcf" }
+        let file = try #require(files.count == 1 ? files.first : nil, "\(files)")
+        let card = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        #expect(card.contains("FN:Dora Local"), "\(card)")
+        let listed = try box.contacts(["list", "--book", "personal", "--json"]).json()["contacts"] as? [[String: Any]]
+        #expect(listed?.compactMap { $0["name"] as? String } == ["Dora Local"])
+    }
+
     @Test func aCardKhardChangedIsReadAgainAndABookNobodyConfiguredIsNamed() throws {
         let (box, folder) = try sandbox()
         #expect(try box.contacts(["sync"]).status == 0)

@@ -39,6 +39,37 @@ struct UIContactsEditingTests {
         _ = cli
     }
 
+    @Test func aNewCardSaysWhichBookAndGoesWhereItsBookLineSays() throws {
+        let cli = try PlatformCLI()
+        _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
+        var books = ""
+        for name in ["personal", "work"] {
+            let folder = cli.home.appendingPathComponent("books/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            books += "[[books]]\nname = \"\(name)\"\nkind = \"vdir\"\npath = \"\(folder.path)\"\n"
+        }
+        let config = cli.home.appendingPathComponent("config/herald/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try books.write(to: config, atomically: true, encoding: .utf8)
+        // The card offers the books (the first written in); the editor keeps what it was offered, then picks work.
+        let offered = cli.home.appendingPathComponent("offered-card")
+        let editor = try Self.editor("cp \"$1\" '\(offered.path)'\n"
+            + #"sed -i 's/^First name: .*/First name: Zvonimir/; s/^Last name: .*/Last name: Zec/; s/^Book: .*/Book: work/' "$1""#)
+        defer { try? FileManager.default.removeItem(at: editor) }
+        let session = try Self.herald(cli, editor: editor)
+        defer { session.kill() }
+        _ = try session.waitUntil(timeout: 15, "the books' state") { $0.contains("books: personal") }
+        try session.sendKeys("a")
+        _ = try session.waitUntil(timeout: 15, "the new contact listed") { $0.contains("Added Zvonimir Zec") }
+        let card = try String(contentsOf: offered, encoding: .utf8)
+        #expect(card.contains("# Book: one of personal, work; empty for a contact of no book.\nBook: personal\n"), "\(card)")
+        let work = try FileManager.default.contentsOfDirectory(atPath: cli.home.appendingPathComponent("books/work").path)
+        #expect(work.count == 1 && work.allSatisfy { $0.hasSuffix(".vcf") }, "\(work)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.home.appendingPathComponent("books/personal").path).isEmpty)
+        let listed = try cli.ok(["contacts", "list", "--book", "work", "--json"]).object()["contacts"] as? [[String: Any]]
+        #expect(listed?.compactMap { $0["name"] as? String } == ["Zvonimir Zec"])
+    }
+
     @Test func aBadCardOpensAgainWithItsProblemThenTheMendedCardIsSaved() throws {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])

@@ -22,6 +22,15 @@ import Testing
         #expect(person == ana())
     }
 
+    @Test func aNewCardNamesTheBooksAndItsBookLineIsRead() throws {
+        #expect(ContactDraft().newCardText(books: []) == ContactDraft().cardText)
+        let text = ContactDraft().newCardText(books: ["personal", "work"]).replacingOccurrences(of: "First name: \n", with: "First name: Zora\n")
+        #expect(text.hasSuffix("# Book: one of personal, work; empty for a contact of no book.\nBook: personal\n"))
+        #expect(try ContactDraft.parse(cardText: text).book == "personal")
+        #expect(try ContactDraft.parse(cardText: text.replacingOccurrences(of: "Book: personal", with: "Book: work")).book == "work")
+        #expect(try ContactDraft.parse(cardText: text.replacingOccurrences(of: "Book: personal", with: "Book:")).book == nil)
+    }
+
     @Test func anEditedCardChangesFieldsAddsNumbersAndKeepsTheStoredReadingOfAnUnchangedOne() throws {
         var text = ContactDraft(ana()).cardText
         text = text.replacingOccurrences(of: "Organization: Acme", with: "Organization: Acme Ltd")

@@ -24,7 +24,7 @@ extension ContactBook {
         try contacts.add(draft, parser: parser, book: book)
     }
 
-    /// Stores `draft` over the person `id` (REV bumped); nil when it changes nothing.
+    /// Stores `draft` over the person `id` (REV bumped; into the draft's book when it names one); nil when it changes nothing.
     public func save(_ draft: ContactDraft, personId: Int64) async throws -> Person? {
         try contacts.save(draft, personId: personId, parser: parser)
     }

@@ -53,7 +53,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.selectByState, [.char("S")], "Select everyone shown who is not invited yet and has a number that takes SMS (:select pending|invited|failed for others)", [.contacts]),
         KeyBinding(.sort, [.char("s")], "Sort by first name or by last name", [.contacts]),
         KeyBinding(.invite, [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to", [.contacts]),
-        KeyBinding(.addContact, [.char("a")], "Add a contact: a card opens in $EDITOR", [.contacts]),
+        KeyBinding(.addContact, [.char("a")], "Add a contact: a card opens in $EDITOR (its Book line says which address book)", [.contacts]),
         KeyBinding(.editContact, [.char("e")], "Edit the person under the cursor (or open) as a card in $EDITOR", [.contacts]),
         KeyBinding(.deleteContact, [.char("x")], "Delete the selected people (or the one under the cursor); u brings them back", [.contacts]),
         KeyBinding(.mergeContacts, [.char("M")], "Merge the selected people into the first of them, after a preview", [.contacts]),

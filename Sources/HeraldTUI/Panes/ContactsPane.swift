@@ -345,7 +345,7 @@ public final class ContactsPane: LivePane {
 
     /// `a`: a new contact from an empty card in $EDITOR.
     private func addContact() {
-        runCardEditor(ContactDraft().cardText, name: "new-contact") { self.viewModel.save($0, personId: nil) }
+        runCardEditor(ContactDraft().newCardText(books: viewModel.bookNames), name: "new-contact") { self.viewModel.save($0, personId: nil) }
     }
 
     /// `e`: the person under the cursor (or open) as a card in $EDITOR; stored when it reads.

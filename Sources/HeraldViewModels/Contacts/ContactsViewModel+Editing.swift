@@ -50,7 +50,7 @@ extension ContactsViewModel {
         let book = self.book
         effects.perform({ () async throws -> (Person?, Bool) in
             if let personId { return (try await book.save(draft, personId: personId), false) }
-            return (try await book.add(draft), true)
+            return (try await book.add(draft, book: draft.book), true)
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {

@@ -62,6 +62,8 @@ public final class ContactsViewModel {
     }
     /// "books: personal ✓ · work: 1 conflict to settle": how each book stands, nil without books.
     public private(set) var bookLine: String?
+    /// The books of the config, in order: where `a` may put a new contact.
+    public private(set) var bookNames: [String] = []
     /// A problem reading the store, shown in place of the list.
     public private(set) var loadError: String?
     /// True until the first listing arrived.
@@ -453,6 +455,7 @@ public final class ContactsViewModel {
         effects.perform({ try await books.states() }, then: { [weak self] result in
             guard let self, case .success(let states) = result else { return }
             self.bookLine = Self.bookLine(states)
+            self.bookNames = states.map(\.book.name)
         })
     }
 

@@ -53,6 +53,7 @@ struct ContactsEdit: AsyncParsableCommand {
     func run() async throws {
         let parser = try global.phoneParser(region: region)
         let db = try global.openDatabase()
+        _ = try global.addressBooks(db, parser: parser)      // the config's books, which a card's `Book:` line may name
         let store = ContactStore(database: db)
         guard let stored = try store.person(id: id) else {
             throw Output.failure("no contact with id \(id): find ids with `herald contacts list --search NAME`")
