@@ -80,6 +80,7 @@ public struct SMTPMailer: Mailer {
         } catch {
             return .unknown(reason: "the SMTP server \(settings.host) did not confirm the message (\(error))")
         }
+        // The message is taken; a QUIT the server does not answer changes nothing of that.
         conversation.timeout = 5
         _ = try? await conversation.send("QUIT")
         return .accepted
