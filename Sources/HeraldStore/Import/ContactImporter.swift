@@ -287,7 +287,7 @@ public struct ContactImporter: Sendable {
             people.removeAll(keepingCapacity: true)
             let matches = self.matches, folding = self.folding
             let decide = !decided, expected = expectedPeople
-            let counts = try importer.database.write { db -> (Int, Int, Int, [ImportIssue], Bool) in
+            let counts = try importer.database.write { db -> (Int, Int, Int, [ImportIssue], Bool, [Int64]) in
                 var deferring = false
                 if decide, expected > 0 {
                     let stored = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
@@ -300,13 +300,18 @@ public struct ContactImporter: Sendable {
                 try matches.refresh(db)
                 var imported = 0, updated = 0, skipped = 0
                 var issues: [ImportIssue] = []
+                var mergedInto: [Int64] = []
                 for item in incoming {
                     let (outcome, full) = try Merger.store(item.person, keys: item.keys, db: db, now: now,
                                                            matches: matches, folding: folding)
                     switch outcome {
                     case .inserted: imported += 1
-                    case .updated: updated += 1
-                    case .unchanged: skipped += 1
+                    case .updated(let id):
+                        updated += 1
+                        mergedInto.append(id)
+                    case .unchanged(let id):
+                        skipped += 1
+                        mergedInto.append(id)
                     }
                     if let full { issues.append(ImportIssue(file: item.file, line: item.line, message: full)) }
                 }
@@ -314,13 +319,14 @@ public struct ContactImporter: Sendable {
                 // sees every committed batch, also of an import killed before its end.
                 if imported + updated > 0 { try PersonRows.bumpGeneration(db) }
                 try matches.wrote(db)
-                return (imported, updated, skipped, issues, deferring)
+                return (imported, updated, skipped, issues, deferring, mergedInto)
             }
             decided = true
             if counts.4 { indexesDeferred = true }
             report.imported += counts.0
             report.updated += counts.1
             report.skipped += counts.2
+            report.mergedInto += counts.5
             report.numbersNeedingRegion += incoming.reduce(0) { total, item in
                 total + item.person.phones.filter { $0.number.invalidReason == PhoneNumberParser.noRegionHelp }.count
             }
@@ -331,7 +337,8 @@ public struct ContactImporter: Sendable {
 
 /// Finds the stored person an incoming one is, and merges them.
 enum Merger {
-    enum Outcome { case inserted, updated, unchanged }
+    /// A new person, or the stored one (by id) a card was merged into.
+    enum Outcome { case inserted, updated(Int64), unchanged(Int64) }
 
     /// Stores `p` (new, or merged into the stored person it is); the second value says what a
     /// merge left out because the stored person had all the numbers or emails one may have.
@@ -353,10 +360,10 @@ enum Merger {
                 + "emails one person may have (\(FieldLimits.phonesPerPerson) each): \(cut.joined(separator: " and ")) "
                 + "of this card not added"
         }
-        if same(merged, existing) { return (.unchanged, full) }
+        if same(merged, existing) { return (.unchanged(id), full) }
         let mergedKeys = try PersonRows.update(merged, id: id, db: db, now: now, folding: folding)
         matches.record(merged, id: id, keys: mergedKeys)
-        return (.updated, full)
+        return (.updated(id), full)
     }
 
     /// The stored person updated with what the incoming card says; numbers and emails are united.

@@ -35,6 +35,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// At most this many issues are kept; the rest are counted in the last one.
     public static let maxIssues = 1000
     var droppedIssues = 0
+    /// The stored people the cards were merged into (changed or not), in the order met (one merged into twice is there
+    /// twice): what an import into a book takes along. Not in the JSON.
+    public internal(set) var mergedInto: [Int64] = []
 
     mutating func add(_ issue: ImportIssue) {
         if errors.count < Self.maxIssues { errors.append(issue) } else { droppedIssues += 1 }
@@ -47,6 +50,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
         skipped += other.skipped
         numbersNeedingRegion += other.numbersNeedingRegion
         bytesRead += other.bytesRead
+        mergedInto += other.mergedInto
         for issue in other.errors { add(issue) }
         finish()
     }

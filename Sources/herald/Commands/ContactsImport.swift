@@ -21,7 +21,7 @@ struct ContactsImport: AsyncParsableCommand {
     @Option(help: "Country for numbers written without +code (e.g. HR); default from config or LANG.")
     var region: String?
 
-    @Option(help: ArgumentHelp("Make the new contacts cards of this address book of [[books]] (people merged keep their book).",
+    @Option(help: ArgumentHelp("Make the contacts cards of this address book of [[books]]: the new ones, and those merged into a contact of no book (one already in a book keeps it).",
                                valueName: "name"))
     var book: String?
 
@@ -36,10 +36,13 @@ struct ContactsImport: AsyncParsableCommand {
         let db = try global.openDatabase()
         let contacts = ContactStore(database: db)
         var before: Int64 = 0
+        var books: AddressBooks?
         if let book {
-            let known = try global.addressBooks(db, parser: parser).list().map(\.book.name)
+            let registered = try global.addressBooks(db, parser: parser)
+            let known = try registered.list().map(\.book.name)
             guard known.contains(book) else { throw Output.failure("--book: \(BookError.unknownBook(book, known: known))") }
             before = try contacts.lastPersonID()
+            books = registered
         }
         var importer = ContactImporter(database: db, parser: parser)
         let folder = global.paths.dataDirectory.path
@@ -62,12 +65,22 @@ struct ContactsImport: AsyncParsableCommand {
         if failures.count == paths.count, let first = failures.first {
             throw Output.failure(failures.count == 1 ? first : failures.joined(separator: "\n"))
         }
-        if let book {
+        if let book, let books {
             do {
-                let moved = try contacts.move(ids: try contacts.personIDs(after: before), toBook: book)
-                if !json { print("\(counted(moved, "new contact")) added to book \(Output.safe(book))") }
+                let new = try contacts.personIDs(after: before)
+                // People the cards merged into join the book when they were of none; one in a book keeps it.
+                var seen = Set(new)
+                let joining = try report.mergedInto.filter { id in
+                    guard seen.insert(id).inserted else { return false }
+                    return try books.card(personId: id) == nil
+                }
+                let moved = try contacts.move(ids: new + joining, toBook: book)
+                if !json {
+                    let merged = joining.isEmpty ? "" : " (\(counted(joining.count, "of them", "of them")) merged into a contact of no book)"
+                    print("\(counted(moved, "contact")) added to book \(Output.safe(book))\(merged)")
+                }
             } catch {
-                throw Output.failure("the import is stored, but its new contacts could not join book \(Output.safe(book)): \(error)")
+                throw Output.failure("the import is stored, but its contacts could not join book \(Output.safe(book)): \(error)")
             }
         }
         if json {
