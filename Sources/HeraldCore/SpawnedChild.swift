@@ -28,7 +28,7 @@ public struct SpawnedChild: Sendable {
             // Close-on-exec, so no other child inherits them (pipe2 is not visible from Swift; closefrom covers ours).
             guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
                 let code = errno
-                for p in pipes { p.forEach { _ = close($0) } }
+                for fd in pipes.joined() + ends where fd >= 0 { _ = close(fd) }
                 throw StartError(value: code)
             }
             pipes.append(ends)
