@@ -41,25 +41,8 @@ public struct SpawnedChild: Sendable {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         _ = Self.closeFrom?(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var argv = ([path] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        argv.append(nil)
-        var envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { envp.forEach { free($0) } }
-        envp.append(nil)
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
+        let started = SpawnSetup.spawn(&pid, [path] + arguments, environment: environment, actions: &actions, ownGroup: true)
         // The child's ends are the child's now (or nobody's, when it did not start).
         for fd in [input[0], output[1], errors[1]] { _ = close(fd) }
         guard started == 0 else {
@@ -88,4 +71,36 @@ public struct SpawnedChild: Sendable {
     /// without it the child inherits only what Herald opened without O_CLOEXEC.
     private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: CloseFrom.self) }
+}
+
+/// What every child Herald starts with `posix_spawn` shares: every signal at its default and none blocked (Herald
+/// ignores SIGPIPE and blocks others; a child must not inherit that), and its arguments and environment as C strings.
+public enum SpawnSetup {
+    /// `posix_spawn` of `arguments` (the first a path) with exactly `environment`; `ownGroup` puts the child in a process
+    /// group of its own. The spawn's result (0, or an errno).
+    public static func spawn(_ pid: inout pid_t, _ arguments: [String], environment: [String: String],
+                             actions: UnsafePointer<posix_spawn_file_actions_t>?, ownGroup: Bool) -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var argv = arguments.map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        argv.append(nil)
+        var envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { envp.forEach { free($0) } }
+        envp.append(nil)
+        return posix_spawn(&pid, arguments[0], actions, &attributes, &argv, &envp)
+    }
 }

@@ -18,11 +18,7 @@ import Testing
 
     @Test func openingAnInvitationsLinkCountsForItAndEveryTerminalSeesIt() throws {
         let server = try PlatformCLI(timeScale: "200")
-        let senderKey = try #require(try server.ok(["serve", "keys", "create", "--role", "sender", "--json"]).object()["key"] as? String)
-        let viewerKey = try #require(try server.ok(["serve", "keys", "create", "--role", "viewer", "--json"]).object()["key"] as? String)
-        let serving = try server.start(["serve", "--listen", "127.0.0.1:0"])
-        let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
-        let url = try #require(line.split(separator: " ").last.map(String.init))
+        let (serving, url, senderKey, viewerKey) = try server.serve()
 
         let ana = try PlatformCLI()
         ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]

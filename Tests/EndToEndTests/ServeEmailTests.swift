@@ -75,11 +75,7 @@ final class TestSMTPServer {
             \(extra.isEmpty ? "starttls = false" : extra)
 
             """.write(to: config, atomically: true, encoding: .utf8)
-        let senderKey = try #require(try server.ok(["serve", "keys", "create", "--role", "sender", "--json"]).object()["key"] as? String)
-        let viewerKey = try #require(try server.ok(["serve", "keys", "create", "--role", "viewer", "--json"]).object()["key"] as? String)
-        let serving = try server.start(["serve", "--listen", "127.0.0.1:0"])
-        let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
-        let url = try #require(line.split(separator: " ").last.map(String.init))
+        let (serving, url, senderKey, viewerKey) = try server.serve()
         let ana = try PlatformCLI()
         ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]
         let vcf = [("Ivo", "ivo@example.org"), ("Dora", "drop@example.org")].map { name, email in

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import Synchronization
 
 /// Runs a program in the terminal's foreground, the way a shell runs a job: in Herald's own process
@@ -14,23 +15,6 @@ nonisolated public enum ForegroundCommand {
     /// Runs `arguments` (the first one a path) with `environment` and waits; returns its exit status
     /// (128 + the signal number when a signal ended it).
     public static func run(_ arguments: [String], environment: [String: String]) throws(Failure) -> Int32 {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArguments = arguments.map { strdup($0) }
-        defer { cArguments.forEach { free($0) } }
-        cArguments.append(nil)
-        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { cEnvironment.forEach { free($0) } }
-        cEnvironment.append(nil)
-
         let previousInterrupt = signal(SIGINT, SIG_IGN)
         let previousQuit = signal(SIGQUIT, SIG_IGN)
         let previousStop = signal(SIGTSTP, SIG_DFL)     // ncurses' own handler would repaint over the editor
@@ -40,7 +24,8 @@ nonisolated public enum ForegroundCommand {
             signal(SIGTSTP, previousStop)
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], nil, &attributes, &cArguments, &cEnvironment)
+        // In Herald's own process group, where the terminal is.
+        let spawned = SpawnSetup.spawn(&pid, arguments, environment: environment, actions: nil, ownGroup: false)
         guard spawned == 0 else {
             throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
