@@ -28,7 +28,11 @@ func infobipBench(dir: URL) async throws {
     let client = try await EmbeddedPlatform.sandboxClient(engine: engine)
     let messageKey = try await client.applicationSettings().defaultMessageKey ?? ""
 
-    // Messages handed to Infobip per second by the leader's carrier pass: 20,000 accepted first, then one pass.
+    // Messages handed to Infobip per second by the leader's carrier pass: 20,000 accepted first, then one pass. As on a
+    // server with a public URL, each message asks Infobip to push its reports, so none wait in Infobip's report queue
+    // for the pass to collect. (The stand-in's own pushes are an hour away; the bench posts the reports itself below,
+    // to the server's real webhook.)
+    carrier.pushReports(to: URL(string: "http://127.0.0.1:9/1/carriers/infobip/reports/not-yet")!)
     let total = 20_000
     for start in stride(from: 0, to: total, by: 1000) {
         _ = try await client.sendInvitation(SendInvitationBody(messageKey: messageKey, sender: "Herald", destinations: (start..<start + 1000).map {
@@ -41,8 +45,6 @@ func infobipBench(dir: URL) async throws {
     let received = await state.sentInOrder.count
     say("infobip:  \(fmt(Double(pass.handed) / handSeconds, 0)) messages handed to Infobip/s by the leader (\(pass.handed) in "
         + "\(fmt(handSeconds)) s, \(settings.maxMessagesPerRequest) per request; the stand-in took \(received))")
-    // The reports Infobip queued for them are taken away: they come by the webhook below.
-    _ = await state.takeReports(limit: .max, bulkId: nil, messageId: nil)
 
     let (url, serving) = try await startServer(engine)
     defer { serving.cancel() }
