@@ -160,6 +160,23 @@ func searchBench(_ o: BenchOptions, db: HeraldDatabase) throws {
     for len in typing.keys.sorted() {
         print("          \(len == 5 ? "5+" : String(len)) character\(len == 1 ? "" : "s"): " + summary(typing[len] ?? []))
     }
+    // An edit while a search is open: the person saved with a new name, then found by it (the index follows the change).
+    let parser = try PhoneNumberParser(defaultRegion: "HR")
+    let order = try store.personIDs(sortedBy: .firstName)
+    var edits: [Double] = []
+    for round in 0..<20 {
+        let id = order[(order.count / 20) * round + 7]
+        guard let person = try store.person(id: id) else { throw BenchError("person \(id) is gone") }
+        var draft = ContactDraft(person)
+        draft.lastName = "Editedbench\(round)"
+        var found: [Int64] = []
+        edits.append(try seconds {
+            _ = try store.save(draft, personId: id, parser: parser)
+            found = try store.search("editedbench\(round)", limit: 50).people.compactMap(\.id)
+        } * 1000)
+        guard found == [id] else { throw BenchError("the edit of \(id) did not show in the search (\(found))") }
+    }
+    print("          an edit saved, then found by its new name (the search index follows it), 20 edits: " + summary(edits))
     // For comparison: a plain SQL LIKE scan over the stored search keys.
     var likeTimes: [Double] = []
     for q in ["ana", "horvat", "gmail", "zz-nothing"] {

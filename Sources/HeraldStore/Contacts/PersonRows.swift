@@ -211,9 +211,20 @@ enum PersonRows {
                                   arguments: [limit ?? -1, offset])
     }
 
-    /// Marks the contacts as changed so in-memory search indexes rebuild.
+    /// Marks the contacts as changed so in-memory search indexes catch up, and forgets all but the latest
+    /// `keptChanges` of the people's changes (the newest is always kept, so change numbers only grow).
     static func bumpGeneration(_ db: Database) throws {
         try db.execute(sql: "UPDATE store_meta SET value = value + 1 WHERE key = 'contacts_generation'")
+        try db.execute(sql: "DELETE FROM person_change WHERE seq <= (SELECT MAX(seq) FROM person_change) - ?",
+                       arguments: [keptChanges])
+    }
+
+    /// How many of the latest person changes are kept for search indexes to catch up with.
+    static let keptChanges = 1024
+
+    /// The number of the latest person change (0 when none is kept).
+    static func lastChange(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM person_change") ?? 0
     }
 
     static func generation(_ db: Database) throws -> Int64 {

@@ -14,13 +14,15 @@ public struct SearchHit: Sendable, Hashable {
 /// 100,000 people in a few milliseconds without per-keystroke SQL. Entries are stored in first-name
 /// order, so walking hits in entry order is walking them in display order.
 final class SearchIndex: Sendable {
-    private static let entryEnd: UInt8 = 0x1E
+    static let entryEnd: UInt8 = 0x1E
     private static let fieldSep: UInt8 = 0x1F
     /// Weight of the field a term matched in: first name, last name, other name, organisation, email; then phone.
     private static let fieldWeights = [5, 5, 4, 3, 2]
     private static let phoneWeight = 4
 
     let generation: Int64
+    /// The latest person change (`person_change.seq`) the index holds.
+    let changeSeq: Int64
     let ids: [Int64]
     let text: [UInt8]
     let textStart: [Int32]
@@ -43,6 +45,7 @@ final class SearchIndex: Sendable {
 
     static func build(_ db: Database) throws -> SearchIndex {
         let generation = try PersonRows.generation(db)
+        let changeSeq = try PersonRows.lastChange(db)
         // Keys in table order (a sequential read), then placed in first-name order, which comes
         // from the sort index alone: far cheaper than walking the table in index order.
         let expected = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
@@ -97,13 +100,14 @@ final class SearchIndex: Sendable {
             if let i = position[id] { lastRank[Int(i)] = rank }
             rank += 1
         }
-        return SearchIndex(generation: generation, ids: ids, text: text, textStart: textStart, digits: digits,
-                           digitStart: digitStart, lastRank: lastRank)
+        return SearchIndex(generation: generation, changeSeq: changeSeq, ids: ids, text: text, textStart: textStart,
+                           digits: digits, digitStart: digitStart, lastRank: lastRank)
     }
 
-    init(generation: Int64, ids: [Int64], text: [UInt8], textStart: [Int32], digits: [UInt8],
+    init(generation: Int64, changeSeq: Int64, ids: [Int64], text: [UInt8], textStart: [Int32], digits: [UInt8],
                  digitStart: [Int32], lastRank: [Int32]) {
         self.generation = generation
+        self.changeSeq = changeSeq
         self.ids = ids
         self.text = text
         self.textStart = textStart
@@ -516,25 +520,34 @@ final class FirstKeystrokeAnswers: @unchecked Sendable {
     func store(_ key: String, _ answer: Answer) { lock.withLock { answers[key] = answer } }
 }
 
-/// Holds the current index and rebuilds it when the contacts changed (any process).
+/// Holds the current index and brings it up to date when the contacts changed (any process).
 final class SearchIndexCache: @unchecked Sendable {
     private let lock = NSLock()
     private var index: SearchIndex?
 
-    /// The index for the contacts as they are now: the one held, else the one saved next to the
-    /// database when it was built for the same contacts (a new process starts searching at once),
-    /// else a new one, saved for the next process.
+    /// The index for the contacts as they are now: the one held, else the one saved next to the database (a new
+    /// process starts searching at once), either taking again the people changed since it was made; else a new one.
+    /// An index read from the file and brought up to date, or built, is saved for the next process.
     func current(_ pool: DatabasePool, savedAt file: String? = nil) throws -> SearchIndex {
         let generation = try pool.read { db in try PersonRows.generation(db) }
-        if let idx = lock.withLock({ index }), idx.generation == generation { return idx }
+        let held = lock.withLock { index }
+        if let held, held.generation == generation { return held }
+        if let held, let caughtUp = try pool.read({ db in try held.caughtUp(db) }) { return hold(caughtUp) }
         let stamp = try pool.read { db in try SearchIndexFile.Stamp(db) }
-        if let file, let saved = SearchIndexFile.load(file, stamp: stamp) {
-            lock.withLock { index = saved }
-            return saved
+        if let file, let saved = SearchIndexFile.load(file, epoch: stamp.epoch) {
+            if saved.generation == stamp.generation, saved.count == Int(stamp.count) { return hold(saved) }
+            if let caughtUp = try pool.read({ db in try saved.caughtUp(db) }) {
+                SearchIndexFile.save(caughtUp, epoch: stamp.epoch, to: file)
+                return hold(caughtUp)
+            }
         }
         let fresh = try pool.read { db in try SearchIndex.build(db) }
-        lock.withLock { index = fresh }
-        if let file, fresh.generation == stamp.generation { SearchIndexFile.save(fresh, stamp: stamp, to: file) }
-        return fresh
+        if let file { SearchIndexFile.save(fresh, epoch: stamp.epoch, to: file) }
+        return hold(fresh)
+    }
+
+    private func hold(_ index: SearchIndex) -> SearchIndex {
+        lock.withLock { self.index = index }
+        return index
     }
 }

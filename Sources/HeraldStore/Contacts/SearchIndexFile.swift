@@ -4,26 +4,30 @@ import Logging
 
 /// The search index saved next to the database, so a new process (`herald contacts list --search`,
 /// the UI's first keystroke) does not read and sort every person again. The file is only used for
-/// the contacts it was built from: its stamp (generation, count and highest id of the people) must
-/// match the database's. Saving is best effort: a folder that cannot take the file only costs the
-/// next process a rebuild.
+/// the database it was built from (its epoch): as it is when nobody changed the contacts since, else
+/// brought up to date with the people changed since (`SearchIndex.caughtUp`). Saving is best effort: a
+/// folder that cannot take the file only costs the next process a rebuild.
 enum SearchIndexFile {
-    private static let magic: UInt64 = 0x4845_5241_4C44_5331    // "HERALDS1"
+    private static let magic: UInt64 = 0x4845_5241_4C44_5332    // "HERALDS2"
 
+    /// Which contacts an index is for.
     struct Stamp: Equatable {
+        /// Tells this database from another one at the same path.
+        let epoch: Int64
         let generation: Int64
+        /// The latest person change: an index of this generation holds it.
+        let changeSeq: Int64
         let count: Int64
-        let maxId: Int64
 
         init(_ db: Database) throws {
+            epoch = try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'contacts_epoch'") ?? 0
             generation = try PersonRows.generation(db)
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM person")
-            count = row?[0] ?? 0
-            maxId = row?[1] ?? 0
+            changeSeq = try PersonRows.lastChange(db)
+            count = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
         }
     }
 
-    static func save(_ index: SearchIndex, stamp: Stamp, to path: String) {
+    static func save(_ index: SearchIndex, epoch: Int64, to path: String) {
         var data = Data()
         func put<T>(_ value: T) { withUnsafeBytes(of: value) { data.append(contentsOf: $0) } }
         func put<T>(array: [T]) {
@@ -31,9 +35,9 @@ enum SearchIndexFile {
             array.withUnsafeBytes { data.append(contentsOf: $0) }
         }
         put(magic)
-        put(stamp.generation)
-        put(stamp.count)
-        put(stamp.maxId)
+        put(epoch)
+        put(index.generation)
+        put(index.changeSeq)
         put(array: index.ids)
         put(array: index.text)
         put(array: index.textStart)
@@ -49,7 +53,9 @@ enum SearchIndexFile {
         }
     }
 
-    static func load(_ path: String, stamp: Stamp) -> SearchIndex? {
+    /// The index saved for the database of `epoch`, whatever its generation; nil when there is none, or it is
+    /// another database's, or it does not hold together.
+    static func load(_ path: String, epoch: Int64) -> SearchIndex? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
@@ -59,17 +65,21 @@ enum SearchIndexFile {
             return nil
         }
         var reader = Reader(data: data)
-        guard reader.value(UInt64.self) == magic, reader.value(Int64.self) == stamp.generation,
-              reader.value(Int64.self) == stamp.count, reader.value(Int64.self) == stamp.maxId,
+        guard reader.value(UInt64.self) == magic, reader.value(Int64.self) == epoch,
+              let generation = reader.value(Int64.self), let changeSeq = reader.value(Int64.self),
               let ids = reader.array(Int64.self), let text = reader.array(UInt8.self),
               let textStart = reader.array(Int32.self), let digits = reader.array(UInt8.self),
               let digitStart = reader.array(Int32.self), let lastRank = reader.array(Int32.self),
-              reader.isAtEnd, ids.count == Int(stamp.count), textStart.count == ids.count + 1,
+              reader.isAtEnd, textStart.count == ids.count + 1,
               digitStart.count == ids.count + 1, lastRank.count == ids.count,
-              textStart.last.map({ Int($0) == text.count }) == true, digitStart.last.map({ Int($0) == digits.count }) == true
+              textStart.first == 0, digitStart.first == 0,
+              zip(textStart, textStart.dropFirst()).allSatisfy({ $0 < $1 }),
+              zip(digitStart, digitStart.dropFirst()).allSatisfy({ $0 < $1 }),
+              textStart.last.map({ Int($0) == text.count }) == true, digitStart.last.map({ Int($0) == digits.count }) == true,
+              lastRank.allSatisfy({ $0 >= 0 && Int($0) < ids.count })
         else { return nil }
-        return SearchIndex(generation: stamp.generation, ids: ids, text: text, textStart: textStart, digits: digits,
-                           digitStart: digitStart, lastRank: lastRank)
+        return SearchIndex(generation: generation, changeSeq: changeSeq, ids: ids, text: text, textStart: textStart,
+                           digits: digits, digitStart: digitStart, lastRank: lastRank)
     }
 
     /// Reads fixed-size values and arrays from the file's bytes, refusing anything that runs past the end.

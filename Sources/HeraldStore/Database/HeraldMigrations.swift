@@ -287,6 +287,22 @@ enum HeraldMigrations {
                 END;
                 """)
         }
+        m.registerMigration("v16-person-changes") { db in
+            // Which people changed what the search index holds (keys and sort names), whichever process wrote it: an
+            // index a few changes behind takes just those people again instead of reading the whole book. Only the
+            // latest changes are kept (see `PersonRows.bumpGeneration`); an index older than them is built again. The epoch tells
+            // this database from another one at the same path (a saved index belongs to one).
+            try db.execute(sql: """
+                CREATE TABLE person_change (seq INTEGER PRIMARY KEY, person_id INTEGER NOT NULL);
+                CREATE TRIGGER person_change_insert AFTER INSERT ON person
+                BEGIN INSERT INTO person_change (person_id) VALUES (NEW.id); END;
+                CREATE TRIGGER person_change_update AFTER UPDATE OF search_key, phone_key, sort_first, sort_last ON person
+                BEGIN INSERT INTO person_change (person_id) VALUES (NEW.id); END;
+                CREATE TRIGGER person_change_delete AFTER DELETE ON person
+                BEGIN INSERT INTO person_change (person_id) VALUES (OLD.id); END;
+                INSERT INTO store_meta (key, value) VALUES ('contacts_epoch', abs(random()));
+                """)
+        }
         return m
     }
 }
