@@ -32,6 +32,14 @@ import Testing
         #expect(count == 2)
         let state = try #require(try await books.states().first)
         #expect(state.book.name == "friends" && state.people == 2 && state.syncedAt != nil && state.problem == nil)
+
+        // A card moved out of the folder (as `mv` does) takes its person with it.
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("a.vcf"), to: dir.url.appendingPathComponent("a.vcf"))
+        for _ in 0..<100 where count > 1 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            count = try harness.workspace.contacts.count()
+        }
+        #expect(try harness.workspace.contacts.people().map(\.firstName) == ["Bo"])
         await books.stopWatching()
     }
 }

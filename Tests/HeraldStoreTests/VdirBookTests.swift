@@ -63,6 +63,27 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
         #expect(try b.books.list().map(\.people) == [1])
     }
 
+    /// What a folder watch hands on: only the files it names are looked at, and a named file that is gone removes
+    /// its person; names that are not cards are left alone.
+    @Test func aSyncOfTheFilesAWatchSawLooksAtThoseAlone() throws {
+        let b = try Book(cards: ["ana-1.vcf": anaCard, "bo-2.vcf": boCard])
+        _ = try b.books.sync("personal")
+        try b.write("ana-1.vcf", anaCard.replacingOccurrences(of: "FN:Ana Horvat", with: "FN:Ana Horvat-Kos")
+            .replacingOccurrences(of: "N:Horvat;Ana;;;", with: "N:Horvat-Kos;Ana;;;"))
+        try b.write("bo-2.vcf", boCard.replacingOccurrences(of: "Bo", with: "Bob"))
+        try b.write("cy-3.vcf", "BEGIN:VCARD\nVERSION:3.0\nUID:cy-3\nFN:Cy Lee\nN:Lee;Cy;;;\nEND:VCARD\n")
+        let named = try b.books.sync("personal", only: ["ana-1.vcf", "cy-3.vcf", ".ana-1.vcf.herald-x.tmp", "notes.txt"])
+        #expect(named.updated == 1 && named.added == 1 && named.removed == 0 && named.unchanged == 0)
+        #expect(try b.person("Ana").lastName == "Horvat-Kos")
+        #expect(try b.contacts.people().map(\.firstName).sorted() == ["Ana", "Bo", "Cy"])      // bo-2.vcf not looked at
+
+        try FileManager.default.removeItem(at: b.folder.appendingPathComponent("cy-3.vcf"))
+        let gone = try b.books.sync("personal", only: ["cy-3.vcf", "bo-2.vcf"])
+        #expect(gone.removed == 1 && gone.updated == 1)
+        #expect(try b.contacts.people().map(\.firstName).sorted() == ["Ana", "Bob"])
+        #expect(try b.books.sync("personal").unchanged == 2)
+    }
+
     @Test func anEditIsWrittenBackKeepingUIDUnknownLinesTheirFoldingAndLineEndings() throws {
         let b = try Book(cards: ["ana-1.vcf": anaCard, "bo-2.vcf": boCard])
         _ = try b.books.sync("personal")

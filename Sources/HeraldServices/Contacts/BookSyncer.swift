@@ -33,6 +33,9 @@ public actor BookSyncer {
     private var watching = false
     private var synced: [String: (at: Date, problem: String?)] = [:]
     private var waiting: Set<String> = []
+    /// Per book, the card files a folder watch saw change since its last sync; nil for a book whose folder must be read
+    /// whole (the watch lost track).
+    private var pending: [String: Set<String>?] = [:]
     /// The books being synced now (a CardDAV sync leaves the actor while it waits for the server).
     private var running: Set<String> = []
     private let log = Logger(label: "herald.books")
@@ -49,7 +52,8 @@ public actor BookSyncer {
     }
 
     /// Syncs book `name` (every book when nil) with its folder; a book that fails is reported and the others go on.
-    public func sync(_ name: String? = nil) async throws -> [BookSyncReport] {
+    /// With `only`, a vdir book looks at just those files.
+    public func sync(_ name: String? = nil, only files: Set<String>? = nil) async throws -> [BookSyncReport] {
         let list = try books.list()
         let all = list.map(\.book.name)
         let names: [String]
@@ -74,7 +78,7 @@ public actor BookSyncer {
                     guard let remote else { throw BookError.notAFolder(book: book) }
                     report = try await remote(books, book)
                 } else {
-                    report = try books.sync(book)
+                    report = try books.sync(book, only: files)
                 }
                 synced[book] = (clock.now(), report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read")
                 reports.append(report)
@@ -115,8 +119,9 @@ public actor BookSyncer {
     /// How CardDAV books are synced with their servers.
     public func use(remote: @escaping @Sendable (AddressBooks, String) async throws -> BookSyncReport) { self.remote = remote }
 
-    /// Syncs every book now, then again whenever its folder changes (a quarter of a second after the last change, so a
-    /// program writing many cards costs one sync). A sync that fails says so once on the bus.
+    /// Syncs every book now, then again whenever its folder changes (a quarter of a second after the first change, so a
+    /// program writing many cards costs one sync), reading only the files that changed. The folder is watched before it
+    /// is read, so nothing written meanwhile is missed. A sync that fails says so once on the bus.
     public func startWatching() async {
         guard !watching else { return }
         watching = true
@@ -126,12 +131,13 @@ public actor BookSyncer {
             return
         }
         for (book, _) in list {
-            await syncInBackground(book.name)
-            guard book.kind == .vdir, let watch = FolderWatch.start(folder: book.location, prefix: "", onChange: { [weak self] in
+            if book.kind == .vdir, let watch = FolderWatch.start(folder: book.location, prefix: "", onChange: { [weak self] files in
                 guard let self else { return }
-                Task { await self.changed(book.name) }
-            }) else { continue }
-            watches.append(watch)
+                Task { await self.changed(book.name, files: files) }
+            }) {
+                watches.append(watch)
+            }
+            await syncInBackground(book.name)
         }
         let remoteBooks = list.filter { $0.book.kind == .carddav }.map(\.book.name)
         if !remoteBooks.isEmpty, schedule == nil {
@@ -153,16 +159,19 @@ public actor BookSyncer {
         schedule = nil
     }
 
-    private func changed(_ name: String) async {
+    private func changed(_ name: String, files: Set<String>?) async {
+        let seen = pending[name] ?? Set<String>()
+        pending[name] = files.flatMap { files in seen.map { $0.union(files) } }
         guard waiting.insert(name).inserted else { return }
         try? await Task.sleep(nanoseconds: 250_000_000)
         waiting.remove(name)
-        await syncInBackground(name)
+        let files = pending.removeValue(forKey: name) ?? nil
+        await syncInBackground(name, only: files)
     }
 
-    private func syncInBackground(_ name: String) async {
+    private func syncInBackground(_ name: String, only files: Set<String>? = nil) async {
         let before = synced[name]?.problem
-        do { _ = try await sync(name) } catch {
+        do { _ = try await sync(name, only: files) } catch {
             if before != "\(error)" { bus.publish(.toast(level: .warning, text: "\(error)")) }
         }
     }

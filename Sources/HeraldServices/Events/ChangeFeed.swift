@@ -98,7 +98,7 @@ public actor ChangeFeed {
     /// every `interval` where the folder cannot be watched. A failed read is retried at the next check.
     public func run(fallbackInterval: TimeInterval = 5) async {
         let wake = WakeSignal()
-        let watch = FolderWatch.start(folder: ledger.database.folder, prefix: "herald.sqlite") { wake.signal() }
+        let watch = FolderWatch.start(folder: ledger.database.folder, prefix: "herald.sqlite") { _ in wake.signal() }
         defer { watch?.stop() }
         while !Task.isCancelled {
             do {

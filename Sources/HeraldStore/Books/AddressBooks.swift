@@ -94,17 +94,34 @@ public struct AddressBooks: Sendable {
 
     /// Reads the folder of book `name` into the store: new card files become people, changed ones update theirs
     /// (a person's chosen SMS number kept while it still has it), removed ones remove theirs. A card that cannot be
-    /// read is reported and its person left as it was. A folder that is not there changes nothing.
-    public func sync(_ name: String) throws -> BookSyncReport {
+    /// read is reported and its person left as it was. A folder that is not there changes nothing. With `only`, just
+    /// those files are looked at (the ones a folder watch saw change), not every file of the folder.
+    public func sync(_ name: String, only names: Set<String>? = nil) throws -> BookSyncReport {
         let book = try database.read { db in try BookCards.book(named: name, db: db) }
         guard book.kind == .vdir else { throw BookError.notAFolder(book: book.name) }
         let folder = VdirFolder(path: book.location)
         guard folder.exists else { throw BookError.folderMissing(book: book.name, path: book.location) }
         let files: [String: String]
-        do { files = try folder.cards() } catch { throw BookError.unreadable(book.location, error.localizedDescription) }
-        let known = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT href, person_id, etag FROM book_card WHERE book = ?", arguments: [book.name])
-                .reduce(into: [String: (id: Int64, etag: String)]()) { $0[$1[0]] = ($1[1], $1[2]) }
+        var known: [String: (id: Int64, etag: String)] = [:]
+        func knownRows(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws {
+            for row in try Row.fetchAll(db, sql: "SELECT href, person_id, etag FROM book_card WHERE book = ?" + sql,
+                                        arguments: [book.name] + arguments) {
+                known[row[0]] = (row[1], row[2])
+            }
+        }
+        if let names {
+            let cards = names.filter(VdirFolder.isCardName)
+            files = cards.reduce(into: [:]) { found, href in if let etag = folder.etag(href) { found[href] = etag } }
+            let hrefs = Array(cards)
+            try database.read { db in
+                for start in stride(from: 0, to: hrefs.count, by: 500) {
+                    let chunk = hrefs[start..<min(hrefs.count, start + 500)]
+                    try knownRows(db, " AND href IN (\(PersonRows.marks(chunk.count)))", StatementArguments(Array(chunk)))
+                }
+            }
+        } else {
+            do { files = try folder.cards() } catch { throw BookError.unreadable(book.location, error.localizedDescription) }
+            try database.read { db in try knownRows(db, "", []) }
         }
         var report = BookSyncReport(book: book.name)
         let changed = files.filter { known[$0.key]?.etag != $0.value }.keys.sorted()

@@ -22,11 +22,14 @@ struct VdirFolder: Sendable {
         let names = try FileManager.default.contentsOfDirectory(atPath: path)
         var cards: [String: String] = [:]
         cards.reserveCapacity(names.count)
-        for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".vcf") {
+        for name in names where Self.isCardName(name) {
             if let etag = etag(name) { cards[name] = etag }
         }
         return cards
     }
+
+    /// Whether a file of the folder is a card: `*.vcf`, not hidden (Herald's temporary files are hidden).
+    static func isCardName(_ name: String) -> Bool { !name.hasPrefix(".") && name.lowercased().hasSuffix(".vcf") }
 
     /// How the file `href` is now: modification time in nanoseconds, size and inode; nil when it is not a regular file.
     func etag(_ href: String) -> String? {
