@@ -53,3 +53,11 @@ tmux -L "$sock" send-keys 3; wait_for "SMS invitation"; sleep 0.3; shoot 3-compo
 tmux -L "$sock" send-keys 4; wait_for "unread"; tmux -L "$sock" send-keys Enter; sleep 0.5; shoot 4-inbox
 tmux -L "$sock" send-keys Escape; sleep 0.3; tmux -L "$sock" send-keys 5; wait_for "bulks"; sleep 0.5; shoot 5-deliveries
 tmux -L "$sock" send-keys '?'; sleep 0.5; shoot 6-help
+# The contact form (a in Contacts), typed into, with an address its check refused.
+tmux -L "$sock" send-keys Escape; sleep 0.3; tmux -L "$sock" send-keys 1; wait_for "suggested"
+tmux -L "$sock" send-keys a; wait_for "ctrl-s save"
+tmux -L "$sock" send-keys -l "Ana"; tmux -L "$sock" send-keys Tab; tmux -L "$sock" send-keys -l "Kovač"
+tmux -L "$sock" send-keys Tab Tab Tab; tmux -L "$sock" send-keys -l "mobile: +385 91 234 5678"
+tmux -L "$sock" send-keys Tab Tab; tmux -L "$sock" send-keys -l "ana@"; tmux -L "$sock" send-keys C-s
+wait_for "is not an email address"; shoot 7-contact-form
+tmux -L "$sock" send-keys Escape Escape

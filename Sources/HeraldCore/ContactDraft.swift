@@ -50,7 +50,7 @@ public struct ContactDraft: Sendable, Hashable {
 
     // MARK: - The card text
 
-    static let fields = ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Book", "Note"]
+    public static let fields = ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Book", "Note"]
 
     /// The same draft with no book named.
     public var withoutBook: ContactDraft {

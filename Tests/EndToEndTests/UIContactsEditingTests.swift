@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Contacts' `a`, `e`, `x` with `u`, `=` and `M` in a real terminal: the card goes to $EDITOR (a script editing it
-/// as a person would) and back, and the list shows each change.
+/// Contacts' `a` and `e` (the form, typed into as a person would), ctrl-o and `E` (the card goes to $EDITOR, a script
+/// editing it as a person would, and back), `x` with `u`, `=` and `M` in a real terminal; the list shows each change.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: end-to-end tests need it (apt-get install tmux)"))
 struct UIContactsEditingTests {
     /// An $EDITOR script: `body` runs with the card's path as $1.
@@ -20,17 +20,33 @@ struct UIContactsEditingTests {
         return session
     }
 
-    @Test func aCardAddedInTheEditorShowsInTheListAndADeleteComesBackWithU() throws {
+    @Test func aContactTypedIntoTheFormShowsInTheListAndADeleteComesBackWithU() throws {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
-        // Fills the empty card: a name and a number.
-        let editor = try Self.editor(#"sed -i 's/^First name: .*/First name: Zvonimir/; s/^Last name: .*/Last name: Zec/; s/^Phone: .*/Phone: mobile: +385 98 765 4321/' "$1""#)
+        let editor = try Self.editor("exit 1")
         defer { try? FileManager.default.removeItem(at: editor) }
         let session = try Self.herald(cli, editor: editor)
         defer { session.kill() }
         try session.sendKeys("a")
+        _ = try session.waitUntil(timeout: 15, "the form") { $0.contains("New contact") && $0.contains("First name") && $0.contains("ctrl-s save") }
+        // Letters that are keys of the list (a, e, q, x) are text here.
+        try session.sendLiteral("Zvonimir")
+        try session.sendKeys("Tab")
+        try session.sendLiteral("Zec")
+        try session.sendKeys("Tab", "Tab", "Tab")
+        try session.sendLiteral("mobile: +385 98 765 4321")
+        try session.sendKeys("Down", "Down")
+        try session.sendLiteral("zec@")
+        try session.sendKeys("C-s")
+        // The card's own check: the form stays, the row says why.
+        _ = try session.waitUntil(timeout: 15, "the problem on its row") { $0.contains("\"zec@\" is not an email address") && $0.contains("New contact") }
+        try session.sendLiteral("example.com")
+        try session.sendKeys("C-s")
         let added = try session.waitUntil(timeout: 15, "the new contact listed") { $0.contains("Zvonimir Zec") && $0.contains("2 people") }
         #expect(added.contains("Added Zvonimir Zec"))
+        let shown = try cli.ok(["contacts", "show", "2", "--json"]).object()
+        #expect(shown["emails"] as? [String] == ["zec@example.com"])
+        #expect((shown["phones"] as? [[String: Any]])?.compactMap { $0["e164"] as? String } == ["+385987654321"])
         try session.sendKeys("G")
         try session.sendKeys("x")
         _ = try session.waitUntil(timeout: 15, "the delete") { $0.contains("1 people") && !$0.contains("Zvonimir Zec  ") && $0.contains("u brings") }
@@ -60,9 +76,11 @@ struct UIContactsEditingTests {
         defer { session.kill() }
         _ = try session.waitUntil(timeout: 15, "the books' state") { $0.contains("books: personal") }
         try session.sendKeys("a")
+        _ = try session.waitUntil(timeout: 15, "the form") { $0.contains("New contact") && $0.contains("Book") }
+        try session.sendKeys("C-o")
         _ = try session.waitUntil(timeout: 15, "the new contact listed") { $0.contains("Added Zvonimir Zec") }
         let card = try String(contentsOf: offered, encoding: .utf8)
-        #expect(card.contains("# Book: one of personal, work; empty for a contact of no book.\nBook: personal\n"), "\(card)")
+        #expect(card.contains("# Book: one of personal, work; empty: no book\nBook: personal\n"), "\(card)")
         let work = try FileManager.default.contentsOfDirectory(atPath: cli.home.appendingPathComponent("books/work").path)
         #expect(work.count == 1 && work.allSatisfy { $0.hasSuffix(".vcf") }, "\(work)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.home.appendingPathComponent("books/personal").path).isEmpty)
@@ -80,7 +98,7 @@ struct UIContactsEditingTests {
         defer { try? FileManager.default.removeItem(at: editor) }
         let session = try Self.herald(cli, editor: editor)
         defer { session.kill() }
-        try session.sendKeys("e")
+        try session.sendKeys("E")
         _ = try session.waitUntil(timeout: 15, "the saved edit") { $0.contains("Saved Ana Horvat") }
         let shown = try cli.ok(["contacts", "show", "1", "--json"]).object()
         #expect(shown["emails"] as? [String] == ["ana@acme.hr"])

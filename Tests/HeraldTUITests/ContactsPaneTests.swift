@@ -183,6 +183,26 @@ struct ContactsPaneTests {
         #expect(!pane.capturesAllKeys)                    // the question is the Composer's, not this pane's
     }
 
+    /// `a` opens the form over the list; what is typed in it is text (not the pane's keys), and ctrl-s stores it.
+    @Test func theAddFormTakesTypedTextAndStoresTheContact() async throws {
+        let f = try await Fixture()
+        try f.add("Ana", "Horvat", "091 444 4444")
+        let pane = try await f.start()
+        #expect(pane.handle(action: .addContact))
+        #expect(pane.keyContext == .editor)
+        for c in "Ivo" { #expect(pane.handle(unboundKey: .char(c))) }
+        #expect(pane.handle(action: .nextPane))
+        for c in "Babić" { #expect(pane.handle(unboundKey: .char(c))) }
+        let shown = try f.draw(width: 80, height: 24).snapshot()
+        #expect(shown.contains("New contact") && shown.contains("Ivo") && shown.contains("Babić"))
+        #expect(shown.contains("ctrl-s save"))
+        #expect(pane.handle(action: .send))
+        #expect(pane.keyContext == .contacts)
+        try await f.settle()
+        #expect(try f.workspace.contacts.people().map(\.displayName).sorted() == ["Ana Horvat", "Ivo Babić"])
+        #expect(f.toasts.notes.last?.text == "Added Ivo Babić")
+    }
+
     /// The footer is the pane's bindings as offered now, with the keys of the user's key map.
     @Test func theFooterNamesWhatThePaneOffersNowWithRemappedKeys() async throws {
         let f = try await Fixture()

@@ -36,6 +36,7 @@ nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
     case invite, resend, topic, duplicates
     case addContact = "add_contact"
     case editContact = "edit_contact"
+    case editContactInEditor = "edit_contact_in_editor"
     case deleteContact = "delete_contact"
     case mergeContacts = "merge_contacts"
     case settleConflict = "settle_conflict"

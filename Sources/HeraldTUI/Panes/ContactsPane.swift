@@ -19,6 +19,8 @@ public final class ContactsPane: LivePane {
     /// Set when the detail's number cursor moved: the next frame scrolls it into view.
     private var keepNumberInView = false
     private var suggestionsRequested = false
+    /// The form `a` and `e` opened, while it is open.
+    private var form: ContactForm?
 
     public init(viewModel: ContactsViewModel) {
         self.viewModel = viewModel
@@ -26,17 +28,18 @@ public final class ContactsPane: LivePane {
 
     public var keyContext: KeyContext {
         if viewModel.mergeQuestion != nil || viewModel.conflictQuestion != nil { return .question }
-        return viewModel.isSearching ? .editor : .contacts
+        return viewModel.isSearching || form != nil ? .editor : .contacts
     }
     public var capturesAllKeys: Bool { viewModel.mergeQuestion != nil || viewModel.conflictQuestion != nil }
-    /// Hands the terminal to $EDITOR for `a` and `e` (nil: `PaneTerminalHooks.suspend`, set by the launcher).
+    /// Hands the terminal to $EDITOR for `E` and the form's ctrl-o (nil: `PaneTerminalHooks.suspend`, set by the launcher).
     public var suspendTerminal: ((() -> Void) -> Void)?
     public var environment = ProcessInfo.processInfo.environment
     /// Invites these people with what the Composer is set to (the shell opens the Composer's confirmation).
     public var onInvite: ([Int64]) -> Void = { _ in }
 
     public var hints: [(key: HintKey, label: String)] {
-        viewModel.isSearching ? [("enter", "done"), ("esc", "done"), ("↑↓", "history")] : footerHints
+        if form != nil { return [("tab", "next field"), ("ctrl-s", "save"), ("ctrl-o", "$EDITOR"), ("esc", "cancel")] }
+        return viewModel.isSearching ? [("enter", "done"), ("esc", "done"), ("↑↓", "history")] : footerHints
     }
 
     public func didAppear() {
@@ -115,6 +118,7 @@ public final class ContactsPane: LivePane {
         if let detail = vm.detail { renderDetail(detail, into: &canvas, rect: rect) }
         if let plan = vm.mergeQuestion { renderMerge(plan, into: &canvas, rect: rect) }
         if let conflict = vm.conflictQuestion { renderConflict(conflict, into: &canvas, rect: rect) }
+        if form != nil { ContactFormView.render(&form!, into: &canvas, area: rect) }
     }
 
     /// The merge's preview: who is kept, who goes, and every number and email the kept one ends with.
@@ -263,6 +267,14 @@ public final class ContactsPane: LivePane {
                     PaneBinding(.keepTheirs, footer: "keep the server's") { vm.settleConflict(keepMine: false) }]
                 + PaneBinding.each([.no, .back, .quit]) { vm.cancelConflict() }
         }
+        if form != nil {
+            return [PaneBinding(.send) { self.formKey(.ctrl("s")) },
+                    PaneBinding(.nextPane) { self.formKey(.tab) },
+                    PaneBinding(.previousPane) { self.formKey(.backTab) },
+                    PaneBinding(.laterSearch) { self.formKey(.down) },
+                    PaneBinding(.earlierSearch) { self.formKey(.up) }]
+                + PaneBinding.each([.finishEditing, .back, .quit]) { self.formKey(.escape) }
+        }
         if vm.isSearching {
             return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() } + [
                 PaneBinding(.earlierSearch) { if let text = vm.recallSearch(-1) { self.search.setText(text) } },
@@ -282,6 +294,7 @@ public final class ContactsPane: LivePane {
                 PaneBinding(.select, footer: several ? "invite this number" : nil) { vm.chooseDetailNumber() },
                 PaneBinding(.invite, footer: "invite") { self.invite() },
                 PaneBinding(.editContact, footer: "edit") { self.editContact() },
+                PaneBinding(.editContactInEditor) { self.editContactInEditor() },
                 PaneBinding(.back, footer: "back", close),
                 PaneBinding(.open, close),
                 PaneBinding(.quit, close),
@@ -305,6 +318,7 @@ public final class ContactsPane: LivePane {
             PaneBinding(.selectRange, footer: ranging ? "select the range" : nil) { vm.toggleRange() },
             PaneBinding(.addContact, footer: listFooter("add")) { self.addContact() },
             PaneBinding(.editContact, footer: listFooter("edit")) { self.editContact() },
+            PaneBinding(.editContactInEditor) { self.editContactInEditor() },
             PaneBinding(.deleteContact) { vm.deleteContacts() },
             PaneBinding(.optOut) { vm.toggleOptOut() },
             PaneBinding(.mergeContacts, footer: vm.selection.count >= 2 ? listFooter("merge") : nil) { vm.askMerge() },
@@ -336,6 +350,7 @@ public final class ContactsPane: LivePane {
 
     public func handle(unboundKey key: Key) -> Bool {
         let vm = viewModel
+        if form != nil { formKey(key); return true }
         guard vm.isSearching else { return false }
         if key == .enter || key == .tab { vm.endSearch(); return true }
         guard search.handle(key) else { return false }
@@ -343,15 +358,43 @@ public final class ContactsPane: LivePane {
         return true
     }
 
-    /// `a`: a new contact from an empty card in $EDITOR.
+    /// `a`: the form of a new contact (with its Book row when there are address books).
     private func addContact() {
-        runCardEditor(ContactDraft().newCardText(books: viewModel.bookNames), name: "new-contact") { self.viewModel.save($0, personId: nil) }
+        form = ContactForm(card: ContactDraft().newCardText(books: viewModel.bookNames), personId: nil, books: viewModel.bookNames)
     }
 
-    /// `e`: the person under the cursor (or open) as a card in $EDITOR; stored when it reads.
+    /// `e`: the form of the person under the cursor (or open).
     private func editContact() {
         viewModel.withCard { id, card in
+            self.form = ContactForm(card: card, personId: id, books: self.viewModel.bookNames)
+        }
+    }
+
+    /// `E`: the person under the cursor (or open) as a card in $EDITOR; stored when it reads.
+    private func editContactInEditor() {
+        viewModel.withCard { id, card in
             self.runCardEditor(card, name: "contact-\(id)") { self.viewModel.save($0, personId: id) }
+        }
+    }
+
+    /// A key for the open form: saving stores the draft and closes it; ctrl-o goes on in $EDITOR with what was typed.
+    private func formKey(_ key: Key) {
+        guard var open = form else { return }
+        let outcome = open.handle(key)
+        form = open
+        switch outcome {
+        case .none: break
+        case .cancel:
+            form = nil
+            viewModel.notify("nothing changed", level: .info)
+        case .save(let draft):
+            form = nil
+            viewModel.save(draft, personId: open.personId)
+        case .openEditor(let card):
+            form = nil
+            runCardEditor(card, name: open.personId.map { "contact-\($0)" } ?? "new-contact") {
+                self.viewModel.save($0, personId: open.personId)
+            }
         }
     }
 
