@@ -95,10 +95,25 @@ import Testing
             (#"{"messages":[{\#(message)},"options":{"regional":{"turkeyIys":{"brandCode":1}}}}]}"#, "turkeyIys.recipientType"),
             (#"{"messages":[{\#(message)}}],"options":{"schedule":{"sendingSpeedLimit":{"amount":5,"timeUnit":"WEEK"}}}}"#,
              "sendingSpeedLimit.timeUnit"),
+            // The schema whole: types, required properties, lengths, and a property where the spec has none.
+            (#"{"messages":[{\#(message)},"options":{"validityPeriod":{"amount":"720"}}}]}"#,
+             "messages[0].options.validityPeriod.amount: must be an integer"),
+            (#"{"messages":[{\#(message)},"options":{"flash":1}}]}"#, "messages[0].options.flash: must be a boolean"),
+            (#"{"messages":[{"destinations":[{"to":"385911000001"}]}]}"#, "messages[0].content: must not be null"),
+            (#"{"messages":[{\#(message)},"options":{"tracking":{"trackClicks":true}}}]}"#,
+             "messages[0].options.tracking: is not a property of this object"),
+            (#"{"messages":[{\#(message)}}],"options":{"schedule":{"bulkId":"\#(String(repeating: "b", count: 101))"}}}"#,
+             "options.schedule.bulkId: size must be between 0 and 100"),
+            (#"{"messages":[{"sender":"Herald","destinations":[{"to":" "}],"content":{"text":"hi"}}]}"#,
+             "messages[0].destinations[0].to: must not be blank"),
+            (#"{"messages":[]}"#, "messages: must not be empty"),
         ]
         for (json, named) in cases {
             let (status, answer) = try await post(json)
-            #expect(status == 400 && answer.contains("E400") && answer.contains(named), "\(named): \(status) \(answer)")
+            let body = (try? JSONSerialization.jsonObject(with: Data(answer.utf8))) as? [String: Any]
+            let violations = (body?["violations"] as? [[String: String]] ?? []).map { "\($0["property"] ?? ""): \($0["violation"] ?? "")" }
+            #expect(status == 400 && answer.contains("E400") && (answer.contains(named) || violations.contains { $0.hasPrefix(named) }),
+                    "\(named): \(status) \(answer)")
         }
         #expect(await h.state.sentInOrder.isEmpty, "nothing refused was sent")
     }

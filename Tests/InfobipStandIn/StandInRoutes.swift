@@ -90,19 +90,19 @@ public struct StandInRoutes: Sendable {
     // MARK: - SMS
 
     private func send(_ body: Data) async -> (Int, [String: String], Data) {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let messages = object["messages"] as? [[String: Any]], !messages.isEmpty else {
-            return (400, [:], Self.badRequestV3([("messages", "must not be empty")]))
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            return (400, [:], Self.badRequestV3([("", "the body is not a JSON object")]))
         }
         let now = await state.now()
-        let violations = StandInSendOptions.violations(in: object) + StandInSendOptions.scheduleViolations(in: object, now: now)
-        if !violations.isEmpty { return (400, [:], Self.badRequestV3(violations)) }
+        let violations = StandInSchema.smsSend.violations(of: object, at: "") + StandInSendOptions.violations(in: object)
+            + StandInSendOptions.scheduleViolations(in: object, now: now)
+        guard violations.isEmpty, let messages = object["messages"] as? [[String: Any]] else {
+            return (400, [:], Self.badRequestV3(violations))
+        }
         let options = object["options"] as? [String: Any]
         // A scheduled request: its messages are held in their bulk until `sendAt` (already checked).
         let sendAt = ((options?["schedule"] as? [String: Any])?["sendAt"] as? String).flatMap(StandInSendOptions.sendAt)
         var bulkId = (options?["schedule"] as? [String: Any])?["bulkId"] as? String ?? ""
-        // The published lengths: bulkId at most 100 characters, messageId 200, callbackData 4,000.
-        if bulkId.count > 100 { return (400, [:], Self.badRequestV3([("options.schedule.bulkId", "size must be between 0 and 100")])) }
         if bulkId.isEmpty { bulkId = await state.newId() }
         var answered: [SendAnswer.Message] = []
         var accepted: [StandInState.Sent] = []
@@ -110,29 +110,18 @@ public struct StandInRoutes: Sendable {
             guard let sender = message["sender"] as? String, !sender.isEmpty else {
                 return (400, [:], Self.badRequestV3([("messages[\(i)].sender", "must not be blank")]))
             }
-            guard let text = (message["content"] as? [String: Any])?["text"] as? String else {
-                return (400, [:], Self.badRequestV3([("messages[\(i)].content.text", "must not be null")]))
-            }
-            guard let destinations = message["destinations"] as? [[String: Any]], !destinations.isEmpty else {
-                return (400, [:], Self.badRequestV3([("messages[\(i)].destinations", "must not be empty")]))
-            }
+            // The schema held: content has its text, destinations are there.
+            let text = (message["content"] as? [String: Any])?["text"] as? String ?? ""
+            let destinations = message["destinations"] as? [[String: Any]] ?? []
             let webhooks = message["webhooks"] as? [String: Any]
             let delivery = webhooks?["delivery"] as? [String: Any]
             let callbackData = webhooks?["callbackData"] as? String
-            if let callbackData, callbackData.count > 4000 {
-                return (400, [:], Self.badRequestV3([("messages[\(i)].webhooks.callbackData", "size must be between 0 and 4000")]))
-            }
             if let url = delivery?["url"] as? String, URL(string: url)?.host == nil {
                 return (400, [:], Self.badRequestV3([("messages[\(i)].webhooks.delivery.url", "must be a valid URL")]))
             }
             for d in destinations {
-                guard let to = d["to"] as? String, !to.isEmpty else {
-                    return (400, [:], Self.badRequestV3([("messages[\(i)].destinations.to", "must not be blank")]))
-                }
+                let to = d["to"] as? String ?? ""
                 var id = d["messageId"] as? String ?? ""
-                if id.count > 200 {
-                    return (400, [:], Self.badRequestV3([("messages[\(i)].destinations.messageId", "size must be between 0 and 200")]))
-                }
                 if id.isEmpty { id = await state.newId() }
                 accepted.append(StandInState.Sent(messageId: id, bulkId: bulkId, destination: to, sender: sender, text: text,
                                                   sentAt: now, webhook: delivery?["url"] as? String,

@@ -1,76 +1,16 @@
 import Foundation
 
-/// The sender options of `POST /sms/3/messages` checked as Infobip's published OpenAPI (SMS 3.x) states them: where
-/// each goes, its type, its enum values and ranges. Each violation is a (property path, message) pair for the E400 body.
+/// The rules of `POST /sms/3/messages` that Infobip's published OpenAPI (SMS 3.x) states in words, beyond what its schema
+/// says (`StandInSchema` checks that): a delivery time window's ends, and `sendAt`'s format and horizon. Each violation
+/// is a (property path, message) pair for the E400 body.
 enum StandInSendOptions {
-    static let timeUnits: Set = ["SECONDS", "MINUTES", "HOURS"]
-    static let speedUnits: Set = ["MINUTE", "HOUR", "DAY"]
-    static let days: Set = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"]
-    static let transliterations: Set = ["NONE", "TURKISH", "GREEK", "CYRILLIC", "SERBIAN_CYRILLIC", "CENTRAL_EUROPEAN", "BALTIC",
-                                        "NON_UNICODE", "PORTUGUESE", "COLOMBIAN", "BULGARIAN_CYRILLIC", "ALL"]
-    static let languageCodes: Set = ["NONE", "TR", "ES", "PT", "AUTODETECT"]
-    static let recipientTypes: Set = ["BIREYSEL", "TACIR"]
-
     static func violations(in request: [String: Any]) -> [(String, String)] {
         var out: [(String, String)] = []
         for (i, message) in ((request["messages"] as? [[String: Any]]) ?? []).enumerated() {
-            let at = "messages[\(i)]"
-            if let content = message["content"] as? [String: Any] {
-                if let t = content["transliteration"], !oneOf(t, transliterations) {
-                    out.append(("\(at).content.transliteration", "must be one of \(transliterations.sorted())"))
-                }
-                if let language = content["language"] {
-                    if !oneOf((language as? [String: Any])?["languageCode"], languageCodes) {
-                        out.append(("\(at).content.language.languageCode", "must be one of \(languageCodes.sorted())"))
-                    }
-                }
+            let options = message["options"] as? [String: Any]
+            if let window = options?["deliveryTimeWindow"] as? [String: Any] {
+                out += deliveryWindow(window, at: "messages[\(i)].options.deliveryTimeWindow")
             }
-            guard let options = message["options"] as? [String: Any] else { continue }
-            if let validity = options["validityPeriod"] {
-                let v = validity as? [String: Any]
-                if !isInt(v?["amount"]) { out.append(("\(at).options.validityPeriod.amount", "must not be null")) }
-                if let unit = v?["timeUnit"], !oneOf(unit, timeUnits) {
-                    out.append(("\(at).options.validityPeriod.timeUnit", "must be one of \(timeUnits.sorted())"))
-                }
-            }
-            if let window = options["deliveryTimeWindow"] {
-                out += deliveryWindow(window as? [String: Any], at: "\(at).options.deliveryTimeWindow")
-            }
-            if let campaign = options["campaignReferenceId"] {
-                if (campaign as? String).map({ $0.count > 255 }) ?? true {
-                    out.append(("\(at).options.campaignReferenceId", "size must be between 0 and 255"))
-                }
-            }
-            if let regional = options["regional"] as? [String: Any] {
-                if let dlt = regional["indiaDlt"] {
-                    if ((dlt as? [String: Any])?["principalEntityId"] as? String ?? "").isEmpty {
-                        out.append(("\(at).options.regional.indiaDlt.principalEntityId", "must not be blank"))
-                    }
-                }
-                if let iys = regional["turkeyIys"] {
-                    let t = iys as? [String: Any]
-                    if !oneOf(t?["recipientType"], recipientTypes) {
-                        out.append(("\(at).options.regional.turkeyIys.recipientType", "must be one of \(recipientTypes.sorted())"))
-                    }
-                    if let code = t?["brandCode"], !isInt(code) { out.append(("\(at).options.regional.turkeyIys.brandCode", "must be an integer")) }
-                }
-            }
-        }
-        let options = request["options"] as? [String: Any]
-        if let limit = (options?["schedule"] as? [String: Any])?["sendingSpeedLimit"] {
-            let l = limit as? [String: Any]
-            if !isInt(l?["amount"]) { out.append(("options.schedule.sendingSpeedLimit.amount", "must not be null")) }
-            if let unit = l?["timeUnit"], !oneOf(unit, speedUnits) {
-                out.append(("options.schedule.sendingSpeedLimit.timeUnit", "must be one of \(speedUnits.sorted())"))
-            }
-        }
-        if let tracking = options?["tracking"] as? [String: Any] {
-            for key in ["shortenUrl", "trackClicks", "removeProtocol"] where tracking[key] != nil && !isBool(tracking[key]) {
-                out.append(("options.tracking.\(key)", "must be a boolean"))
-            }
-        }
-        if let conversion = options?["conversionTracking"] as? [String: Any], let use = conversion["useConversionTracking"], !isBool(use) {
-            out.append(("options.conversionTracking.useConversionTracking", "must be a boolean"))
         }
         return out
     }
@@ -135,36 +75,14 @@ enum StandInSendOptions {
         return date.addingTimeInterval(Double(millis) / 1000 - Double(offset))
     }
 
-    /// Days required (at least one), hours 0–23 and minutes 0–59 in UTC, `from` and `to` both or neither.
-    private static func deliveryWindow(_ window: [String: Any]?, at: String) -> [(String, String)] {
-        var out: [(String, String)] = []
-        let days = window?["days"] as? [Any] ?? []
-        if days.isEmpty || !days.allSatisfy({ oneOf($0, Self.days) }) {
-            out.append(("\(at).days", "must contain at least one of \(Self.days.sorted())"))
-        }
-        let from = window?["from"] as? [String: Any], to = window?["to"] as? [String: Any]
-        if (from == nil) != (to == nil) { out.append((at, "from and to must be both provided or omitted")) }
-        for (name, time) in [("from", from), ("to", to)] {
-            guard let time else { continue }
-            if !isInt(time["hour"], in: 0...23) { out.append(("\(at).\(name).hour", "must be between 0 and 23")) }
-            if !isInt(time["minute"], in: 0...59) { out.append(("\(at).\(name).minute", "must be between 0 and 59")) }
-        }
+    /// "Properties `from` and `to` should be both provided with the minimum 1 hour difference or omitted."
+    private static func deliveryWindow(_ window: [String: Any], at: String) -> [(String, String)] {
+        let from = window["from"] as? [String: Any], to = window["to"] as? [String: Any]
+        if (from == nil) != (to == nil) { return [(at, "from and to must be both provided or omitted")] }
         if let from, let to, let fh = from["hour"] as? Int, let fm = from["minute"] as? Int, let th = to["hour"] as? Int,
            let tm = to["minute"] as? Int, (th * 60 + tm) - (fh * 60 + fm) < 60 {
-            out.append((at, "from and to must be at least 1 hour apart"))
+            return [(at, "from and to must be at least 1 hour apart")]
         }
-        return out
-    }
-
-    private static func oneOf(_ value: Any?, _ allowed: Set<String>) -> Bool { (value as? String).map(allowed.contains) ?? false }
-
-    private static func isInt(_ value: Any?, in range: ClosedRange<Int> = Int.min...Int.max) -> Bool {
-        guard let number = value as? NSNumber, !isBool(number), number.doubleValue == number.doubleValue.rounded() else { return false }
-        return range.contains(number.intValue)
-    }
-
-    /// JSON's true and false (Foundation reads them as NSNumbers of type "c"; `is Bool` also says yes for 0 and 1).
-    private static func isBool(_ value: Any?) -> Bool {
-        (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
+        return []
     }
 }
