@@ -11,9 +11,9 @@ extension SearchIndex {
     func caughtUp(_ db: Database) throws -> SearchIndex? {
         let generation = try PersonRows.generation(db)
         let lastChange = try PersonRows.lastChange(db)
-        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM person_change") ?? Optional(lastChange + 1),
-              oldest <= changeSeq + 1, lastChange >= changeSeq
-        else { return nil }
+        // The changes since this index was made must all be kept (none forgotten in between).
+        let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM person_change") ?? lastChange + 1
+        guard oldest <= changeSeq + 1, lastChange >= changeSeq else { return nil }
         let changed = try Int64.fetchAll(db, sql: "SELECT DISTINCT person_id FROM person_change WHERE seq > ? LIMIT ?",
                                          arguments: [changeSeq, Self.maxChangedPeople + 1])
         guard changed.count <= Self.maxChangedPeople else { return nil }

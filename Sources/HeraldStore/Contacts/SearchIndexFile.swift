@@ -11,18 +11,15 @@ enum SearchIndexFile {
     private static let magic: UInt64 = 0x4845_5241_4C44_5332    // "HERALDS2"
 
     /// Which contacts an index is for.
-    struct Stamp: Equatable {
+    struct Stamp {
         /// Tells this database from another one at the same path.
         let epoch: Int64
         let generation: Int64
-        /// The latest person change: an index of this generation holds it.
-        let changeSeq: Int64
         let count: Int64
 
         init(_ db: Database) throws {
             epoch = try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'contacts_epoch'") ?? 0
             generation = try PersonRows.generation(db)
-            changeSeq = try PersonRows.lastChange(db)
             count = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
         }
     }

@@ -290,8 +290,8 @@ enum HeraldMigrations {
         m.registerMigration("v16-person-changes") { db in
             // Which people changed what the search index holds (keys and sort names), whichever process wrote it: an
             // index a few changes behind takes just those people again instead of reading the whole book. Only the
-            // latest changes are kept (see `PersonRows.bumpGeneration`); an index older than them is built again. The epoch tells
-            // this database from another one at the same path (a saved index belongs to one).
+            // latest changes are kept (see `PersonRows.bumpGeneration`); an index older than them is built again.
+            // The epoch tells this database from another one at the same path (a saved index belongs to one).
             try db.execute(sql: """
                 CREATE TABLE person_change (seq INTEGER PRIMARY KEY, person_id INTEGER NOT NULL);
                 CREATE TRIGGER person_change_insert AFTER INSERT ON person

@@ -24,6 +24,8 @@ nonisolated struct ContactForm {
         case openEditor(String)
     }
 
+    /// "New contact", or "Edit" and the name as it was when the form opened.
+    let title: String
     /// The person edited; nil for a new contact.
     let personId: Int64?
     /// The address books a new contact may go to (its Book row), empty without `[[books]]`.
@@ -47,24 +49,22 @@ nonisolated struct ContactForm {
             rows.append(Row(field: field, value: TextFieldState(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))))
         }
         self.rows = rows
+        func value(_ field: String) -> String { rows.first { $0.field == field }?.value.text ?? "" }
+        let name = [value("First name"), value("Last name")].filter { !$0.isEmpty }.joined(separator: " ")
+        title = personId == nil ? "New contact" : "Edit " + (name.isEmpty ? value("Name") : name)
         for field in ["Phone", "Email"] { keepOneEmpty(field) }
         opened = cardText
     }
 
-    /// "New contact", or "Edit" and the name as it was when the form opened.
-    var title: String {
-        guard personId != nil else { return "New contact" }
-        func value(_ field: String) -> String { rows.first { $0.field == field }?.value.text ?? "" }
-        let name = [value("First name"), value("Last name")].filter { !$0.isEmpty }.joined(separator: " ")
-        return "Edit " + (name.isEmpty ? value("Name") : name)
-    }
-
     /// The rows as the card they stand for, one line each.
-    var cardText: String { rows.map { "\($0.field): \($0.value.text)" }.joined(separator: "\n") + "\n" }
+    var cardText: String { card(namingBooks: false) }
 
     /// The card for $EDITOR: the rows, and before a Book row the books it may name.
-    var editorCard: String {
-        rows.map { ($0.field == "Book" ? "# Book: \(bookHint)\n" : "") + "\($0.field): \($0.value.text)" }.joined(separator: "\n") + "\n"
+    var editorCard: String { card(namingBooks: true) }
+
+    private func card(namingBooks: Bool) -> String {
+        rows.map { (namingBooks && $0.field == "Book" ? "# Book: \(bookHint)\n" : "") + "\($0.field): \($0.value.text)" }
+            .joined(separator: "\n") + "\n"
     }
 
     var isChanged: Bool { cardText != opened }
@@ -98,7 +98,7 @@ nonisolated struct ContactForm {
         focus = min(rows.count - 1, max(0, focus + step))
     }
 
-    /// The draft the rows make, or nil with each problem on its row and the cursor on the first.
+    /// The draft the rows make; else nothing, with each problem on its row and the cursor on the first.
     mutating func save() -> Outcome {
         for i in rows.indices { rows[i].problem = nil }
         do throws(ContactDraft.ProblemList) {
