@@ -94,7 +94,7 @@ public struct StandInRoutes: Sendable {
             return (400, [:], Self.badRequestV3([("", "the body is not a JSON object")]))
         }
         let now = await state.now()
-        let violations = StandInSchema.smsSend.violations(of: object, at: "") + StandInSendOptions.violations(in: object)
+        let violations = StandInSchema.smsSend.violations(of: object) + StandInSendOptions.violations(in: object)
             + StandInSendOptions.scheduleViolations(in: object, now: now)
         guard violations.isEmpty, let messages = object["messages"] as? [[String: Any]] else {
             return (400, [:], Self.badRequestV3(violations))

@@ -16,49 +16,74 @@ indirect enum StandInSchema: Sendable {
     case array(StandInSchema, minItems: Int = 0)
     case object([String: StandInSchema], required: Set<String> = [])
 
-    /// What does not hold in `value` at `path`, in the order the properties are named.
-    func violations(of value: Any, at path: String) -> [(String, String)] {
+    /// What does not hold in `value`, each violation with its property path (`messages[0].content.text`). The path is
+    /// only spelled out for a violation: a request that holds costs no strings.
+    func violations(of value: Any) -> [(String, String)] {
+        var path: [PathStep] = []
+        var out: [(String, String)] = []
+        check(value, &path, &out)
+        return out.sorted { $0.0 < $1.0 }
+    }
+
+    enum PathStep {
+        case key(String)
+        case index(Int)
+    }
+
+    private static func spelled(_ path: [PathStep]) -> String {
+        path.reduce(into: "") { text, step in
+            switch step {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let i): text += "[\(i)]"
+            }
+        }
+    }
+
+    private func check(_ value: Any, _ path: inout [PathStep], _ out: inout [(String, String)]) {
+        func refuse(_ why: String) { out.append((Self.spelled(path), why)) }
         switch self {
         case .string(let maxLength, let oneOf, let notBlank):
-            guard let text = value as? String else { return [(path, "must be a string")] }
-            if let oneOf, !oneOf.contains(text) { return [(path, "must be one of \(oneOf.sorted())")] }
-            if notBlank && text.trimmingCharacters(in: .whitespaces).isEmpty { return [(path, "must not be blank")] }
-            if let maxLength, text.count > maxLength { return [(path, "size must be between 0 and \(maxLength)")] }
-            return []
+            guard let text = value as? String else { return refuse("must be a string") }
+            if let oneOf, !oneOf.contains(text) { return refuse("must be one of \(oneOf.sorted())") }
+            if notBlank && text.allSatisfy({ $0 == " " }) { return refuse("must not be blank") }
+            if let maxLength, text.count > maxLength { refuse("size must be between 0 and \(maxLength)") }
         case .integer(let range):
             guard let number = value as? NSNumber, !Self.isBool(number), number.doubleValue == number.doubleValue.rounded(),
-                  abs(number.doubleValue) <= Double(Int32.max) else { return [(path, "must be an integer")] }
-            if let range, !range.contains(number.intValue) {
-                return [(path, "must be between \(range.lowerBound) and \(range.upperBound)")]
-            }
-            return []
+                  abs(number.doubleValue) <= Double(Int32.max) else { return refuse("must be an integer") }
+            if let range, !range.contains(number.intValue) { refuse("must be between \(range.lowerBound) and \(range.upperBound)") }
         case .boolean:
-            return Self.isBool(value) ? [] : [(path, "must be a boolean")]
+            if !Self.isBool(value) { refuse("must be a boolean") }
         case .array(let item, let minItems):
-            guard let items = value as? [Any] else { return [(path, "must be an array")] }
-            if items.count < minItems { return [(path, "must not be empty")] }
-            return items.enumerated().flatMap { i, element in
-                element is NSNull ? [("\(path)[\(i)]", "must not be null")] : item.violations(of: element, at: "\(path)[\(i)]")
+            guard let items = value as? [Any] else { return refuse("must be an array") }
+            if items.count < minItems { return refuse("must not be empty") }
+            for (i, element) in items.enumerated() {
+                path.append(.index(i))
+                if element is NSNull { refuse("must not be null") } else { item.check(element, &path, &out) }
+                path.removeLast()
             }
         case .object(let properties, let required):
-            guard let object = value as? [String: Any] else { return [(path, "must be an object")] }
-            let at = { (key: String) in path.isEmpty ? key : "\(path).\(key)" }
-            var out = required.sorted().filter { object[$0] == nil || object[$0] is NSNull }.map { (at($0), "must not be null") }
-            for key in object.keys.sorted() {
-                guard let schema = properties[key] else {
-                    out.append((at(key), "is not a property of this object in Infobip's published schema"))
-                    continue
-                }
-                guard let property = object[key], !(property is NSNull) else { continue }
-                out += schema.violations(of: property, at: at(key))
+            guard let object = value as? [String: Any] else { return refuse("must be an object") }
+            for key in required where object[key] == nil || object[key] is NSNull {
+                path.append(.key(key))
+                refuse("must not be null")
+                path.removeLast()
             }
-            return out
+            for (key, property) in object {
+                path.append(.key(key))
+                if let schema = properties[key] {
+                    if !(property is NSNull) { schema.check(property, &path, &out) }
+                } else {
+                    refuse("is not a property of this object in Infobip's published schema")
+                }
+                path.removeLast()
+            }
         }
     }
 
     /// JSON's true and false (Foundation reads them as NSNumbers of type "c"; `is Bool` also says yes for 0 and 1).
     static func isBool(_ value: Any?) -> Bool {
-        (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
+        guard let number = value as? NSNumber else { return false }
+        return number.objCType.pointee == CChar(UInt8(ascii: "c"))
     }
 
     // MARK: - POST /sms/3/messages
