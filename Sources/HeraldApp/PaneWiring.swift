@@ -43,7 +43,7 @@ extension ComposerPane {
         let ws = env.workspace
         // A name kept by an earlier :name is read when the messages load (off the UI thread).
         let senderName = ws.config.senderName
-        let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, share: ws.share, effects: env.effects,
+        let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, effects: env.effects,
                                       settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: senderName,
                                                                  signature: ws.config.signature, previewLink: ws.linkExample,
                                                                  referrer: senderName ?? ws.config.sender ?? ComposerSettings.defaultReferrer))

@@ -33,8 +33,16 @@ public struct CardDAVAccount: Sendable, Hashable {
             throw .password(book: book, why: "password_command cannot run: \(error.description)")
         }
         try? child.stdin.close()        // it reads nothing
+        // Read on its own (never left to fill its pipe and hang); its last line says why a failed command failed.
         let stderr = child.stderr
-        DispatchQueue.global().async { _ = stderr.readDataToEndOfFile() }     // never left to fill its pipe and hang
+        let said = StderrBox()
+        let drained = DispatchGroup()
+        drained.enter()
+        DispatchQueue.global().async {
+            let data = stderr.readDataToEndOfFile()
+            said.data = data
+            drained.leave()
+        }
         // One that hangs (a prompt nobody answers) is stopped after 20 s, with what it started.
         let pid = child.pid
         let killer = DispatchWorkItem { _ = kill(-pid, SIGTERM) }
@@ -43,11 +51,20 @@ public struct CardDAVAccount: Sendable, Hashable {
         let exit = child.waitForExit()
         killer.cancel()
         guard exit.status == 0, !exit.killedBySignal else {
-            throw .password(book: book, why: exit.killedBySignal ? "password_command was stopped (signal \(exit.status))"
-                                                                 : "password_command exited with \(exit.status)")
+            drained.wait()
+            let last = String(decoding: said.data, as: UTF8.self)
+                .split(whereSeparator: \.isNewline).last.map { TerminalSafeText.sanitize(String($0.prefix(300))) }
+            throw .password(book: book, why: (exit.killedBySignal ? "password_command was stopped (signal \(exit.status))"
+                                                                  : "password_command exited with \(exit.status)")
+                                            + (last.map { ": \($0)" } ?? ""))
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
+}
+
+/// What a password_command wrote to stderr: written by its reading thread, read only after that thread is waited for.
+private final class StderrBox: @unchecked Sendable {
+    var data = Data()
 }
 
 /// Syncs one CardDAV book both ways: the changes made here go first (a delete or an update only over the version

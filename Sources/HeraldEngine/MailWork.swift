@@ -13,22 +13,24 @@ extension PlatformEngine {
     /// mail system may have taken it. Answers how many were handed over.
     @discardableResult
     func drainMail(bulkId: String?) async throws -> Int {
+        // Most passes have no email to send: a read says so, before any write.
+        guard try await mailWaiting(bulkId: bulkId) else { return 0 }
         var handed = 0
         while true {
-            let (claimed, interrupted) = try await claimMail(bulkId: bulkId)
+            let (next, interrupted) = try await claimMail(bulkId: bulkId)
             for (app, group) in Dictionary(grouping: interrupted, by: \.applicationKey) {
                 _ = try await storeReports(group.map {
                     CarrierReport(messageId: $0.messageId, status: .deliveryUncertain, nextCheckAt: nil, price: 0,
                                   reason: Self.interruptedMailReason)
                 }, applicationKey: app, from: .outbox)
             }
-            guard !claimed.isEmpty else { return handed }
-            for mail in claimed {
-                let report = await handOver(mail)
-                _ = try await storeReports([report], applicationKey: mail.applicationKey, from: .outbox)
-                handed += 1
+            guard let next else {
+                if interrupted.isEmpty { return handed }
+                continue
             }
-            if claimed.count < Self.carrierBatch { return handed }
+            let report = await handOver(next)
+            _ = try await storeReports([report], applicationKey: next.applicationKey, from: .outbox)
+            handed += 1
         }
     }
 
@@ -68,34 +70,43 @@ extension PlatformEngine {
         }
     }
 
-    /// Claims up to a batch of new email invitations in one unit of work, and answers the claims whose lease ran out.
-    private func claimMail(bulkId: String?) async throws -> (claimed: [ClaimedMail], interrupted: [ClaimedMail]) {
+    /// Whether an email invitation waits to be handed over or answered for: new, held and due, or claimed by a
+    /// hand-over whose lease ran out. One read of the outbox index.
+    private func mailWaiting(bulkId: String?) async throws -> Bool {
+        let at = nowMs
+        return try await store.read { db in
+            try !db.rows("""
+                SELECT 1 FROM sent WHERE outbox > 0 AND channel = 'email' \(bulkId == nil ? "" : "AND bulkId = ?")
+                  AND (outbox = 1 OR (outbox = 2 AND COALESCE(nextCheckAt, 0) <= ?) OR (outbox = 3 AND notBefore <= ?)) LIMIT 1
+                """, (bulkId.map { [$0] } ?? []) + [at, at]).isEmpty
+        }
+    }
+
+    /// Claims the next new email invitation in one unit of work (one at a time: its lease is the time of one
+    /// hand-over), and answers the claims whose lease ran out.
+    private func claimMail(bulkId: String?) async throws -> (next: ClaimedMail?, interrupted: [ClaimedMail]) {
         let at = nowMs
         let lease = at + Int64((mailer?.handOverLease ?? 120) * 1000)
         return try await store.write { [self] db in
             try releaseDue(db, at: at)
-            let rows = try db.rows("""
-                SELECT s.applicationKey, s.id, s.address, s.text, s.sentAt, s.outbox, b.sender, b.subject
-                FROM sent s JOIN bulk b ON b.id = s.bulkId
-                WHERE s.channel = 'email' AND (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
-                  \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
-                """, [at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch])
-            var claimed: [ClaimedMail] = []
-            var interrupted: [ClaimedMail] = []
-            for row in rows {
-                let mail = ClaimedMail(applicationKey: row["applicationKey"], messageId: row["id"], from: row["sender"],
-                                       to: row["address"], subject: (row["subject"] as String?) ?? "", text: row["text"] ?? "",
-                                       acceptedAt: Date(epochMilliseconds: row["sentAt"]))
-                if row["outbox"] as Int == 2 { interrupted.append(mail) } else { claimed.append(mail) }
-            }
-            for (app, group) in Dictionary(grouping: claimed, by: \.applicationKey) {
-                for chunk in SQLBatch.chunks(group) {
-                    try db.execute("""
-                        UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))
-                        """, [lease, app] + chunk.map(\.messageId))
+            func mails(_ outbox: String, limit: Int) throws -> [ClaimedMail] {
+                try db.rows("""
+                    SELECT s.applicationKey, s.id, s.address, s.text, s.sentAt, b.sender, b.subject
+                    FROM sent s JOIN bulk b ON b.id = s.bulkId
+                    WHERE s.channel = 'email' AND \(outbox) \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
+                    """, (outbox.contains("?") ? [at] : []) + (bulkId.map { [$0] } ?? []) + [limit]).map { row in
+                    ClaimedMail(applicationKey: row["applicationKey"], messageId: row["id"], from: row["sender"],
+                                to: row["address"], subject: (row["subject"] as String?) ?? "", text: row["text"] ?? "",
+                                acceptedAt: Date(epochMilliseconds: row["sentAt"]))
                 }
             }
-            return (claimed, interrupted)
+            let interrupted = try mails("s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?", limit: Self.carrierBatch)
+            let next = try mails("s.outbox = 1", limit: 1).first
+            if let next {
+                try db.execute("UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id = ?",
+                               [lease, next.applicationKey, next.messageId])
+            }
+            return (next, interrupted)
         }
     }
 }

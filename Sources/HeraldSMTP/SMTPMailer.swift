@@ -44,14 +44,23 @@ public struct SMTPMailer: Mailer {
         self.group = group
     }
 
-    public var handOverLease: TimeInterval { settings.replyTimeout * 14 + 30 }
+    static let connectTimeout: Int64 = 10
+    /// The message's own reply may take this many reply timeouts (the server checks it before it answers).
+    static let messageReplyTimeouts: Double = 10
+    static let quitTimeout: TimeInterval = 5
+
+    /// The longest a hand-over can take, and a margin: the connection, the replies before the message (greeting,
+    /// EHLO, STARTTLS, EHLO again, AUTH, MAIL, RCPT, DATA), the message's reply and QUIT.
+    public var handOverLease: TimeInterval {
+        Double(Self.connectTimeout) + settings.replyTimeout * (8 + Self.messageReplyTimeouts) + Self.quitTimeout + 30
+    }
 
     public func send(_ message: EmailMessage) async -> MailHandOver {
         let channel: any Channel
         let replies = SMTPReplies()
         do {
             channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.seconds(10))
+                .connectTimeout(.seconds(Self.connectTimeout))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(replies) }
                 }
@@ -73,7 +82,7 @@ public struct SMTPMailer: Mailer {
         }
         // From here on the server may have the message: only its reply says it does not.
         do {
-            conversation.timeout = settings.replyTimeout * 10
+            conversation.timeout = settings.replyTimeout * Self.messageReplyTimeouts
             try await conversation.expect(nil, Self.dotStuffed(message.rendered(lineEnding: "\r\n")) + ".", 250)
         } catch let failure as SMTPFailure where failure.code != nil {
             return .refused(reason: failure.description, permanent: failure.permanent)
@@ -81,7 +90,7 @@ public struct SMTPMailer: Mailer {
             return .unknown(reason: "the SMTP server \(settings.host) did not confirm the message (\(error))")
         }
         // The message is taken; a QUIT the server does not answer changes nothing of that.
-        conversation.timeout = 5
+        conversation.timeout = Self.quitTimeout
         _ = try? await conversation.send("QUIT")
         return .accepted
     }

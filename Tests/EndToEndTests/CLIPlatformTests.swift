@@ -51,6 +51,12 @@ final class PlatformCLI: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: home) }
 
+    /// Herald's terminal UI on this workspace, in a real terminal (tmux) of `width` × `height`.
+    func terminal(width: Int = 100, height: Int = 30, environment extra: [String: String] = [:]) throws -> TmuxSession {
+        try TmuxSession(command: [binary.path, "--data-dir", dataDir.path], width: width, height: height,
+                        environment: processEnvironment(extra))
+    }
+
     /// The environment of a run: the parent's PATH, a private HOME and XDG folders, no HERALD_ variables
     /// but ours.
     func processEnvironment(_ extra: [String: String]) -> [String: String] {

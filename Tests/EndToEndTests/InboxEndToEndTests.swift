@@ -12,8 +12,7 @@ struct InboxEndToEndTests {
 
     /// Herald on `cli`'s workspace in tmux, on the Inbox of `user`, once `text` is on screen.
     static func inbox(of cli: PlatformCLI, user: String, showing text: String) throws -> TmuxSession {
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal()
         try session.waitFor(text: "5 Deliveries", timeout: 30)
         try session.sendKeys("4", ":")
         try session.sendLiteral("user \(user)")

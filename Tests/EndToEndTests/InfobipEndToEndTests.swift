@@ -72,8 +72,7 @@ import Testing
         let bulk = try #require(sent["bulkId"] as? String)
         _ = try cli.ok(["status", bulk, "--wait"], timeout: 60)
 
-        let ui = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 110, height: 30,
-                                 environment: cli.processEnvironment([:]))
+        let ui = try cli.terminal(width: 110)
         defer { ui.kill() }
         // The status bar names the platform (waited for with the tab bar: they may arrive in separate frames).
         _ = try ui.waitUntil(timeout: 30, "the tab bar and the status bar") { $0.contains("5 Deliveries") && $0.contains("infobip 127.0.0.1") }

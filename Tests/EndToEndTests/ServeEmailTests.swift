@@ -138,20 +138,18 @@ final class TestSMTPServer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let smtp = try TestSMTPServer(folder: folder)
-        let wrong = try Self.team(smtp, password: "not-the-secret")
-        let (_, refused) = try Self.email(wrong.ana, to: try #require(wrong.ids["Ivo Test"]))
-        #expect(refused["deliveryStatus"] as? String == "DeliveryImpossible", "\(refused)")
-        #expect((refused["error"] as? String)?.contains("SMTP 535") == true, "\(refused)")
-        #expect(smtp.messages.isEmpty)
-        #expect(try wrong.serving.interrupt() == 0)
-
+        /// A team server configured so, whose email to Ivo fails with `reason` and leaves the mailbox empty.
+        func refused(password: String = "secret", extra: String = "", saying reason: String) throws {
+            let team = try Self.team(smtp, password: password, extra: extra)
+            let (_, info) = try Self.email(team.ana, to: try #require(team.ids["Ivo Test"]))
+            #expect(info["deliveryStatus"] as? String == "DeliveryImpossible", "\(info)")
+            #expect((info["error"] as? String)?.contains(reason) == true, "\(info)")
+            #expect(smtp.messages.isEmpty)
+            #expect(try team.serving.interrupt() == 0)
+        }
+        try refused(password: "not-the-secret", saying: "SMTP 535")
         // This server offers no STARTTLS: a server told to use it sends nothing in clear.
-        let strict = try Self.team(smtp, extra: "starttls = true")
-        let (_, clear) = try Self.email(strict.ana, to: try #require(strict.ids["Ivo Test"]))
-        #expect(clear["deliveryStatus"] as? String == "DeliveryImpossible", "\(clear)")
-        #expect((clear["error"] as? String)?.contains("does not offer STARTTLS") == true, "\(clear)")
-        #expect(smtp.messages.isEmpty)
-        #expect(try strict.serving.interrupt() == 0)
+        try refused(extra: "starttls = true", saying: "does not offer STARTTLS")
 
         // With STARTTLS on a server that requires it (its certificate trusted through ca_file), the message goes.
         let tls = try TestSMTPServer(folder: folder, tls: true)

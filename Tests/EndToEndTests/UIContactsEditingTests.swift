@@ -14,8 +14,7 @@ struct UIContactsEditingTests {
     }
 
     static func herald(_ cli: PlatformCLI, editor: URL) throws -> TmuxSession {
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 110, height: 30,
-                                      environment: cli.processEnvironment(["EDITOR": editor.path, "VISUAL": ""]))
+        let session = try cli.terminal(width: 110, environment: ["EDITOR": editor.path, "VISUAL": ""])
         _ = try session.waitUntil(timeout: 30, "Contacts") { $0.contains("Contacts —") && $0.contains("Ana Horvat") }
         return session
     }

@@ -92,8 +92,7 @@ struct UIEditorTests {
     static func composer(editor: String) throws -> (PlatformCLI, TmuxSession) {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment(["EDITOR": editor, "VISUAL": ""]))
+        let session = try cli.terminal(environment: ["EDITOR": editor, "VISUAL": ""])
         _ = try session.waitFor(text: "5 Deliveries", timeout: 30)
         try session.sendKeys("3")
         _ = try session.waitUntil(timeout: 15, "the Composer with its message") { $0.contains("│Hi {RECEIVER_NAME}") }

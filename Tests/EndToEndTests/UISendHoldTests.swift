@@ -23,8 +23,7 @@ struct UISendHoldTests {
         cli.environment["HERALD_HOLD_SECONDS"] = "60"
         cli.environment["HERALD_CARRIER_LOG"] = log.path
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal()
         defer { session.kill() }
         try session.waitFor(text: "Ana Horvat", timeout: 30)       // the list is read: space selects her
         try session.sendKeys("Space", "I")
@@ -51,8 +50,7 @@ struct UISendHoldTests {
     @Test func tInTheConfirmationSchedulesTheSendForLater() async throws {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234570")])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 120, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal(width: 120)
         defer { session.kill() }
         try session.waitFor(text: "Ana Horvat", timeout: 30)
         try session.sendKeys("Space", "I")
@@ -69,8 +67,7 @@ struct UISendHoldTests {
     @Test func oOnAPersonOptsTheirNumbersOutAndAgainTakesThemOff() async throws {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234569")])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 120, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal(width: 120)
         defer { session.kill() }
         try session.waitFor(text: "Ana Horvat", timeout: 30)
         try session.sendKeys("O")
@@ -91,8 +88,7 @@ struct UISendHoldTests {
         let cli = try PlatformCLI()
         let sent = try cli.ok(["send", "--to", "+385911234568", "--at", "+2h", "--json"]).object()
         let bulk = try #require(sent["bulkId"] as? String)
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 120, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal(width: 120)
         defer { session.kill() }
         try session.waitFor(text: "5 Deliveries", timeout: 30)
         try session.sendKeys("5")

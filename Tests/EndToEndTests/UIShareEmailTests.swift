@@ -8,8 +8,7 @@ import Testing
 struct UIShareEmailTests {
     @Test func theComposersEmailChannelSendsThroughTheLedgerAndDeliveriesShowsIt() async throws {
         let (cli, mailbox, _) = try CLIShareEmailTests.workspace()
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 120, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal(width: 120)
         defer { session.kill() }
         try session.waitFor(text: "Ivo Test", timeout: 30)
         // Everyone: Ivo (ivo@…), Mia (kill@…: the mail program dies with her message) and Lea, who has no address.

@@ -26,8 +26,7 @@ struct UITests {
     @Test func searchSelectAndInviteWithWhatTheComposerIsSetTo() async throws {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567"), ("Bruno", "Kovač", "+385912223333")])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal()
         defer { session.kill() }
         try session.waitFor(text: "5 Deliveries", timeout: 30)
         try session.sendKeys("/")

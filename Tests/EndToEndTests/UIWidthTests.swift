@@ -9,8 +9,7 @@ struct UIWidthTests {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("अमित", "पटेल", "+385911111111"), ("Kim", "👩‍👩‍👧 Family", "+385912222222"),
                                     ("Ana", "Horvat", "+385913333333")])
-        let session = try TmuxSession(command: [cli.binary.path, "--data-dir", cli.dataDir.path], width: 100, height: 30,
-                                      environment: cli.processEnvironment([:]))
+        let session = try cli.terminal()
         defer { session.kill() }
         // A frame reaches tmux in two writes: ncurses' cells, then the joined clusters over their stand-ins. A capture
         // between the two (a loaded machine) sees the stand-in, so the test waits for the frame to be complete.

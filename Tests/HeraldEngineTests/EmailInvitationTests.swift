@@ -21,6 +21,27 @@ final class RecordingMailer: Mailer, @unchecked Sendable {
     }
 }
 
+/// A mailer whose hand-overs take 40 s each, within their 60 s lease, but three of them take longer than one lease; during
+/// the third, another carrier pass runs, as a second process or the tracker's catch-up would.
+final class SlowMailer: Mailer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [String] = []
+    let clock: ManualClock
+    var meanwhile: (@Sendable () async -> Void)?
+
+    init(clock: ManualClock) { self.clock = clock }
+
+    var handed: [String] { lock.withLock { kept } }
+    var handOverLease: TimeInterval { 60 }
+
+    func send(_ message: EmailMessage) async -> MailHandOver {
+        let third: Bool = lock.withLock { kept.append(message.to[0].address); return kept.count == 3 }
+        clock.advance(by: 40)
+        if third, let meanwhile { await meanwhile() }
+        return .accepted
+    }
+}
+
 /// Email invitations on the engine: the same request as an SMS with `email` set, each message handed to the mailer at
 /// most once, its answer stored as a delivery state, an interrupted hand-over uncertain and never handed again.
 @Suite struct EmailInvitationTests {
@@ -83,6 +104,26 @@ final class RecordingMailer: Mailer, @unchecked Sendable {
         #expect(info.reason == PlatformEngine.interruptedMailReason)
         _ = try await h.engine.runCarrierPass()
         #expect(mailer.handed.isEmpty)
+    }
+
+    /// Each email is claimed when its own hand-over starts: a pass that runs while the third is handed over finds its
+    /// lease still running (not one taken with the first, run out), so every one is sent once and said sent.
+    @Test func eachEmailIsClaimedWhenItsHandOverStartsSoASlowOneMakesNoOtherUncertain() async throws {
+        var config = EngineConfig()
+        config.handOverOnSend = false
+        let clock = ManualClock()
+        let mailer = SlowMailer(clock: clock)
+        let h = try await EngineHarness.make(config: config, mailer: mailer, clock: clock)
+        defer { h.cleanUp() }
+        let engine = h.engine
+        mailer.meanwhile = { _ = try? await engine.runCarrierPass() }
+        let sent = try await h.call(SendInvitation(secret: h.creds.secret,
+                                                   body: body(h, ["ivo@example.org", "mia@example.org", "lea@example.org"])))
+            .sendSmsResponse
+        _ = try await h.engine.runCarrierPass()
+        #expect(mailer.handed.sorted() == ["ivo@example.org", "lea@example.org", "mia@example.org"])
+        let infos = try await h.call(GetDeliveryInfos(secret: h.creds.secret, bulkId: sent.bulkId)).deliveryInfoList.deliveryInfo
+        #expect(infos.map(\.deliveryStatus) == [.deliveredToNetwork, .deliveredToNetwork, .deliveredToNetwork], "\(infos)")
     }
 
     @Test func aRefusalIsAFailureWithTheMailersWordsAndAnUnknownAnswerIsUncertain() async throws {

@@ -16,9 +16,9 @@ struct EngineHarness {
     /// The PostgreSQL database of this harness; nil on SQLite.
     let postgresURL: String?
 
-    static func make(config: EngineConfig = EngineConfig(), mailer: (any Mailer)? = nil) async throws -> EngineHarness {
+    static func make(config: EngineConfig = EngineConfig(), mailer: (any Mailer)? = nil,
+                     clock: ManualClock = ManualClock()) async throws -> EngineHarness {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-\(UUID().uuidString)")
-        let clock = ManualClock()
         let postgresURL = try TestStores.newPostgresDatabase()
         let engine = try await open(folder: folder, postgresURL: postgresURL, clock: clock, config: config, mailer: mailer)
         let creds = try await engine.bootstrapSandbox()

@@ -42,4 +42,36 @@ import Testing
         #expect(try harness.workspace.contacts.people().map(\.firstName) == ["Bo"])
         await books.stopWatching()
     }
+
+    /// A card that cannot be read stays reported while other cards change; mended, its report goes.
+    @Test func anUnreadableCardStaysReportedWhileOtherCardsChange() async throws {
+        let dir = try TempDir()
+        let folder = dir.url.appendingPathComponent("book")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:bad\nFN:Broken\n".utf8).write(to: folder.appendingPathComponent("bad.vcf"))
+        var config = WorkspaceHarness.config()
+        config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]
+        let harness = try await WorkspaceHarness(config: config, dir: dir)
+        defer { harness.workspace.close() }
+        let books = harness.workspace.books
+        await books.startWatching()
+        defer { Task { await books.stopWatching() } }
+        #expect(try await books.states().first?.problem == "1 card could not be read")
+
+        func waitForPeople(_ count: Int) async throws {
+            var tries = 0
+            while try harness.workspace.contacts.count() != count, tries < 100 { tries += 1; try await Task.sleep(nanoseconds: 50_000_000) }
+            #expect(try harness.workspace.contacts.count() == count)
+        }
+        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:b\nFN:Bo Kim\nN:Kim;Bo;;;\nEND:VCARD\n".utf8).write(to: folder.appendingPathComponent("b.vcf"))
+        try await waitForPeople(1)
+        #expect(try await books.states().first?.problem == "1 card could not be read")
+
+        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:bad\nFN:Mended Card\nN:Card;Mended;;;\nEND:VCARD\n".utf8)
+            .write(to: folder.appendingPathComponent("bad.vcf"))
+        try await waitForPeople(2)
+        var tries = 0
+        while try await books.states().first?.problem != nil, tries < 40 { tries += 1; try await Task.sleep(nanoseconds: 50_000_000) }
+        #expect(try await books.states().first?.problem == nil)
+    }
 }

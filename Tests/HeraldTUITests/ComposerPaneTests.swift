@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct ComposerPaneTests {
     func pane(_ ws: TestWorkspace, _ effects: EffectPump) async -> ComposerPane {
-        let model = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
+        let model = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites,
                                       effects: effects.queue, settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
         let pane = ComposerPane(model: model)
         pane.didAppear()

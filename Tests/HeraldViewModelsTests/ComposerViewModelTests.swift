@@ -17,7 +17,7 @@ import HeraldEmbedded
     }
 
     func composer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil) -> ComposerViewModel {
-        ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
+        ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites,
                           effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: "Ana",
                                                                           signature: signature))
     }
@@ -175,7 +175,7 @@ import HeraldEmbedded
         let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, share: ws.workspace.share,
+        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites,
                                    effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: nil,
                                                                                    previewLink: ws.workspace.linkExample))
         vm.onToast = toasts.sink()

@@ -107,10 +107,8 @@ public struct StandInRoutes: Sendable {
         var answered: [SendAnswer.Message] = []
         var accepted: [StandInState.Sent] = []
         for (i, message) in messages.enumerated() {
-            guard let sender = message["sender"] as? String, !sender.isEmpty else {
-                return (400, [:], Self.badRequestV3([("messages[\(i)].sender", "must not be blank")]))
-            }
-            // The schema held: content has its text, destinations are there.
+            let sender = message["sender"] as? String ?? ""
+            // The schema held: a sender, content with its text, and destinations are there.
             let text = (message["content"] as? [String: Any])?["text"] as? String ?? ""
             let destinations = message["destinations"] as? [[String: Any]] ?? []
             let webhooks = message["webhooks"] as? [String: Any]

@@ -101,8 +101,9 @@ indirect enum StandInSchema: Sendable {
                                                           required: ["hour", "minute"])
 
     /// `SmsMessage` with text content (`SmsTextContent`; the binary content of the spec's `oneOf` Herald never sends).
+    /// The stand-in asks for a sender, where Infobip would use the account's default one (Herald always names one).
     private static let message = StandInSchema.object([
-        "sender": .string(),
+        "sender": .string(notBlank: true),
         "destinations": .array(.object(["to": .string(maxLength: 64, notBlank: true), "messageId": .string(maxLength: 200),
                                         "networkId": .integer()], required: ["to"]), minItems: 1),
         "content": .object([
@@ -129,7 +130,7 @@ indirect enum StandInSchema: Sendable {
             "contentType": .string(),
             "callbackData": .string(maxLength: 4000),
         ]),
-    ], required: ["destinations", "content"])
+    ], required: ["sender", "destinations", "content"])
 
     /// `SmsRequestEnvelope`: the messages, and the options of the whole request (`SmsMessageRequestOptions`).
     static let smsSend = StandInSchema.object([

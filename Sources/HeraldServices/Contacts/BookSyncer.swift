@@ -32,10 +32,13 @@ public actor BookSyncer {
     private var watches: [FolderWatch] = []
     private var watching = false
     private var synced: [String: (at: Date, problem: String?)] = [:]
+    /// Per book, the cards (file names) the syncs could not read: a sync of some files changes only their part.
+    private var unreadable: [String: Set<String>] = [:]
     private var waiting: Set<String> = []
-    /// Per book, the card files a folder watch saw change since its last sync; nil for a book whose folder must be read
-    /// whole (the watch lost track).
-    private var pending: [String: Set<String>?] = [:]
+    /// Per book, the card files a folder watch saw change since its last sync.
+    private var pending: [String: Set<String>] = [:]
+    /// The books whose folder watch lost track since their last sync: read whole.
+    private var lost: Set<String> = []
     /// The books being synced now (a CardDAV sync leaves the actor while it waits for the server).
     private var running: Set<String> = []
     private let log = Logger(label: "herald.books")
@@ -80,7 +83,15 @@ public actor BookSyncer {
                 } else {
                     report = try books.sync(book, only: files)
                 }
-                synced[book] = (clock.now(), report.issues.isEmpty ? nil : "\(counted(report.issues.count, "card")) could not be read")
+                let bad = Set(report.issues.map { ($0.file as NSString).lastPathComponent })
+                if let files, kinds[book] != .carddav {
+                    unreadable[book, default: []].subtract(files)
+                    unreadable[book, default: []].formUnion(bad)
+                } else {
+                    unreadable[book] = bad
+                }
+                let count = unreadable[book]?.count ?? 0
+                synced[book] = (clock.now(), count == 0 ? nil : "\(counted(count, "card")) could not be read")
                 reports.append(report)
                 bus.publish(.booksChanged)
             } catch {
@@ -160,13 +171,20 @@ public actor BookSyncer {
     }
 
     private func changed(_ name: String, files: Set<String>?) async {
-        let seen = pending[name] ?? Set<String>()
-        pending[name] = files.flatMap { files in seen.map { $0.union(files) } }
+        if let files {
+            // Herald's own temporary files and whatever else is not a card change nothing.
+            let cards = files.filter(AddressBooks.isCardFile)
+            if cards.isEmpty { return }
+            pending[name, default: []].formUnion(cards)
+        } else {
+            lost.insert(name)
+        }
         guard waiting.insert(name).inserted else { return }
         try? await Task.sleep(nanoseconds: 250_000_000)
         waiting.remove(name)
-        let files = pending.removeValue(forKey: name) ?? nil
-        await syncInBackground(name, only: files)
+        let whole = lost.remove(name) != nil
+        let named = pending.removeValue(forKey: name)
+        await syncInBackground(name, only: whole ? nil : named)
     }
 
     private func syncInBackground(_ name: String, only files: Set<String>? = nil) async {

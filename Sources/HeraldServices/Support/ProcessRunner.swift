@@ -33,10 +33,11 @@ enum ProcessRunner {
         }
         _ = ignoreSigpipe
         var attempt = 0
-        var child: SpawnedChild?
-        while child == nil {
+        let child: SpawnedChild
+        while true {
             do {
                 child = try SpawnedChild(path: path, arguments: command.arguments, environment: environment)
+                break
             } catch let code {
                 attempt += 1
                 // ETXTBSY: the program file is still open for writing somewhere (it was just
@@ -48,7 +49,6 @@ enum ProcessRunner {
                 throw ExternalCommandError.couldNotStart(program: command.program, reason: code.description)
             }
         }
-        guard let child else { throw ExternalCommandError.couldNotStart(program: command.program, reason: "it did not start") }
         let group = DispatchGroup()
         let collected = Collected()
         group.enter()

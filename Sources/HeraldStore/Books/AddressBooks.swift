@@ -92,6 +92,9 @@ public struct AddressBooks: Sendable {
         try database.read { db in try BookCards.card(personId: personId, db: db)?.card }
     }
 
+    /// Whether a file of a vdir book is a card: `*.vcf`, not hidden (Herald's temporary files are hidden).
+    public static func isCardFile(_ name: String) -> Bool { VdirFolder.isCardName(name) }
+
     /// Reads the folder of book `name` into the store: new card files become people, changed ones update theirs
     /// (a person's chosen SMS number kept while it still has it), removed ones remove theirs. A card that cannot be
     /// read is reported and its person left as it was. A folder that is not there changes nothing. With `only`, just
@@ -110,7 +113,7 @@ public struct AddressBooks: Sendable {
             }
         }
         if let names {
-            let cards = names.filter(VdirFolder.isCardName)
+            let cards = names.filter(Self.isCardFile)
             files = cards.reduce(into: [:]) { found, href in if let etag = folder.etag(href) { found[href] = etag } }
             let hrefs = Array(cards)
             try database.read { db in

@@ -31,13 +31,18 @@ extension ContactStore {
     }
 
     /// Stores `draft` over the person `id` in one transaction, REV bumped; nil when it changes nothing. Numbers
-    /// already stored keep their reading; new ones are read with `parser`.
+    /// already stored keep their reading; new ones are read with `parser`. A `Book:` line then moves the person there
+    /// (a second unit of work: card files are written by each); a move that fails says the edit itself was saved.
     public func save(_ draft: ContactDraft, personId id: Int64, parser: PhoneNumberParser) throws -> Person? {
-        // A card's `Book:` line moves the person there: a book that is not there refuses the whole edit, before it.
+        // A book that is not there refuses the whole edit, before it.
         if let target = draft.book {
             _ = try database.read { db in try BookCards.book(named: target, db: db) }
             let saved = try save(draft.withoutBook, personId: id, parser: parser)
-            guard try move(ids: [id], toBook: target) > 0 else { return saved }
+            do {
+                guard try move(ids: [id], toBook: target) > 0 else { return saved }
+            } catch {
+                throw ContactStoreError.savedNotMoved(id, book: target, because: "\(error)")
+            }
             return try person(id: id)
         }
         let now = clock.now()

@@ -150,9 +150,13 @@ public enum ContactStoreError: Error, Sendable, CustomStringConvertible {
     case missingID
     case notFound(Int64)
     case mergeNeedsTwo
+    /// An edit with a `Book:` line was stored, but the move into the book failed (its card file could not be written).
+    case savedNotMoved(Int64, book: String, because: String)
 
     public var description: String {
         switch self {
+        case .savedNotMoved(let id, let book, let because):
+            return "the edit of person \(id) is saved, but it was not moved to book \(book): \(because)"
         case .missingID: return "the person has no id: store it first"
         case .notFound(let id): return "no person with id \(id): list people with `herald contacts list`"
         case .mergeNeedsTwo: return "a merge needs at least two different people"

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 
 extension SearchIndex {
-    /// The most people an index takes again one by one; beyond that it is built again from the whole book.
-    static let maxChangedPeople = 64
+    /// The most people an index takes again one by one; beyond that it is built again from the whole book. Each one
+    /// placed costs two counts over a sort index (about half of it each), so past a few dozen a rebuild is as quick.
+    static let maxChangedPeople = 16
 
     /// This index brought up to the contacts as they are in `db`, taking again only the people changed since it was
     /// made (`person_change`); nil when that cannot be done (changes it has not seen were forgotten, too many people
@@ -17,6 +18,11 @@ extension SearchIndex {
         let changed = try Int64.fetchAll(db, sql: "SELECT DISTINCT person_id FROM person_change WHERE seq > ? LIMIT ?",
                                          arguments: [changeSeq, Self.maxChangedPeople + 1])
         guard changed.count <= Self.maxChangedPeople else { return nil }
+        if changed.isEmpty {
+            // The generation moved with nobody's keys (a book's settings): the same entries, under the new stamp.
+            return SearchIndex(generation: generation, changeSeq: lastChange, ids: ids, text: text, textStart: textStart,
+                               digits: digits, digitStart: digitStart, lastRank: lastRank)
+        }
         return try taking(Set(changed), generation: generation, changeSeq: lastChange, db: db)
     }
 

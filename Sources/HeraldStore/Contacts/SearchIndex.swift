@@ -534,8 +534,11 @@ final class SearchIndexCache: @unchecked Sendable {
         if let held, held.generation == generation { return held }
         if let held, let caughtUp = try pool.read({ db in try held.caughtUp(db) }) { return hold(caughtUp) }
         let stamp = try pool.read { db in try SearchIndexFile.Stamp(db) }
+        // Another process may have saved an index newer than the one held (it searched after an import).
         if let file, let saved = SearchIndexFile.load(file, epoch: stamp.epoch) {
-            if saved.generation == stamp.generation, saved.count == Int(stamp.count) { return hold(saved) }
+            if saved.generation == stamp.generation, saved.count == Int(stamp.count), (saved.ids.max() ?? 0) == stamp.maxId {
+                return hold(saved)
+            }
             if let caughtUp = try pool.read({ db in try saved.caughtUp(db) }) {
                 SearchIndexFile.save(caughtUp, epoch: stamp.epoch, to: file)
                 return hold(caughtUp)

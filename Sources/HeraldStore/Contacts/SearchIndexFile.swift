@@ -15,12 +15,17 @@ enum SearchIndexFile {
         /// Tells this database from another one at the same path.
         let epoch: Int64
         let generation: Int64
+        /// How many people there are, and the highest id: with the generation, what a saved index must match to be
+        /// taken as it is (a copy of the database put back in place may repeat a generation).
         let count: Int64
+        let maxId: Int64
 
         init(_ db: Database) throws {
             epoch = try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'contacts_epoch'") ?? 0
             generation = try PersonRows.generation(db)
-            count = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM person") ?? 0
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM person")
+            count = row?[0] ?? 0
+            maxId = row?[1] ?? 0
         }
     }
 
@@ -47,6 +52,9 @@ enum SearchIndexFile {
             guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             unlink(temporary)
+            // Only the next process's start is slower: it builds the index itself.
+            Logger(label: "herald.search").notice("the search index cannot be saved for the next process",
+                                                   metadata: ["file": "\(path)", "cause": "\(error.localizedDescription)"])
         }
     }
 

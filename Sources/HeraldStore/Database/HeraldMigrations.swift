@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// The explicit schema history of `herald.sqlite`. Never edit a shipped migration: add a new one.
 enum HeraldMigrations {
@@ -142,8 +143,12 @@ enum HeraldMigrations {
             // The seen queue of earlier versions (one JSON object: user → [{messageId, timestampDelta}]).
             // Removed only once carried over: one that cannot be parsed stays in `setting` as it was
             // (its marks are not lost, and failing the migration would leave the whole database unopenable).
-            if let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'inbox.pendingSeen'"),
-               let queue = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [[String: Any]]] {
+            if let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'inbox.pendingSeen'") {
+                guard let queue = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [[String: Any]]] else {
+                    Logger(label: "herald.store").warning(
+                        "the seen marks an earlier version queued cannot be read: they stay as they were (setting inbox.pendingSeen)")
+                    return
+                }
                 for (user, marks) in queue {
                     for mark in marks {
                         guard let id = mark["messageId"] as? String else { continue }

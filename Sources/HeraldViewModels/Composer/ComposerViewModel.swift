@@ -10,7 +10,6 @@ import HeraldServices
 public final class ComposerViewModel {
     private let templates: TemplateService
     private let invites: InviteService
-    private let share: ShareService
     private let effects: EffectQueue
     public private(set) var settings: ComposerSettings
 
@@ -60,11 +59,10 @@ public final class ComposerViewModel {
     /// When the send the confirmation asks about leaves (`t` in it cycles); back to `.soon` for each new confirmation.
     public private(set) var sendWhen: SendWhen = .soon
 
-    public init(templates: TemplateService, invites: InviteService, share: ShareService, effects: EffectQueue,
+    public init(templates: TemplateService, invites: InviteService, effects: EffectQueue,
                 settings: ComposerSettings) {
         self.templates = templates
         self.invites = invites
-        self.share = share
         self.effects = effects
         self.settings = settings
         self.sender = settings.sender

@@ -29,8 +29,10 @@ struct ServerDatabaseOption: ParsableArguments {
 
     /// Opens the engine the server runs on: `carrier` delivers (nil: the simulated one); `shortLinkBase` starts every
     /// short link (nil: the made-up default); `plainLink` replaces them; `mailer` sends email invitations (nil: none).
+    /// `heraldConfig` is config.toml when the caller read it already (nil: read here).
     func openEngine(collectReportsOnRead: Bool, carrier: (any Carrier)? = nil, mailer: (any Mailer)? = nil,
-                    shortLinkBase: String? = nil, plainLink: String? = nil) async throws -> PlatformEngine {
+                    shortLinkBase: String? = nil, plainLink: String? = nil,
+                    heraldConfig: HeraldConfig? = nil) async throws -> PlatformEngine {
         var config = EngineConfig()
         if let shortLinkBase { config.shortLinkBase = shortLinkBase }
         config.plainLink = plainLink
@@ -44,7 +46,7 @@ struct ServerDatabaseOption: ParsableArguments {
         config.collectReportsOnRead = collectReportsOnRead
         config.handOverOnSend = false       // only the carrier lease's holder talks to the carrier
         config.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
-        config.extraStopWords = try global.config().stopWords
+        config.extraStopWords = try (heraldConfig ?? global.config()).stopWords
         if let database, Self.isPostgres(database) {
             let shown = (try? PostgresLocation(parsing: database).description) ?? "the PostgreSQL database"
             do {
@@ -129,12 +131,15 @@ struct ServeRun: AsyncParsableCommand {
                 ("replica", options.replicaId), ("pid", String(ProcessInfo.processInfo.processIdentifier)),
             ])
         }
-        let infobip = try infobipSettings(linkBase: linkBase)
+        // config.toml read once (its warnings said once) for the carrier, the mailer and the engine.
+        let heraldConfig = try storage.global.config()
+        let infobip = try infobipSettings(linkBase: linkBase, config: heraldConfig)
         let carrier = infobip.map { InfobipCarrier(settings: $0) }
         // Email invitations go out over `[smtp]`; without it the server refuses them, saying so.
-        let mailer = try storage.global.config().smtp.map { SMTPMailer(settings: try $0.settings()) }
+        let mailer = try heraldConfig.smtp.map { SMTPMailer(settings: try $0.settings()) }
         let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: carrier, mailer: mailer,
-                                                  shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil)
+                                                  shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil,
+                                                  heraldConfig: heraldConfig)
         if let carrier, let publicURL {
             // Infobip pushes delivery reports to this server at an address only this deployment knows.
             let base = try GlobalOptions.httpURL(publicURL, what: "--public-url")
@@ -166,14 +171,14 @@ struct ServeRun: AsyncParsableCommand {
 
     /// The Infobip account that carries the messages (`--carrier infobip`), nil for the simulated carrier. Invitations
     /// need a link people can open: this server's short links (`--public-url`) or `[infobip] link`.
-    func infobipSettings(linkBase: String?) throws -> InfobipSettings? {
+    func infobipSettings(linkBase: String?, config: HeraldConfig) throws -> InfobipSettings? {
         switch carrier {
         case "simulated": return nil
         case "infobip": break
         default: throw Output.failure("--carrier \(Output.safe(carrier)) is not understood: use simulated or infobip")
         }
         let global = storage.global
-        var settings = try GlobalOptions.infobipSettings(config: try global.config(), environment: ProcessInfo.processInfo.environment,
+        var settings = try GlobalOptions.infobipSettings(config: config, environment: ProcessInfo.processInfo.environment,
                                                          configFile: global.paths.configFile, requireLink: false)
         // Delivery reports as Infobip means them: pushed to --public-url, else collected from its report queue.
         settings.reports = .reports

@@ -56,7 +56,10 @@ struct ShareEmail: AsyncParsableCommand {
         commandName: "email",
         abstract: "Email contacts an invitation, recorded in the ledger as an SMS is (Deliveries, status and watch show it).",
         discussion: """
-            Each contact gets one email at their first address, with the message's text (or --text) and its own link.             On this machine the platform hands it to the mail program (share.email_command, `sendmail -t` by default);             a Herald server sends it over its SMTP server. An email is handed over at most once: one whose hand-over             was interrupted is marked uncertain and sent again only with --resend.
+            Each contact gets one email at their first address, with the message's text (or --text) and its own link. \
+            On this machine the platform hands it to the mail program (share.email_command, `sendmail -t` by default); \
+            a Herald server sends it over its SMTP server. An email is handed over at most once: one whose hand-over \
+            was interrupted is marked uncertain and sent again only with --resend.
             """)
     @OptionGroup var global: GlobalOptions
     @Option(name: .customLong("to"), parsing: .upToNextOption, help: ArgumentHelp("Contact ids.", valueName: "id")) var ids: [Int64] = []
