@@ -7,18 +7,24 @@ import Testing
 /// A workspace with a vdir book in its config: the book is read when watching starts, and a card another program
 /// writes afterwards shows without anyone asking.
 @Suite struct BookSyncerTests {
-    @Test func aCardWrittenByAnotherProgramShowsWhileWatching() async throws {
+    /// A workspace whose vdir book "friends" starts with `cards` (file name → text), being watched.
+    static func watchedBook(_ cards: [String: String]) async throws -> (harness: WorkspaceHarness, folder: URL) {
         let dir = try TempDir()
         let folder = dir.url.appendingPathComponent("book")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n".utf8)
-            .write(to: folder.appendingPathComponent("a.vcf"))
+        for (name, text) in cards { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
         var config = WorkspaceHarness.config()
         config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]
         let harness = try await WorkspaceHarness(config: config, dir: dir)
+        await harness.workspace.books.startWatching()
+        return (harness, folder)
+    }
+
+    @Test func aCardWrittenByAnotherProgramShowsWhileWatching() async throws {
+        let (harness, folder) = try await Self.watchedBook(["a.vcf": "BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n"])
+        let dir = harness.dir
         defer { harness.workspace.close() }
         let books = harness.workspace.books
-        await books.startWatching()
         #expect(try harness.workspace.contacts.count() == 1)
         #expect(try await books.states().map(\.people) == [1])
 
@@ -45,16 +51,9 @@ import Testing
 
     /// A card that cannot be read stays reported while other cards change; mended, its report goes.
     @Test func anUnreadableCardStaysReportedWhileOtherCardsChange() async throws {
-        let dir = try TempDir()
-        let folder = dir.url.appendingPathComponent("book")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("BEGIN:VCARD\nVERSION:3.0\nUID:bad\nFN:Broken\n".utf8).write(to: folder.appendingPathComponent("bad.vcf"))
-        var config = WorkspaceHarness.config()
-        config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]
-        let harness = try await WorkspaceHarness(config: config, dir: dir)
+        let (harness, folder) = try await Self.watchedBook(["bad.vcf": "BEGIN:VCARD\nVERSION:3.0\nUID:bad\nFN:Broken\n"])
         defer { harness.workspace.close() }
         let books = harness.workspace.books
-        await books.startWatching()
         defer { Task { await books.stopWatching() } }
         #expect(try await books.states().first?.problem == "1 card could not be read")
 
