@@ -30,9 +30,29 @@ public struct CSVWriter: Sendable {
         return r.map(Self.field).joined(separator: ",") + "\r\n"
     }
 
-    /// RFC 4180 quoting when needed.
+    /// RFC 4180 quoting when needed, after the formula guard.
     static func field(_ s: String) -> String {
+        let s = formulaGuarded(s)
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == ";" }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The first characters with which a spreadsheet reads a cell as a formula (OWASP's CSV injection list).
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// A name like `=HYPERLINK(…)` from an imported card would run when the export is opened in a spreadsheet: a
+    /// leading `'` makes it text there. A number strictly in E.164 (`+` and up to 15 digits) stays a number. A value
+    /// that already starts with quotes before a formula character gets one more, so the import, which takes exactly
+    /// one off (`CSVContactReader.withoutFormulaGuard`), gives back what was stored.
+    static func formulaGuarded(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first(where: { $0 != "'" }), formulaStarts.contains(first) else { return s }
+        if isStrictE164(s) { return s }
+        return "'" + s
+    }
+
+    static func isStrictE164(_ s: String) -> Bool {
+        let digits = s.utf8.dropFirst()
+        return s.utf8.first == UInt8(ascii: "+") && (1...15).contains(digits.count)
+            && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }

@@ -119,7 +119,7 @@ struct CSVContactReader {
         let values: [String] = record.fields.map { bytes in
             let (t, l) = TextDecoding.decode(bytes)
             lossy = lossy || l
-            return t.trimmedSpaces
+            return Self.withoutFormulaGuard(t.trimmedSpaces)
         }
         if lossy { issues.append((record.line, "row is not valid UTF-8: unreadable bytes replaced with �")) }
         if record.fieldCount > values.count
@@ -185,6 +185,15 @@ struct CSVContactReader {
             return .failure(line: record.line, message: "row has no name, organisation, phone number or email: skipped")
         }
         return .person(p, line: record.line, issues: issues)
+    }
+
+    /// A field as stored before CSV export guarded it against spreadsheets (`CSVWriter.formulaGuarded`): one leading
+    /// `'` taken off a value whose first character after its quotes would start a formula. A spreadsheet user who
+    /// typed `'+385…` to keep a number as text gets the number too.
+    static func withoutFormulaGuard(_ v: String) -> String {
+        guard v.unicodeScalars.first == "'", let first = v.unicodeScalars.first(where: { $0 != "'" }),
+              CSVWriter.formulaStarts.contains(first) else { return v }
+        return String(v.unicodeScalars.dropFirst())
     }
 
     /// Google's " ::: "-separated values, trimmed, without empty ones.
