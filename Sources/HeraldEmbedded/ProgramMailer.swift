@@ -3,7 +3,7 @@ import HeraldCore
 import HeraldEngine
 import HeraldServices
 
-/// The engine's mailer on this machine: each email invitation piped to the mail program (`sendmail -t`).
+/// The engine's mailer on this machine: each email invitation piped to the mail program (`sendmail -t -i`).
 public struct ProgramMailer: Mailer {
     public let program: MailProgram
 

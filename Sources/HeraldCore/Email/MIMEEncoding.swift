@@ -109,7 +109,7 @@ enum MIMEEncoding {
     }
 
     /// Quoted-printable body: lines end with `lineEnding`, encoded lines are at most 76
-    /// characters, and lines that mail programs treat specially ("." alone, "From ") are encoded.
+    /// characters, and no line, hard or soft-broken, is one mail programs treat specially ("." alone, "From ").
     static func quotedPrintable(_ text: String, lineEnding: String = "\r\n") -> String {
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         var out: [String] = []
@@ -132,19 +132,24 @@ enum MIMEEncoding {
                 tokens.append(String(format: "=%02X", b))
             }
         }
-        // A line that is a lone "." ends input for sendmail without -i; "From " breaks mbox files.
-        if tokens == ["."] { tokens = ["=2E"] }
-        if bytes.starts(with: Array("From ".utf8)) { tokens[0] = "=46" }
+        // A line that is a lone "." ends input for sendmail without -i; "From " breaks mbox files. Both are checked
+        // at every line start the soft breaks make, not only the hard line's: a break can fall just before either.
         var lines: [String] = []
         var current = ""
-        for token in tokens {
+        var i = 0
+        while i < tokens.count {
+            var token = tokens[i]
+            if current.isEmpty, token == "F", tokens[i...].starts(with: ["F", "r", "o", "m", " "]) { token = "=46" }
             if current.count + token.count > 75 {
                 lines.append(current + "=")
                 current = ""
+                continue   // the token starts the next line: look at it again as a line start
             }
             current += token
+            i += 1
         }
-        lines.append(current)
+        // Only the last piece can be a lone ".": every other one ends with its soft break "=".
+        lines.append(current == "." ? "=2E" : current)
         return lines
     }
 

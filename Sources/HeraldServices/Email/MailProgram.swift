@@ -1,11 +1,14 @@
 import Foundation
 import HeraldCore
 
-/// A sendmail-compatible program on this machine (`sendmail -t` by default; `msmtp -t` and the like work the same
+/// A sendmail-compatible program on this machine (`sendmail -t -i` by default; `msmtp -t` and the like work the same
 /// way), which the embedded and Infobip platforms hand email invitations to.
 public struct MailProgram: Sendable {
-    /// `sendmail -t`: recipients are read from the message's headers.
-    public static let defaultCommand = ExternalCommand(program: "sendmail", arguments: ["-t"])
+    /// `sendmail -t -i`: recipients are read from the message's headers, and a line that is only "." does not end
+    /// the message (without `-i` sendmail stops reading there and queues what it has, so the link could be lost while
+    /// the exit status says all is well). The body encoder never writes such a line either, for a configured
+    /// command without `-i`.
+    public static let defaultCommand = ExternalCommand(program: "sendmail", arguments: ["-t", "-i"])
 
     public let command: ExternalCommand
     private let environment: [String: String]
