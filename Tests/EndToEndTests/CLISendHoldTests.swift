@@ -36,6 +36,30 @@ import Testing
         #expect(again["sendAt"] is NSNull)
     }
 
+    @Test func aSendTakenBackFromAnotherTerminalSaysSoAndStopsWaiting() throws {
+        let cli = try PlatformCLI()
+        let log = cli.home.appendingPathComponent("handovers.log")
+        cli.environment["HERALD_HOLD_SECONDS"] = "60"
+        cli.environment["HERALD_CARRIER_LOG"] = log.path
+        let started = Date()
+        let send = try cli.start(["send", "--to", mobile(11), mobile(12)])
+        let lines = try send.waitForLines(timeout: 30, "the bulk line") { $0.contains { $0.hasPrefix("Bulk ") } }
+        let bulk = try #require(lines.first { $0.hasPrefix("Bulk ") }?.split(separator: " ")[1].dropLast()).description
+        _ = try send.waitForStderrLine(containing: "held until", timeout: 30)
+        let cancelled = try cli.ok(["bulks", "cancel", bulk])
+        #expect(cancelled.stdout.contains("taken back: 2 invitations; nothing was sent"), "\(cancelled)")
+        // The first process notices, well before its window ends, and says what happened instead of "left at".
+        try send.waitForStderr("taken back meanwhile", timeout: 30)
+        send.process.waitUntilExit()   // bounded: the window ends in 60 s whatever happens
+        #expect(send.process.terminationStatus == 1, "a send that sent nothing does not end as a success: \(send.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60, "it stopped waiting once the bulk was taken back")
+        #expect(send.stderr.contains("bulk \(bulk) was taken back meanwhile (`herald bulks cancel`): 2 invitations, nothing was sent"),
+                "\(send.stderr)")
+        #expect(!send.stderr.contains("left at"), "\(send.stderr)")
+        #expect(try Self.statuses(cli, bulk) == ["Cancelled", "Cancelled"])
+        #expect(Self.handOvers(log).isEmpty, "nothing reached the carrier")
+    }
+
     @Test func aSendLeftAloneLeavesWhenTheWindowEndsAndOnlyThen() throws {
         let cli = try PlatformCLI()
         let log = cli.home.appendingPathComponent("handovers.log")

@@ -12,9 +12,16 @@ private let holdInterrupted = Atomic<Bool>(false)
 /// the bulk is read once, which hands it to the carrier. A Herald server, and Infobip, hold and send by themselves: the
 /// command only says until when and how to take it back. A scheduled send (`--at`) is never waited for.
 enum SendHold {
+    /// What became of the held bulks: in words, and the exit status when nothing left (ctrl-c: 130; taken back by
+    /// `herald bulks cancel` from elsewhere: 1, as a send that sent nothing).
+    struct Outcome {
+        var summary: String
+        var exitCode: Int32?
+    }
+
     /// Waits out the undo window when this process must; answers what became of the held bulks (nil: not waited).
     /// `quiet` (JSON on stdout) keeps the countdown line off stderr; the notes still go there.
-    static func waitOut(_ result: InviteResult, scheduled: Bool, ws: Workspace, quiet: Bool) async -> (summary: String, takenBack: Bool)? {
+    static func waitOut(_ result: InviteResult, scheduled: Bool, ws: Workspace, quiet: Bool) async -> Outcome? {
         guard let sendAt = result.sendAt, !result.bulkIds.isEmpty else { return nil }
         let ids = result.bulkIds.map(Output.safe).joined(separator: " ")
         let when = SendTime.describe(sendAt, in: .current)
@@ -34,9 +41,16 @@ enum SendHold {
             Output.note("held until \(when) (ctrl-c takes it back)")
         }
         let tty = !quiet && isatty(STDERR_FILENO) == 1
+        var lastLook = Date()
         while !holdInterrupted.load(ordering: .relaxed) {
             let left = sendAt.timeIntervalSinceNow
             if left <= 0 { break }
+            // `herald bulks cancel` in another terminal writes the ledger of this data folder: once it has taken every
+            // bulk back there is nothing left to wait for.
+            if Date().timeIntervalSince(lastLook) >= 1 {
+                lastLook = Date()
+                if await takenBack(result.bulkIds, ws: ws) { break }
+            }
             if tty {
                 let line = "leaves in \(Int(left.rounded(.up))) s — ctrl-c takes it back"
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
@@ -46,6 +60,7 @@ enum SendHold {
         if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let interrupted = holdInterrupted.load(ordering: .relaxed)
         var said: [String] = []
+        var cancelledElsewhere = 0
         for bulkId in result.bulkIds {
             if interrupted {
                 do { said.append(try await ws.invites.cancel(bulkId: bulkId).summary) } catch {
@@ -53,14 +68,37 @@ enum SendHold {
                 }
                 continue
             }
-            // The read that lets it leave (the engine hands over what is due when a bulk is read).
+            // The read that lets it leave (the engine hands over what is due when a bulk is read), and that says
+            // whether someone took it back meanwhile.
             do {
-                try await ws.tracker.store(try await ws.platform.deliveryInfos(bulkId: bulkId), bulkId: bulkId)
+                let infos = try await ws.platform.deliveryInfos(bulkId: bulkId)
+                try await ws.tracker.store(infos, bulkId: bulkId)
+                let cancelled = infos.filter { $0.deliveryStatus == .cancelled }.count
+                if cancelled > 0, cancelled == infos.count {
+                    cancelledElsewhere += 1
+                    said.append("bulk \(Output.safe(bulkId)) was taken back meanwhile (`herald bulks cancel`): "
+                                + "\(counted(cancelled, "invitation")), nothing was sent")
+                } else if cancelled > 0 {
+                    said.append("bulk \(Output.safe(bulkId)): \(counted(cancelled, "invitation")) taken back meanwhile "
+                                + "(`herald bulks cancel`), \(counted(infos.count - cancelled, "invitation")) left")
+                }
             } catch {
                 said.append("bulk \(Output.safe(bulkId)) was due at \(when) but could not be handed over yet (\(userMessage(for: error))); the next run of Herald does it")
             }
         }
-        if interrupted { return (said.joined(separator: "; "), true) }
-        return (said.isEmpty ? "left at \(SendTime.describe(Date(), in: .current))" : said.joined(separator: "; "), false)
+        if interrupted { return Outcome(summary: said.joined(separator: "; "), exitCode: 130) }
+        let leftAt = "left at \(SendTime.describe(Date(), in: .current))"
+        if cancelledElsewhere == result.bulkIds.count { return Outcome(summary: said.joined(separator: "; "), exitCode: 1) }
+        return Outcome(summary: said.isEmpty ? leftAt : ([leftAt] + said).joined(separator: "; "), exitCode: nil)
+    }
+
+    /// True when the ledger shows every recipient of every bulk cancelled (taken back by another Herald process).
+    private static func takenBack(_ bulkIds: [String], ws: Workspace) async -> Bool {
+        for bulkId in bulkIds {
+            // An unreadable ledger is no reason to stop waiting: the read at the end of the window says what happened.
+            guard let rows = try? await ws.book.recipients(ofBulk: bulkId), !rows.isEmpty,
+                  rows.allSatisfy({ $0.invitation.status == .cancelled }) else { return false }
+        }
+        return true
     }
 }

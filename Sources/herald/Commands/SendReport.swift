@@ -17,7 +17,7 @@ enum SendReport {
         }
         if let hold = await SendHold.waitOut(result, scheduled: scheduled, ws: ws, quiet: json) {
             Output.note(hold.summary)
-            if hold.takenBack { throw ExitCode(130) }
+            if let code = hold.exitCode { throw ExitCode(code) }
         }
         let refused = result.recipients.filter { $0.status == .rejected || $0.status == .sendFailed }
         if !result.recipients.isEmpty, refused.count == result.recipients.count {
