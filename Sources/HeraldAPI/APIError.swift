@@ -37,7 +37,7 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
             let detail = errors.keys.sorted().map { "\($0): \(errors[$0, default: []].joined(separator: ", "))" }
             return "bad request: \(text) (\(detail.joined(separator: "; ")))"
         case .tooManyRequests(let after):
-            if let after { return "too many requests: retry in \(Int(after.rounded(.up))) s" }
+            if let after { return "too many requests: retry in \(RetryAfter.wholeSeconds(after)) s" }
             return "too many requests: retry later"
         case .server(let status, let text): return "platform error \(status): \(text)"
         case .timeout: return "the platform did not answer in time"
@@ -79,12 +79,8 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Seconds from a `Retry-After` value given in seconds; HTTP dates are not used by Herald.
-    static func retryAfter(_ value: String?) -> TimeInterval? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), let seconds = Double(value),
-              seconds.isFinite, seconds >= 0 else { return nil }
-        return min(seconds, 86_400)     // a day at most: a hostile or broken answer cannot park a client for ever
-    }
+    /// Seconds from a `Retry-After` value, clamped (`RetryAfter`): a hostile or broken answer cannot park a client for ever.
+    static func retryAfter(_ value: String?) -> TimeInterval? { RetryAfter.seconds(value) }
 
     /// The response the platform answers this error with (status, envelope, `Retry-After`).
     public var response: APIResponse {
@@ -110,7 +106,7 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyRequests(let after):
             status = 429
             envelope = ErrorEnvelope(messageId: ErrorMessageId.tooManyRequests, text: "Too many requests")
-            if let after { headers["Retry-After"] = String(Int(after.rounded(.up))) }
+            if let after { headers["Retry-After"] = String(RetryAfter.wholeSeconds(after)) }
         case .timeout:
             status = 504; envelope = ErrorEnvelope(messageId: ErrorMessageId.timeout, text: "Request timed out")
         case .server(let s, let text):

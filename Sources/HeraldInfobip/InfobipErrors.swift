@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAPI
 
 /// What Infobip says when it refuses a request, in either of its envelopes: the flat one of the v3 APIs
 /// (`errorCode`, `description`, `action`, `violations[{property, violation}]`) or the older
@@ -75,7 +76,7 @@ public enum InfobipError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rejected(let status, let detail):
             return "Infobip refused the request (HTTP \(status)): \(detail)"
         case .rateLimited(let wait):
-            return "Infobip asks to slow down: try again in \(Int(wait.rounded(.up))) s"
+            return "Infobip asks to slow down: try again in \(RetryAfter.wholeSeconds(wait)) s"
         case .unavailable(let status, let detail):
             return "Infobip is failing (HTTP \(status): \(detail)); Herald tries again later"
         case .unreachable(let why):

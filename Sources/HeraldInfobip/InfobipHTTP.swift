@@ -109,19 +109,9 @@ struct InfobipHTTP: Sendable {
         ])
     }
 
-    /// Seconds to wait from a `Retry-After` value: whole seconds, or an HTTP date (RFC 9110); nil when absent or unreadable.
-    static func retryAfter(_ value: String?, now: Date) -> Double? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let seconds = Double(text), seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return max(0, date.timeIntervalSince(now)) }
-        }
-        return nil
-    }
+    /// Seconds to wait from a `Retry-After` value: whole seconds, or an HTTP date (RFC 9110), clamped to
+    /// `RetryAfter.maxSeconds`; nil when absent or unreadable.
+    static func retryAfter(_ value: String?, now: Date) -> Double? { RetryAfter.seconds(value, now: now) }
 
     /// A decoding failure naming the field.
     static func decodingText(_ error: any Error) -> String {
