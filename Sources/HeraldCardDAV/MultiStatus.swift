@@ -4,8 +4,9 @@ import FoundationXML
 #endif
 
 /// A WebDAV `multistatus` answer (RFC 4918), as PROPFIND, `sync-collection` and `addressbook-multiget` give it: per
-/// resource its href, status, etag and card, and the collection's new sync token. Read defensively: a document
-/// with a DOCTYPE (entities, the "billion laughs") is refused before parsing, and only the elements above are kept.
+/// resource its href, status, etag and card, and the collection's new sync token. Read defensively: a document that is
+/// not UTF-8 or has a DOCTYPE (entities, the "billion laughs") is refused before parsing (`XMLPrologGuard`), any
+/// declaration or entity the parser still meets stops it, and only the elements above are kept.
 struct MultiStatus {
     struct Response: Equatable {
         var href = ""
@@ -27,10 +28,11 @@ struct MultiStatus {
     }
 
     static func parse(_ data: Data) throws(Problem) -> MultiStatus {
-        // The prolog is all a DOCTYPE can hide in; looking at the first 4 KiB is enough and cheap.
-        let head = String(decoding: data.prefix(4096), as: UTF8.self).uppercased()
-        if head.contains("<!DOCTYPE") || head.contains("<!ENTITY") {
-            throw .hostile("it declares a DOCTYPE (entity definitions are refused)")
+        do { try XMLPrologGuard.check(data) } catch {
+            switch error {
+            case .doctype: throw .hostile("it declares a DOCTYPE (entity definitions are refused)")
+            case .notUTF8(let why): throw .hostile("\(why); Herald reads only UTF-8 answers")
+            }
         }
         let reader = Reader()
         let parser = XMLParser(data: data)
@@ -112,6 +114,44 @@ struct MultiStatus {
             }
             path.removeLast()
             text = ""
+        }
+
+        // Declarations the parser reports (libxml2 on Linux reports element, attribute, notation and unparsed-entity
+        // declarations, and asks for any entity it does not know): none belongs in a DAV answer.
+        private func refuseDeclaration(_ parser: XMLParser, _ what: String) {
+            if failure == nil { failure = "it declares \(what) (entity definitions are refused)" }
+            parser.abortParsing()
+        }
+
+        func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+            refuseDeclaration(parser, "an element")
+        }
+
+        func parser(_ parser: XMLParser, foundAttributeDeclarationWithName attributeName: String, forElement elementName: String,
+                    type: String?, defaultValue: String?) {
+            refuseDeclaration(parser, "an attribute")
+        }
+
+        func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?) {
+            refuseDeclaration(parser, "a notation")
+        }
+
+        func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+            refuseDeclaration(parser, "an entity")
+        }
+
+        func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+            refuseDeclaration(parser, "an external entity")
+        }
+
+        func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?,
+                    notationName: String?) {
+            refuseDeclaration(parser, "an unparsed entity")
+        }
+
+        func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+            refuseDeclaration(parser, "an entity")
+            return nil
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {

@@ -73,6 +73,20 @@ import Testing
         #expect(try h.count() == 1)
     }
 
+    @Test(arguments: [("late-doctype", "it declares a DOCTYPE"), ("utf16", "it is UTF-16 or UTF-32")])
+    func aDoctypeHiddenPastThePrefixOrInUTF16StoresNothing(_ mode: String, _ said: String) async throws {
+        let h = try Hostile()
+        try h.mode(mode)
+        do {
+            let report = try await h.sync()
+            Issue.record("\(mode): the sync went through: \(report)")
+        } catch {
+            #expect("\(error)".contains("book dav: the server's answer cannot be used: \(said)"), "\(mode): \(error)")
+            #expect("\(error)".contains("nothing was lost here"), "\(mode): \(error)")
+        }
+        #expect(try h.count() == 0, "\(mode): the card whose name an entity spelled was stored")
+    }
+
     @Test func aCardOutsideTheCollectionIsNeverReadAndIsReported() async throws {
         let h = try Hostile()
         try h.mode("outside")

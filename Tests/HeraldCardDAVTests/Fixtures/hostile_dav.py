@@ -6,6 +6,8 @@ Usage: hostile_dav.py PORT MODEFILE. Before each request the mode is read from M
   doctype   a multistatus with a DOCTYPE declaring entities (the "billion laughs")
   malformed a multistatus cut in the middle
   outside   an honest answer that also lists /other/secret.vcf, outside the collection
+  late-doctype  honest answers whose DOCTYPE (an entity the card's name uses) follows a 5 KB comment
+  utf16     honest answers in UTF-16 with a byte-order mark, their DOCTYPE declaring an entity the card's name uses
   drop      the connection closed without an answer
 """
 import http.server
@@ -60,18 +62,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(207, b'<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>/ana/con')
         if self.command == "REPORT" and "sync-collection" in request:
             return self.answer(403, b'<?xml version="1.0"?><d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>')
+        if mode in ("late-doctype", "utf16"):
+            return self.answer(207, hostile_prolog(mode, self.honest()))
         if self.command == "PROPFIND":
             return self.answer(207, listing(OUTSIDE if mode == "outside" else "").encode())
         if self.command == "REPORT":
-            card = CARD.replace("&", "&amp;").replace("<", "&lt;")
-            body = ('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">'
-                    '<d:response><d:href>/ana/contacts/a.vcf</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag>'
-                    '<c:address-data>' + card + '</c:address-data></d:prop><d:status>HTTP/1.1 200 OK</d:status>'
-                    '</d:propstat></d:response></d:multistatus>')
-            return self.answer(207, body.encode())
+            return self.answer(207, ('<?xml version="1.0"?>' + multiget(CARD)).encode())
         return self.answer(405)
 
+    def honest(self):
+        """The honest answer's root element, the card's name spelled with the entity &who; the DOCTYPE declares."""
+        if self.command == "PROPFIND":
+            return listing().split("?>", 1)[1]
+        return multiget(CARD.replace("Ana Honest", "&who;"), escape=False)
+
     do_PROPFIND = do_REPORT = do_PUT = do_DELETE = do_GET = handle_any
+
+
+def multiget(card, escape=True):
+    if escape:
+        card = card.replace("&", "&amp;").replace("<", "&lt;")
+    return ('<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">'
+            '<d:response><d:href>/ana/contacts/a.vcf</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag>'
+            '<c:address-data>' + card + '</c:address-data></d:prop><d:status>HTTP/1.1 200 OK</d:status>'
+            '</d:propstat></d:response></d:multistatus>')
+
+
+def hostile_prolog(mode, root):
+    doctype = '<!DOCTYPE d:multistatus [<!ENTITY who "Ana Entity">]>'
+    if mode == "late-doctype":
+        return ('<?xml version="1.0"?><!--' + "x" * 5000 + '-->' + doctype + root).encode()
+    return ('<?xml version="1.0" encoding="UTF-16"?>' + doctype + root).encode("utf-16")
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
