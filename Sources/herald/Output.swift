@@ -56,21 +56,30 @@ enum Output {
     static func safe(_ text: String) -> String { TerminalSafeText.sanitize(text) }
 
     /// JSON of `value`; DEL and the C1 controls, which JSON may carry raw and a terminal may act on (U+009B is a CSI),
-    /// are written as `\u00XX` escapes like the C0 ones.
+    /// are written as `\u00XX` escapes like the C0 ones; so are the line separators and bidirectional overrides, which
+    /// the terminal-safe `print` would otherwise drop from the data.
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = String(decoding: try encoder.encode(value), as: UTF8.self)
-        guard text.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return text }
+        guard text.unicodeScalars.contains(where: jsonEscaped) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
+            if jsonEscaped(scalar) {
                 escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
             } else {
                 escaped.append(scalar)
             }
         }
         return String(escaped)
+    }
+
+    /// What JSON may carry raw but a terminal must not get: DEL, C1, U+2028/U+2029 and the bidi controls.
+    private static func jsonEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     static func printJSON<T: Encodable>(_ value: T) throws {

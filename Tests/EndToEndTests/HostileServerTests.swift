@@ -47,15 +47,20 @@ import Testing
         _ = try run(["send", "--to", mobile(42)])
         for args in [["status", bulk], ["status", bulk, "--json"], ["templates", "show"], ["templates", "list"], ["templates", "list", "--json"],
                      ["inbox", "list", "--user", "demo"], ["inbox", "list", "--user", "demo", "--json"], ["share", "link"], ["share", "urls"],
-                     ["platform", "check"], ["suggest"]] {
+                     ["platform", "check"], ["suggest"], ["optout", "add", mobile(43)], ["optout", "list"]] {
             _ = try run(args)
         }
-        let watch = try cli.start(["watch", "--json"])
-        let changes = try watch.waitForLines(timeout: 30, "a status change") { !$0.isEmpty }
-        #expect(try watch.interrupt() == 0)
-        runs.append(("watch --json", PlatformCLI.Run(status: 0, stdout: changes.joined(separator: "\n"), stderr: watch.stderr)))
+        // Both started before either is waited on: each sees the same changes of the two sends.
+        let watches = [("watch --json", try cli.start(["watch", "--json"])), ("watch", try cli.start(["watch"]))]
+        for (command, watch) in watches {
+            let changes = try watch.waitForLines(timeout: 30, "a status change") { !$0.isEmpty }
+            #expect(try watch.interrupt() == 0)
+            runs.append((command, PlatformCLI.Run(status: 0, stdout: changes.joined(separator: "\n"), stderr: watch.stderr)))
+        }
+        let optedOut = try #require(runs.first { $0.0 == "optout add \(mobile(43))" }?.1)
+        #expect(optedOut.status == 0 && optedOut.stdout.contains("opted out"), "the opt-out went through the proxy: \(optedOut)")
 
-        #expect(runs.count >= 14)
+        #expect(runs.count >= 17)
         for (command, r) in runs {
             #expect(!r.crashed, "herald \(command): \(r)")
             #expect(Self.controls(in: r.stdout + r.stderr).isEmpty, "herald \(command) printed a control character: \(r)")

@@ -11,7 +11,7 @@ struct ContactsExport: AsyncParsableCommand {
     @Option(help: "vcard or csv.")
     var format: String
 
-    @Option(name: .shortAndLong, help: "File to write (default: standard output).")
+    @Option(name: .shortAndLong, help: "File to write, byte for byte (default: standard output, without control characters).")
     var output: String?
 
     func run() async throws {
@@ -23,12 +23,13 @@ struct ContactsExport: AsyncParsableCommand {
             let url = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
             do {
                 let n = try exporter.export(fmt, to: url)
-                FileHandle.standardError.write(Data("\(n) contacts written to \(output)\n".utf8))
+                FileHandle.standardError.write(Data("\(n) contacts written to \(Output.safe(output))\n".utf8))
             } catch {
                 throw Output.failure("cannot write \(output): \(error.localizedDescription)")
             }
         } else {
-            try exporter.export(fmt) { FileHandle.standardOutput.write(Data($0.utf8)) }
+            // Standard output is often a terminal: a card's escape sequences are dropped there; `-o FILE` keeps every byte.
+            try exporter.export(fmt) { Output.write($0) }
         }
     }
 }

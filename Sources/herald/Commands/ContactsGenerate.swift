@@ -30,6 +30,6 @@ struct ContactsGenerate: AsyncParsableCommand {
         } catch {
             throw Output.failure("cannot write \(output): \(error.localizedDescription)")
         }
-        FileHandle.standardError.write(Data("\(count) people written to \(output)\n".utf8))
+        FileHandle.standardError.write(Data("\(count) people written to \(Output.safe(output))\n".utf8))
     }
 }

@@ -58,9 +58,10 @@ struct WatchCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("herald: \(Output.safe(text))\n".utf8))
     }
 
-    /// Writes one line at once, so a reader on a pipe sees it immediately.
+    /// Writes one line at once, so a reader on a pipe sees it immediately; ids and addresses come from the platform,
+    /// so the line is made terminal-safe whole.
     private static func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Output.write(line + "\n")
     }
 }
 
