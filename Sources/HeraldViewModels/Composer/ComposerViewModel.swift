@@ -325,6 +325,8 @@ public final class ComposerViewModel {
         var lines: [String] = []
         var destinations = 0, segments = 0, alreadyInvited = 0
         var unreachable: [String] = []
+        // The preview quotes the first person the send really goes to: one left out would show a text nobody gets.
+        var firstSent: Person?
         let ordered = recipients.sorted { ($0.displayName.lowercased(), $0.id ?? 0) < ($1.displayName.lowercased(), $1.id ?? 0) }
         for person in ordered {
             let name = TerminalSafeText.sanitize(person.displayName)
@@ -341,6 +343,7 @@ public final class ComposerViewModel {
                 let cost = SMSMeter.measure(template.render(link: settings.previewLink, values: values(for: person)).text).segments
                 destinations += numbers.count
                 segments += cost * numbers.count
+                if firstSent == nil { firstSent = person }
                 lines.append("\(name)  \(numbers.joined(separator: ", "))  \(cost) SMS each")
             }
         }
@@ -357,10 +360,9 @@ public final class ComposerViewModel {
         var confirmation = SendConfirmation(lines: lines, destinations: destinations, unreachable: unreachable,
                                             totalSegments: segments, title: title)
         if channel == .sms {
-            let first = ordered.first { !$0.invitableNumbers.isEmpty }
             // As it will leave: an empty field leaves nothing (never "{X}"), and the link has the platform's form.
             confirmation.preview = TerminalSafeText.sanitize(
-                template.render(link: settings.previewLink, values: values(for: first), missing: .empty).text, singleLine: true)
+                template.render(link: settings.previewLink, values: values(for: firstSent), missing: .empty).text, singleLine: true)
             confirmation.sender = sender
             confirmation.alreadyInvited = alreadyInvited
         }

@@ -1,0 +1,34 @@
+import Foundation
+import HeraldUITestSupport
+import HeraldCore
+@testable import HeraldServices
+import Testing
+@testable import HeraldViewModels
+
+/// The send confirmation quotes the message as a person it really goes to gets it.
+@Suite struct ComposerConfirmationPreviewTests {
+    @Test func thePreviewIsOfARecipientSentToNotOfOneLeftOut() async throws {
+        let ws = try await TestWorkspace()
+        let pump = EffectPump()
+        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, effects: pump.queue,
+                                   settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
+        vm.load()
+        await pump.settle()
+        func person(_ first: String, _ last: String, _ number: String) throws -> Person {
+            try ws.workspace.contacts.insert(Person(firstName: first, lastName: last,
+                                                    phones: [LabeledPhone(label: nil, number: ws.workspace.parser.parse(number))]))
+        }
+        // Ana comes first by name, but her number was invited already: the send leaves her out.
+        vm.latestStatuses = { numbers in
+            Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385911111111" }.map { ($0, .deliveredToTerminal) })
+        }
+        vm.setRecipients([try person("Ana", "Kovačević", "+385911111111"), try person("Željka", "Perić", "+385922222222")])
+        #expect(vm.prepareSend() == nil)
+        await pump.settle()
+        let c = try #require(vm.confirmation)
+        #expect(c.destinations == 1 && c.alreadyInvited == 1)
+        #expect(c.lines.count == 1 && c.lines[0].hasPrefix("Željka Perić"))
+        #expect(c.preview.contains("Željka Perić"), "\(c.preview)")
+        #expect(!c.preview.contains("Ana Kovačević"), "\(c.preview)")
+    }
+}
