@@ -23,6 +23,12 @@ public final class NcursesTerminal: Terminal {
     private var styleCache: [Style: (attrs: attr_t, pair: Int32)] = [:]
     private let screen: OpaquePointer
     private var stopped = false
+    /// The paste being read (bracketed paste), kept across reads: a long paste arrives in several.
+    var paste = PasteCollector()
+    /// The codes `get_wch` returns for the paste markers (defined as keys at start, so ncurses matches them whole
+    /// within its escape delay).
+    private var pasteStartCode: Int32 = 0
+    private var pasteEndCode: Int32 = 0
 
     private struct PairKey: Hashable { let fg: Int32; let bg: Int32 }
 
@@ -59,14 +65,26 @@ public final class NcursesTerminal: Terminal {
         var rows: Int32 = 0, cols: Int32 = 0
         herald_getmaxyx(herald_stdscr(), &rows, &cols)
         size = Size(width: Int(cols), height: Int(rows))
+        pasteStartCode = Self.defineKey(BracketedPaste.start, code: 0x1200)
+        pasteEndCode = Self.defineKey(BracketedPaste.end, code: 0x1201)
+        writeRaw(BracketedPaste.enable)
+    }
+
+    /// Makes ncurses return one code for `sequence` (the code it already has for it, or `code`).
+    private static func defineKey(_ sequence: String, code: Int32) -> Int32 {
+        let existing = key_defined(sequence)
+        if existing > 0 { return existing }
+        define_key(sequence, code)
+        return code
     }
 
     isolated deinit { stop() }
 
-    /// Gives the terminal back (endwin); safe to call twice.
+    /// Gives the terminal back (endwin); safe to call twice. The shell gets its terminal without bracketed paste.
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        writeRaw(BracketedPaste.disable)
         endwin()
         delscreen(screen)
     }
@@ -93,13 +111,22 @@ public final class NcursesTerminal: Terminal {
 
     public func readKeys() -> [Key] {
         var keys: [Key] = []
+        if paste.isStale(at: Self.now()) { keys.append(paste.finish()) }
         var ch: wint_t = 0
         while true {
+            if paste.isOpen {
+                guard readPasteByte(into: &keys) else { break }
+                continue
+            }
             let result = herald_get_wch(&ch)
             if result == ERR { break }
             if result == herald_key_code_yes() {
                 let code = Int32(ch)
-                if code == herald_key_mouse() {
+                if code == pasteStartCode {
+                    paste.begin(at: Self.now())
+                } else if code == pasteEndCode {
+                    // An end without a start (the start came while Herald was not reading): nothing to do.
+                } else if code == herald_key_mouse() {
                     if let mouse = readMouse() { keys.append(.mouse(mouse)) }
                 } else if code == herald_key_resize() {
                     _ = refreshSize()
@@ -124,6 +151,25 @@ public final class NcursesTerminal: Terminal {
         }
         return keys
     }
+
+    /// Reads one byte of an open paste, appending the paste to `keys` when it ends; false when nothing is waiting.
+    /// Bytes (`wgetch`), not characters: `get_wch` swallows bytes that are not UTF-8, the collector replaces them.
+    private func readPasteByte(into keys: inout [Key]) -> Bool {
+        let code = wgetch(herald_stdscr())
+        if code == ERR { return false }
+        if code == pasteEndCode {
+            keys.append(paste.finish())
+        } else if code == herald_key_resize() {
+            _ = refreshSize()
+            keys.append(.resize)
+        } else if (0...0xFF).contains(code), let finished = paste.feed(UInt8(code), at: Self.now()) {
+            keys.append(finished)
+        }
+        // Any other key code is an escape sequence inside the pasted text: dropped, as every control sequence is.
+        return true
+    }
+
+    private static func now() -> Double { ProcessInfo.processInfo.systemUptime }
 
     private func readMouse() -> MouseEvent? {
         var event = MEVENT()

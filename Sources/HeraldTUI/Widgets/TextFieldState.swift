@@ -48,7 +48,7 @@ nonisolated public struct TextFieldState: Sendable, Equatable {
     public mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .char(let c): insert(String(c))
-        case .paste(let text): insert(text)
+        case .paste(let text): insert(Self.oneLine(text))
         case .backspace, .ctrl("h"): deleteBackward()
         case .delete, .ctrl("d"): deleteForward()
         case .left, .ctrl("b"): moveLeft()
@@ -63,6 +63,14 @@ nonisolated public struct TextFieldState: Sendable, Equatable {
         default: return false
         }
         return true
+    }
+
+    /// A paste for one line: the line break a copied line ends with goes (it would be a trailing space); the others
+    /// become spaces when inserted.
+    static func oneLine(_ text: String) -> String {
+        var kept = Substring(text)
+        while let last = kept.last, last.isNewline { kept.removeLast() }
+        return String(kept)
     }
 
     /// Adjusts the horizontal scroll so the cursor is visible in `width` columns.
