@@ -106,6 +106,11 @@ public final class AppLoop<S: Screen> {
         dirty = false
         keyChanged = false
         framesRendered += 1
+        if screen.takeQuestionShown() {
+            let typedAhead = terminal.readKeys()
+            if typedAhead.contains(.resize) { dirty = true }
+            if screen.dropTypedAhead(typedAhead.filter { $0 != .resize }) { dirty = true }
+        }
         return true
     }
 

@@ -23,10 +23,17 @@ public protocol Screen: AnyObject {
     var workMark: Int { get }
     /// Whether work started after `mark` (by the keys handled since) is still running.
     func awaitsWork(startedSince mark: Int) -> Bool
+    /// True once after a frame that shows a question (a dialog) for the first time. Keys already waiting then were
+    /// typed before anyone could read it: the loop reads them at once and hands them to `dropTypedAhead`.
+    func takeQuestionShown() -> Bool
+    /// Keys typed before the question on screen could be seen, which must not answer it; true when the screen changed.
+    func dropTypedAhead(_ keys: [Key]) -> Bool
 }
 
 public extension Screen {
     func layout(size: Size) {}
     var workMark: Int { 0 }
     func awaitsWork(startedSince mark: Int) -> Bool { false }
+    func takeQuestionShown() -> Bool { false }
+    func dropTypedAhead(_ keys: [Key]) -> Bool { false }
 }

@@ -37,6 +37,8 @@ public final class AppScreen: Screen {
     private var themeNames: [String] = []
     /// Time spent drawing frames (measured around `render`).
     public private(set) var renderStats = RenderStats()
+    /// Keeps a question from taking keys typed before it was shown, or a paste.
+    private var questionGuard = QuestionGuard()
 
     /// - Parameter applyTheme: shows a new theme (the terminal's `setTheme`).
     public init(app: AppViewModel, panes: [any Pane], effects: EffectQueue, keyMap: KeyMap = KeyMap(), theme: Theme,
@@ -87,8 +89,10 @@ public final class AppScreen: Screen {
         defer { renderStats.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         guard Self.fits(size) else {
             renderTooSmall(into: &canvas, area: Rect(size))
+            questionGuard.drew(question: false)         // not on screen: nothing may answer it yet
             return
         }
+        questionGuard.drew(question: asksQuestion)
         let rows = Self.rows(for: size)
         let roomy = rows[2].height > 0
         let narrow = size.width < Self.comfortableSize.width
@@ -138,8 +142,25 @@ public final class AppScreen: Screen {
     // MARK: keys
 
     public func handle(key: Key) -> Bool {
+        if asksQuestion, !questionGuard.admits(key) {
+            refuseForQuestion(key, guard: &questionGuard)
+            return true
+        }
         let handled = dispatch(key: key)
-        return takeRequests() || handled
+        let changed = takeRequests() || handled
+        questionGuard.settle(question: asksQuestion)
+        return changed
+    }
+
+    /// True while a question waits for an answer: the quit question, or the focused pane's (send, resend, merge…).
+    var asksQuestion: Bool { quitQuestion != nil || focusedPane.keyContext == .question }
+
+    public func takeQuestionShown() -> Bool { questionGuard.takeFirstShown() }
+
+    public func dropTypedAhead(_ keys: [Key]) -> Bool {
+        guard !keys.isEmpty, asksQuestion else { return false }
+        for key in keys { refuseForQuestion(key, guard: &questionGuard) }
+        return true
     }
 
     /// What a view-model asked of the shell while a key or an event was handled: a pane to show, a palette line.
@@ -153,6 +174,7 @@ public final class AppScreen: Screen {
         if case .mouse(let mouse) = key { return handle(mouse: mouse) }
         if quitQuestion != nil { return handleQuitQuestion(key) }
         if palette != nil { return handlePaletteKey(key) }
+        if case .paste(let text) = key { return paste(text) }
         if help != nil { return handleHelpKey(key) }
         let pane = focusedPane
         let live = pane as? any LivePane
@@ -367,7 +389,9 @@ public final class AppScreen: Screen {
             changed = app.fold(serviceEvent)
             for case let pane as any LivePane in panes where pane.handle(serviceEvent: serviceEvent) { changed = true }
         }
-        return takeRequests() || changed
+        changed = takeRequests() || changed
+        questionGuard.settle(question: asksQuestion)
+        return changed
     }
 
     public func tick(now: Date) -> Bool {
