@@ -102,6 +102,13 @@ final class TmuxSession {
     /// Types `text` literally.
     func sendLiteral(_ text: String) throws { try run(["send-keys", "-t", target, "-l", text]) }
 
+    /// Pastes `text` as a person's paste reaches the program: tmux's `paste-buffer -p` wraps it in ESC[200~ … ESC[201~
+    /// only when the program turned bracketed paste on, and sends its line breaks as CR, as a terminal does.
+    func paste(_ text: String) throws {
+        try run(["set-buffer", "-b", "e2e-paste", "--", text])
+        try run(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", target])
+    }
+
     /// The screen as text (trailing spaces trimmed by tmux).
     func capture() throws -> String { try run(["capture-pane", "-p", "-t", target]) }
 
