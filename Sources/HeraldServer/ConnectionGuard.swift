@@ -3,28 +3,6 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-/// The connections a server has open, shared by every connection's guard.
-final class ConnectionCount: @unchecked Sendable {
-    let limit: Int
-    private let lock = NSLock()
-    private var open = 0
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Counts a new connection; false (nothing counted) when `limit` are open already.
-    func admit() -> Bool {
-        lock.withLock {
-            guard open < limit else { return false }
-            open += 1
-            return true
-        }
-    }
-
-    func release() { lock.withLock { open -= 1 } }
-
-    var current: Int { lock.withLock { open } }
-}
-
 /// Where a connection is in its current request, shared by its two guards (they run on its one event loop).
 final class RequestPhase: @unchecked Sendable {
     enum Phase { case idle, head, body }
@@ -43,9 +21,11 @@ final class RequestPhase: @unchecked Sendable {
     }
 }
 
-/// First on every connection (after TLS), on raw bytes: refuses a connection beyond the server's cap with a 503,
-/// gives a client `headerTimeout` seconds from the first byte of a request to the end of its head, and closes the
-/// connection when the client closed its side.
+/// First on every connection (after TLS), on raw bytes: refuses a connection beyond the server's cap with a 503 and
+/// one beyond its client's share with a 429, gives a client `headerTimeout` seconds from the connection's start (and,
+/// on a kept-alive connection, from the first byte of each later request) to the end of a request head, and closes
+/// the connection when the client closed its side. The deadline is never renewed by more bytes of the same head, so
+/// neither silence nor a trickle holds a slot longer.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -56,7 +36,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let phase: RequestPhase
     private let headerTimeout: TimeInterval
     private let plain: Bool
-    private var counted = false
+    /// The client this connection is counted for, once admitted.
+    private var counted: String?
 
     /// `plain`: the connection is not TLS, so a refusal can be answered in plain HTTP.
     init(count: ConnectionCount, phase: RequestPhase, headerTimeout: TimeInterval, plain: Bool) {
@@ -67,23 +48,35 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        guard count.admit() else {
-            if plain {
-                let body = #"{"requestError":{"serviceException":{"messageId":"SERVICE_UNAVAILABLE","text":"too many connections, try again"}}}"#
-                let head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
-                    + "Retry-After: 1\r\nConnection: close\r\n\r\n"
-                let channel = context.channel
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: head + body))).whenComplete { _ in channel.close(promise: nil) }
-            } else {
-                context.close(promise: nil)
-            }
-            return
+        let client = ConnectionCount.client(of: context.channel.remoteAddress)
+        switch count.admit(client) {
+        case .admitted:
+            counted = client
+            // The first request's head is due `headerTimeout` after the connection opened, not after its first byte:
+            // a socket that sends nothing gives its slot back as soon as one that sends half a head.
+            phase.phase = .head
+            phase.arm(context, after: headerTimeout)
+        case .full:
+            refuse(context, status: "503 Service Unavailable", messageId: "SERVICE_UNAVAILABLE", text: "too many connections, try again")
+        case .clientFull:
+            refuse(context, status: "429 Too Many Requests", messageId: "TOO_MANY_REQUESTS", text: """
+                this address has \(count.perClient) connections open, the most one client may; close one or try again
+                """)
         }
-        counted = true
+    }
+
+    /// Answers a refused connection (in plain HTTP when it is not TLS) and closes it; nothing of it is read.
+    private func refuse(_ context: ChannelHandlerContext, status: String, messageId: String, text: String) {
+        guard plain else { return context.close(promise: nil) }
+        let body = #"{"requestError":{"serviceException":{"messageId":"\#(messageId)","text":"\#(text)"}}}"#
+        let head = "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Retry-After: 1\r\nConnection: close\r\n\r\n"
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: head + body))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        if counted { count.release(); counted = false }
+        if let counted { count.release(counted); self.counted = nil }
         phase.disarm()
     }
 
@@ -98,7 +91,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard counted else { return }          // a refused connection reads nothing
+        guard counted != nil else { return }   // a refused connection reads nothing
         if phase.phase == .idle {
             phase.phase = .head
             phase.arm(context, after: headerTimeout)

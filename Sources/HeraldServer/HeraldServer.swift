@@ -9,10 +9,13 @@ import ServiceLifecycle
 public struct HeraldServer: Sendable {
     public let engine: PlatformEngine
     public let options: ServerOptions
+    /// The connections open, in all and per client.
+    let connections: ConnectionCount
 
     public init(engine: PlatformEngine, options: ServerOptions) {
         self.engine = engine
         self.options = options
+        connections = ConnectionCount(limit: options.maxConnections, perClient: options.connectionsPerAddress)
     }
 
     /// Serves until SIGTERM or SIGINT (with `handleSignals`, which also makes SIGHUP read the TLS files again) or until
@@ -25,7 +28,7 @@ public struct HeraldServer: Sendable {
         let handlers = ServerHandlers(engine: engine, options: options, metrics: metrics, revocations: revocations, clicks: clicks)
         let router = ServerRouter.build(handlers: handlers, engine: engine, options: options, metrics: metrics)
         let tls = try options.tls.map(ServerTLS.init(files:))
-        let connections = ConnectionCount(limit: options.maxConnections)
+        let connections = connections
         let host = options.host, options = options, scheme = tls == nil ? "http" : "https"
         let log = Logger(label: "herald.server")
         var app = Application(

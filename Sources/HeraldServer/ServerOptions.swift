@@ -27,10 +27,14 @@ public struct ServerOptions: Sendable {
     public var inboxAuth: InboxAuthPolicy = .tokenOrKey
     /// Connections open at once; one more is answered 503 and closed.
     public var maxConnections = 4096
-    /// Seconds a client has to send a whole request head once it started one.
+    /// Connections one client (an IPv4 address, an IPv6 /64) may hold at once; one more is answered 429 and closed.
+    /// nil: a quarter of `maxConnections`, so one address never takes every slot.
+    public var maxConnectionsPerAddress: Int?
+    /// Seconds a client has to send a whole request head: from the connection's start for its first request, from
+    /// the first byte of each later one. More bytes of the same head do not extend it.
     public var headerTimeout: TimeInterval = 10
     /// Seconds a kept-alive connection may wait for its next request.
-    public var idleTimeout: TimeInterval = 60
+    public var idleTimeout: TimeInterval = 15
     /// Seconds a client has to send a whole body once its key was accepted.
     public var bodyTimeout: TimeInterval = 30
     /// Failed authentications one client address may make a minute before it is answered 429.
@@ -39,6 +43,8 @@ public struct ServerOptions: Sendable {
     public var clicksPerMinute = 120
     /// The role a key must have to read `/metrics`; nil: no key needed.
     public var metricsRole: KeyRole?
+    /// The connections one client may hold: `maxConnectionsPerAddress`, else a quarter of the cap.
+    public var connectionsPerAddress: Int { min(maxConnections, max(1, maxConnectionsPerAddress ?? maxConnections / 4)) }
     /// The certificate and key files to serve HTTPS with; nil: plain HTTP.
     public var tls: ServerTLSFiles?
     /// Names this replica on every log line.

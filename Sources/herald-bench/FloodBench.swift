@@ -12,7 +12,7 @@ func floodBench(dir: URL, connections: Int = 1500) async throws {
     let engine = try PlatformEngine.open(at: dir.appendingPathComponent("flood-engine.sqlite"), config: config)
     _ = try await engine.bootstrapSandbox()
     let listening = AsyncStream<String>.makeStream()
-    let server = HeraldServer(engine: engine, options: ServerOptions(host: "127.0.0.1", port: 0))
+    let server = HeraldServer(engine: engine, options: benchServerOptions())
     let serving = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
     defer { serving.cancel() }
     var iterator = listening.stream.makeAsyncIterator()

@@ -106,7 +106,7 @@ private func serverBench(_ engine: PlatformEngine, store: String) async throws {
 /// `herald serve` on `engine` at a free loopback port, in this process: its address, and the task to cancel.
 func startServer(_ engine: PlatformEngine) async throws -> (url: URL, task: Task<Void, any Error>) {
     let listening = AsyncStream<String>.makeStream()
-    let server = HeraldServer(engine: engine, options: ServerOptions(host: "127.0.0.1", port: 0))
+    let server = HeraldServer(engine: engine, options: benchServerOptions())
     let serving = Task { try await server.run(handleSignals: false) { listening.continuation.yield($0) } }
     var iterator = listening.stream.makeAsyncIterator()
     guard let address = await iterator.next(), let url = URL(string: address) else {
@@ -114,6 +114,14 @@ func startServer(_ engine: PlatformEngine) async throws -> (url: URL, task: Task
         throw BenchError("the server did not start")
     }
     return (url, serving)
+}
+
+/// A server's options for a bench: every client is this process on 127.0.0.1 with one key, so the per-address and
+/// per-key shares are the whole server.
+func benchServerOptions() -> ServerOptions {
+    var options = ServerOptions(host: "127.0.0.1", port: 0)
+    options.maxConnectionsPerAddress = options.maxConnections
+    return options
 }
 
 /// An HTTP client for several requests at once: its pool is not capped at 8 connections per host.

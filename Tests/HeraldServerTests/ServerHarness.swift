@@ -2,7 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldEngine
 import HeraldHTTP
-import HeraldServer
+@testable import HeraldServer
 
 /// A real Herald server on a free loopback port, on its own SQLite file, with a sender, a viewer and an
 /// admin key; stopped and removed by `stop()`.
@@ -15,6 +15,7 @@ final class ServerHarness: @unchecked Sendable {
     let admin: String
     let applicationKey: String
     private let task: Task<Void, any Error>
+    private let server: HeraldServer
 
     init(options: ServerOptions = ServerOptions(host: "127.0.0.1", port: 0), timeScale: Double = 50) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-server-\(UUID().uuidString)")
@@ -27,6 +28,7 @@ final class ServerHarness: @unchecked Sendable {
         admin = try await engine.createServerKey(role: .admin, name: "boss").key
         let listening = AsyncStream<String>.makeStream()
         let server = HeraldServer(engine: engine, options: options)
+        self.server = server
         task = Task {
             defer { listening.continuation.finish() }
             try await server.run(handleSignals: false) { listening.continuation.yield($0) }
@@ -57,6 +59,12 @@ final class ServerHarness: @unchecked Sendable {
     }
 
     var port: Int { url.port ?? 0 }
+
+    /// Connections the server counts as open now.
+    var connections: Int { server.connections.current }
+
+    /// Connections the server counts for one client address now.
+    func connections(from address: String) -> Int { server.connections.held(by: address) }
 
     func call<E: Endpoint>(_ endpoint: E) async throws -> E.Response {
         try endpoint.decode(try await transport.send(try endpoint.request()))

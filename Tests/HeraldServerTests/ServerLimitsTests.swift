@@ -13,37 +13,94 @@ import Testing
         return options
     }
 
-    @Test func aSilentOrHalfSentConnectionIsClosedByTheServerWithinItsTimeouts() async throws {
-        let s = try await ServerHarness(options: Self.options { $0.headerTimeout = 1; $0.idleTimeout = 2 })
+    @Test func aSilentOrTricklingConnectionIsClosedWithinTheHeadTimeoutOfItsStart() async throws {
+        // The idle timeout is long: only the head deadline, counted from the connection's start, can close these.
+        let s = try await ServerHarness(options: Self.options { $0.headerTimeout = 1; $0.idleTimeout = 30 })
         defer { s.stop() }
+        let started = Date()
         let silent = try RawConnection(port: s.port)
         let half = try RawConnection(port: s.port)
         half.send("GET /health HTTP/1.1\r\nHost: x\r\n")      // never ends its head
-        let started = Date()
-        let halfEnd = await half.read(timeout: 5)
-        #expect(halfEnd.closed, "a half-sent head still open after 5 s")
+        // A slow loris: one byte of a head every 200 ms, never renewing its deadline.
+        let trickle = try RawConnection(port: s.port)
+        let dripping = Task.detached {
+            for byte in "GET /health HTTP/1.1\r\nX-Slow: ".utf8 + Array(repeating: UInt8(ascii: "a"), count: 200) {
+                guard trickle.send([byte]) else { return Date() }
+                try? await Task.sleep(nanoseconds: 200_000_000)
+            }
+            return Date()
+        }
+        let silentEnd = await silent.read(timeout: 10)
+        #expect(silentEnd.closed, "a connection that sent nothing still open after 10 s")
         #expect(Date().timeIntervalSince(started) < 3)
-        let silentEnd = await silent.read(timeout: 5)
-        #expect(silentEnd.closed, "an idle connection still open after 5 s")
-        // A kept-alive connection after a whole request closes too once idle.
+        let halfEnd = await half.read(timeout: 5)
+        #expect(halfEnd.closed, "a half-sent head still open")
+        let cutOff = await dripping.value
+        #expect(cutOff.timeIntervalSince(started) < 4, "a trickled head kept its connection \(cutOff.timeIntervalSince(started)) s")
+    }
+
+    @Test func aKeptAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+        let s = try await ServerHarness(options: Self.options { $0.idleTimeout = 1 })
+        defer { s.stop() }
         let kept = try RawConnection(port: s.port)
         kept.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await kept.response(timeout: 5).status == 200)
+        let answered = Date()
         #expect(await kept.read(timeout: 5).closed)
+        #expect(Date().timeIntervalSince(answered) < 3)
     }
 
     @Test func beyondTheConnectionCapANewConnectionGets503() async throws {
+        // Three clients with a connection each fill the cap (one client may hold one of three).
         let s = try await ServerHarness(options: Self.options { $0.maxConnections = 3 })
         defer { s.stop() }
-        let held = try (0..<3).map { _ in try RawConnection(port: s.port) }
-        try await Task.sleep(nanoseconds: 200_000_000)
-        let extra = try RawConnection(port: s.port)
+        let held = try (2...4).map { try RawConnection(port: s.port, from: "127.0.0.\($0)") }
+        #expect(await Self.eventually { s.connections == 3 })
+        let extra = try RawConnection(port: s.port, from: "127.0.0.5")
         let refused = await extra.response(timeout: 5)
         #expect(refused.status == 503)
         #expect(refused.head.lowercased().contains("retry-after: 1"))
         held.forEach { $0.close() }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(await Self.eventually { s.connections == 0 })
         #expect(try await s.raw(.get, "/health").status == 200)
+    }
+
+    @Test func oneAddressHoldsAQuarterOfTheConnectionsAndOthersStillGetIn() async throws {
+        // The report: with a cap of 40, 45 idle sockets from one address left nobody else a slot.
+        let s = try await ServerHarness(options: Self.options { $0.maxConnections = 40 })
+        defer { s.stop() }
+        let hog = try (0..<45).map { _ in try RawConnection(port: s.port, from: "127.0.0.2") }
+        let answers = await withTaskGroup(of: (status: Int?, head: String, body: String).self) { group in
+            for c in hog { group.addTask { await c.response(timeout: 2) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let refused = answers.filter { $0.status == 429 }
+        #expect(refused.count == 35, "\(answers.map(\.status))")
+        #expect(answers.filter { $0.status == nil }.count == 10)
+        #expect(refused.allSatisfy { $0.head.lowercased().contains("retry-after: 1") && $0.body.contains("TOO_MANY_REQUESTS") })
+        #expect(refused.first?.body.contains("10 connections open") == true)
+        // Everyone else is served while the ten are held.
+        #expect(try await s.raw(.get, "/health").status == 200)
+        let other = try RawConnection(port: s.port, from: "127.0.0.3")
+        other.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(await other.status(timeout: 5) == 200)
+        // A slot given back is the address's again.
+        #expect(s.connections(from: "127.0.0.2") == 10)
+        hog.forEach { $0.close() }
+        #expect(await Self.eventually { s.connections(from: "127.0.0.2") == 0 })
+        let again = try RawConnection(port: s.port, from: "127.0.0.2")
+        again.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(await again.status(timeout: 5) == 200)
+    }
+
+    /// Whether `condition` holds within `seconds`.
+    static func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return condition()
     }
 
     @Test func aBodyWithoutAKeyIsNeverReadAndItsConnectionEnds() async throws {

@@ -97,6 +97,11 @@ struct ServeRun: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once; more are answered 503.", valueName: "n"))
     var maxConnections = 4096
 
+    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp(
+        "Connections one client address (an IPv6 /64) may hold; more are answered 429 (default: a quarter of --max-connections; "
+            + "behind a reverse proxy every client has the proxy's address: give --max-connections).", valueName: "n"))
+    var maxConnectionsPerAddress: Int?
+
     @Option(name: .customLong("inbox-auth"), help: ArgumentHelp(
         "token: an inbox opens with a user's JWT or a server key; app-code: also with the bare application code.", valueName: "mode"))
     var inboxAuth = InboxAuthPolicy.tokenOrKey.rawValue
@@ -210,6 +215,12 @@ struct ServeRun: AsyncParsableCommand {
         var options = ServerOptions(host: host, port: port, messagingVersion: messagingVersion)
         guard (1...1_000_000).contains(maxConnections) else { throw Output.failure("--max-connections is a number from 1 to 1000000") }
         options.maxConnections = maxConnections
+        if let maxConnectionsPerAddress {
+            guard (1...maxConnections).contains(maxConnectionsPerAddress) else {
+                throw Output.failure("--max-connections-per-address is a number from 1 to --max-connections (\(maxConnections))")
+            }
+            options.maxConnectionsPerAddress = maxConnectionsPerAddress
+        }
         guard let policy = InboxAuthPolicy(rawValue: inboxAuth) else {
             throw Output.failure("--inbox-auth \(Output.safe(inboxAuth)) is not understood: use token or app-code")
         }
