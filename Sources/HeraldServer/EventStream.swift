@@ -19,6 +19,8 @@ struct EventStream {
     let revocations: KeyRevocations
     /// Recent events, read once for every subscriber.
     let cache: EventCache
+    /// The key's slot for this stream, given back when the stream ends.
+    let slot: StreamSlot
     let log: Logger
 
     static let batch = 500
@@ -93,7 +95,8 @@ struct EventStream {
                 signal.signal()
             }
         }
-        continuation.onTermination = { _ in
+        continuation.onTermination = { [slot] _ in
+            slot.release()
             state.close()
             producer.cancel()
             signal.signal()

@@ -15,6 +15,7 @@ struct ServerHandlers: Sendable {
     let revocations: KeyRevocations
     let clicks: ClickCounter
     let events: EventCache
+    let streams: StreamSlots
     let clickThrottle: AddressThrottle
     let log = Logger(label: "herald.server")
 
@@ -25,6 +26,7 @@ struct ServerHandlers: Sendable {
         self.revocations = revocations
         self.clicks = clicks
         events = EventCache(engine: engine, maxAge: options.eventPoll)
+        streams = StreamSlots(perKey: options.maxStreamsPerKey)
         clickThrottle = AddressThrottle(limit: options.clicksPerMinute, window: 60)
     }
 
@@ -75,8 +77,9 @@ struct ServerHandlers: Sendable {
         let holder = try context.keyHolder()
         let wire = try WireRequest.head(of: request)
         let lastId = try EventQueueQuery.eventId(wire.header("Last-Event-ID") ?? wire.query["lastEventId"])
+        guard let slot = streams.take(holder.key.id) else { return WireAnswer.response(streams.refusal()) }
         let stream = EventStream(engine: engine, applicationKey: holder.application.applicationKey, keyId: holder.key.id, options: options,
-                                 metrics: metrics, revocations: revocations, cache: events, log: log)
+                                 metrics: metrics, revocations: revocations, cache: events, slot: slot, log: log)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"

@@ -35,6 +35,8 @@ public struct ServerOptions: Sendable {
     public var headerTimeout: TimeInterval = 10
     /// Seconds a kept-alive connection may wait for its next request.
     public var idleTimeout: TimeInterval = 15
+    /// Event streams one key may hold open at once; one more is answered 429.
+    public var maxStreamsPerKey = 64
     /// Seconds a client has to send a whole body once its key was accepted.
     public var bodyTimeout: TimeInterval = 30
     /// Failed authentications one client address may make a minute before it is answered 429.

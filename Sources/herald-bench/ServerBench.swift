@@ -121,6 +121,7 @@ func startServer(_ engine: PlatformEngine) async throws -> (url: URL, task: Task
 func benchServerOptions() -> ServerOptions {
     var options = ServerOptions(host: "127.0.0.1", port: 0)
     options.maxConnectionsPerAddress = options.maxConnections
+    options.maxStreamsPerKey = options.maxConnections
     return options
 }
 

@@ -130,5 +130,7 @@ import Testing
         // Values out of range are refused with the reason.
         let wrong = try server.run(["serve", "--max-connections", "40", "--max-connections-per-address", "41"])
         #expect(wrong.status != 0 && wrong.stderr.contains("--max-connections-per-address is a number from 1 to --max-connections (40)"), "\(wrong)")
+        let none = try server.run(["serve", "--max-streams-per-key", "0"])
+        #expect(none.status != 0 && none.stderr.contains("--max-streams-per-key is a number from 1 to 100000"), "\(none)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldHTTP
 import HeraldServer
+import PostgresTestCluster
 import Testing
 
 /// What a subscriber collected.
@@ -97,5 +98,44 @@ final class Collected: @unchecked Sendable {
         for c in subscribers {
             #expect(await c.wait { $0.deliveredMessages.contains(sent.responses[0].messageId) })
         }
+    }
+
+    @Test func aKeyHoldsAtMostItsShareOfEventStreamsAndAClosedOneIsFreedForItsNext() async throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.maxStreamsPerKey = 2
+        let s = try await ServerHarness(options: options)
+        defer { s.stop() }
+        func open(_ key: String) -> RawConnection? {
+            guard let c = try? RawConnection(port: s.port) else { return nil }
+            c.send("GET /1/events HTTP/1.1\r\nHost: x\r\nAuthorization: App \(key)\r\n\r\n")
+            return c
+        }
+        func ready(_ c: RawConnection?) async -> Bool {
+            guard let c else { return false }
+            let first = await c.read(timeout: 5) { String(decoding: $0, as: UTF8.self).contains("event: ready") }
+            return String(decoding: first.data, as: UTF8.self).contains("event: ready")
+        }
+        let one = open(s.viewer), two = open(s.viewer)
+        #expect(await ready(one))
+        #expect(await ready(two))
+        let third = try #require(open(s.viewer))
+        let refused = await third.response(timeout: 5)
+        #expect(refused.status == 429)
+        #expect(refused.head.lowercased().contains("retry-after: 10"))
+        #expect(refused.body.contains("TOO_MANY_REQUESTS") && refused.body.contains("2 event streams open"), "\(refused.body)")
+        // Another key has its own share.
+        #expect(await ready(open(s.sender)))
+        // A stream that ends gives its slot back: the viewer's next stream opens.
+        one?.close()
+        var reopened = false
+        let end = Date().addingTimeInterval(5)
+        while !reopened, Date() < end {
+            let next = open(s.viewer)
+            reopened = await ready(next)
+            if !reopened { try await Task.sleep(nanoseconds: 50_000_000) }
+            withExtendedLifetime(next) {}
+        }
+        #expect(reopened)
+        withExtendedLifetime(two) {}
     }
 }

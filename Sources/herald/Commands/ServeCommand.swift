@@ -102,6 +102,10 @@ struct ServeRun: AsyncParsableCommand {
             + "behind a reverse proxy every client has the proxy's address: give --max-connections).", valueName: "n"))
     var maxConnectionsPerAddress: Int?
 
+    @Option(name: .customLong("max-streams-per-key"), help: ArgumentHelp(
+        "Event streams one key may hold open (one per terminal); more are answered 429.", valueName: "n"))
+    var maxStreamsPerKey = 64
+
     @Option(name: .customLong("inbox-auth"), help: ArgumentHelp(
         "token: an inbox opens with a user's JWT or a server key; app-code: also with the bare application code.", valueName: "mode"))
     var inboxAuth = InboxAuthPolicy.tokenOrKey.rawValue
@@ -221,6 +225,8 @@ struct ServeRun: AsyncParsableCommand {
             }
             options.maxConnectionsPerAddress = maxConnectionsPerAddress
         }
+        guard (1...100_000).contains(maxStreamsPerKey) else { throw Output.failure("--max-streams-per-key is a number from 1 to 100000") }
+        options.maxStreamsPerKey = maxStreamsPerKey
         guard let policy = InboxAuthPolicy(rawValue: inboxAuth) else {
             throw Output.failure("--inbox-auth \(Output.safe(inboxAuth)) is not understood: use token or app-code")
         }
