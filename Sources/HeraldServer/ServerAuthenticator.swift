@@ -45,7 +45,10 @@ struct ServerAuthenticator: AuthenticatorMiddleware {
         switch request.headers[.authorization].flatMap(Credential.init(headerValue:)) {
         case .app(let presented)?:
             if let holder = try await engine.holder(ofServerKey: presented) { return .key(holder) }
-            guard access == .inbox || access == .inboxWrite else { throw APIError.unauthorized }
+            // Neither a key nor this server's application code is a guess like any other: counted, on inbox routes too.
+            guard access == .inbox || access == .inboxWrite, try await engine.isApplicationCode(presented) else {
+                throw APIError.unauthorized
+            }
             guard options.inboxAuth == .appCode else {
                 throw APIError.forbidden("""
                     this server opens an inbox with a user's JWT or a server key, not the application code \

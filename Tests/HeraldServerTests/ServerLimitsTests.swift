@@ -142,6 +142,27 @@ import Testing
         #expect(try await s.raw(.get, "/health").status == 200)
     }
 
+    @Test func wrongKeysOnTheInboxRouteAreCountedLikeAnyOtherAndGet429() async throws {
+        let s = try await ServerHarness(options: Self.options { $0.authFailuresPerMinute = 3 })
+        defer { s.stop() }
+        let inbox = "/mobile/1/user/demo/inbox/apns/messages"
+        for i in 0..<3 { #expect(try await s.raw(.get, inbox, key: "guess-\(i)").status == 401) }
+        let locked = try await s.raw(.get, inbox, key: "guess-3")
+        #expect(locked.status == 429)
+        #expect(Int(locked.header("Retry-After") ?? "") ?? 0 >= 1)
+        // Once locked out, the address is locked out on every route.
+        #expect(try await s.raw(.get, "/herald/1/session", key: s.viewer).status == 429)
+    }
+
+    @Test func theRightApplicationCodeRefusedByPolicyIsNotCountedAsAGuess() async throws {
+        let s = try await ServerHarness(options: Self.options { $0.authFailuresPerMinute = 3 })
+        defer { s.stop() }
+        let code = try #require(try await s.engine.credentials(applicationKey: s.applicationKey)).applicationCode
+        let inbox = "/mobile/1/user/demo/inbox/apns/messages"
+        for _ in 0..<5 { #expect(try await s.raw(.get, inbox, key: code).status == 403) }
+        #expect(try await s.raw(.get, inbox, key: s.viewer).status == 200)
+    }
+
     @Test func shortLinkClicksAreCountedInBatchesAndThrottledPerAddress() async throws {
         let s = try await ServerHarness(options: Self.options { $0.clicksPerMinute = 5 })
         defer { s.stop() }
