@@ -6,7 +6,9 @@ import NIOCore
 /// subscriber: when a commit wakes a thousand subscribers, one of them reads what is new and the others wait for that
 /// read instead of making their own. A read counts for a caller when it started after the bell's last ring the caller
 /// saw, and less than `maxAge` seconds ago (commits of other processes on one SQLite file do not ring this bell).
-/// The newest `capacity` events per application are kept; a subscriber further behind reads the database itself.
+/// The newest `capacity` events per application are kept, and `maxBytes` of frames in all (one bulk of a thousand
+/// recipients makes a frame of a quarter megabyte, so a count alone bounds nothing); the oldest go first, and a
+/// subscriber further behind reads the database itself.
 final class EventCache: @unchecked Sendable {
     typealias Frame = (id: Int64, frame: ByteBuffer)
 
@@ -15,6 +17,28 @@ final class EventCache: @unchecked Sendable {
         var floor: Int64
         var cursor: Int64
         var frames: [Frame] = []
+        /// Bytes of `frames`.
+        var bytes = 0
+
+        mutating func append(_ more: [Frame]) {
+            frames += more
+            bytes += more.reduce(0) { $0 + $1.frame.readableBytes }
+            cursor = more.last?.id ?? cursor
+        }
+
+        /// Drops the oldest frames until at most `count` are left holding at most `limit` bytes.
+        mutating func trim(count: Int, bytes limit: Int) {
+            var dropped = 0
+            var freed = 0
+            while dropped < frames.count, frames.count - dropped > count || bytes - freed > limit {
+                freed += frames[dropped].frame.readableBytes
+                dropped += 1
+            }
+            guard dropped > 0 else { return }
+            floor = frames[dropped - 1].id
+            frames.removeFirst(dropped)
+            bytes -= freed
+        }
     }
 
     private struct Load {
@@ -26,16 +50,18 @@ final class EventCache: @unchecked Sendable {
     let engine: PlatformEngine
     let maxAge: TimeInterval
     let capacity: Int
+    let maxBytes: Int
     private let lock = NSLock()
     private var rings: [String: Ring] = [:]
     private var loads: [String: Load] = [:]
     /// Database reads made (for tests and the bench).
     private(set) var reads = 0
 
-    init(engine: PlatformEngine, maxAge: TimeInterval, capacity: Int = 10_000) {
+    init(engine: PlatformEngine, maxAge: TimeInterval, capacity: Int = 10_000, maxBytes: Int = 64 << 20) {
         self.engine = engine
         self.maxAge = maxAge
         self.capacity = capacity
+        self.maxBytes = max(0, maxBytes)
     }
 
     /// Frames of the events after `id`, at most `limit`, as fresh as the bell's `generation`.
@@ -52,6 +78,11 @@ final class EventCache: @unchecked Sendable {
     }
 
     var databaseReads: Int { lock.withLock { reads } }
+
+    /// Bytes of frames kept now, and how many frames (for tests and the bench).
+    var held: (bytes: Int, frames: Int) {
+        lock.withLock { (rings.values.reduce(0) { $0 + $1.bytes }, rings.values.reduce(0) { $0 + $1.frames.count }) }
+    }
 
     private func refresh(_ app: String, generation: UInt64) async throws {
         while true {
@@ -83,17 +114,30 @@ final class EventCache: @unchecked Sendable {
         while true {
             let batch = try await engine.events(applicationKey: app, after: ring.cursor, limit: 1000)
             lock.withLock { reads += 1 }
-            ring.frames += batch.map(Self.frame)
-            ring.cursor = batch.last?.id ?? ring.cursor
+            ring.append(batch.map(Self.frame))
+            // Trimmed as it grows, so a long catch-up never holds more than the bound plus one batch.
+            ring.trim(count: capacity, bytes: maxBytes)
             if batch.count < 1000 { break }
         }
-        if ring.frames.count > capacity {
-            let dropped = ring.frames.count - capacity
-            ring.floor = ring.frames[dropped - 1].id
-            ring.frames.removeFirst(dropped)
-        }
         let kept = ring
-        lock.withLock { rings[app] = kept }
+        lock.withLock {
+            rings[app] = kept
+            trimAll()
+        }
+    }
+
+    /// Keeps every application's frames together within `maxBytes`: the ring holding most gives up its oldest first.
+    /// Called under the lock.
+    private func trimAll() {
+        var total = rings.values.reduce(0) { $0 + $1.bytes }
+        while total > maxBytes, let (app, ring) = rings.max(by: { $0.value.bytes < $1.value.bytes }) {
+            var trimmed = ring
+            // Down to the larger of an even share and what the others leave: at least one frame goes each time.
+            let others = total - ring.bytes
+            trimmed.trim(count: capacity, bytes: min(ring.bytes - 1, max(maxBytes - others, maxBytes / max(1, rings.count))))
+            rings[app] = trimmed
+            total = others + trimmed.bytes
+        }
     }
 
     /// Index of the first frame with an id above `id`.

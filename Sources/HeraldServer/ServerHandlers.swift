@@ -25,7 +25,7 @@ struct ServerHandlers: Sendable {
         self.metrics = metrics
         self.revocations = revocations
         self.clicks = clicks
-        events = EventCache(engine: engine, maxAge: options.eventPoll)
+        events = EventCache(engine: engine, maxAge: options.eventPoll, maxBytes: options.eventCacheBytes)
         streams = StreamSlots(perKey: options.maxStreamsPerKey)
         clickThrottle = AddressThrottle(limit: options.clicksPerMinute, window: 60)
     }

@@ -37,6 +37,9 @@ public struct ServerOptions: Sendable {
     public var idleTimeout: TimeInterval = 15
     /// Event streams one key may hold open at once; one more is answered 429.
     public var maxStreamsPerKey = 64
+    /// Bytes of event frames the server keeps in memory for its subscribers (besides `subscriberBuffer` per
+    /// subscriber); the oldest go first, and a subscriber that needs them reads them from the database.
+    public var eventCacheBytes = 64 << 20
     /// Seconds a client has to send a whole body once its key was accepted.
     public var bodyTimeout: TimeInterval = 30
     /// Failed authentications one client address may make a minute before it is answered 429.
