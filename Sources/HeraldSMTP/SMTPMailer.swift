@@ -111,7 +111,12 @@ public struct SMTPMailer: Mailer {
             // An address is no name to ask for (SNI); the certificate is then checked against the address itself.
             let host = Self.isAddress(settings.host) ? nil : settings.host
             let channel = c.channel
+            let replies = c.replies
+            let server = settings.host
             try await channel.eventLoop.submit {
+                // On the loop, in one step: whatever arrived after the `220` came in clear, so it is no reply of the server
+                // behind TLS; kept, it would answer the commands sent over TLS (a man in the middle's "250", "235", "354").
+                try replies.startTLS(server: server)
                 try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: host),
                                                                position: .first)
             }.get()
@@ -210,6 +215,19 @@ final class SMTPReplies: ChannelInboundHandler, @unchecked Sendable {
             }
             promise.futureResult.whenComplete { _ in timer.cancel() }
             return promise.futureResult
+        }
+    }
+
+    /// Called on the loop just before TLS starts: refuses bytes that followed the `220` to STARTTLS in clear, and starts
+    /// the encrypted conversation with nothing read before it.
+    func startTLS(server: String) throws {
+        let leftover = ready.count + lines.count + pending.utf8.count
+        ready = []
+        lines = []
+        pending = ""
+        guard leftover == 0 else {
+            throw SMTPFailure(code: nil, text: "the SMTP server \(server) sent more after its 220 to STARTTLS, before TLS began "
+                              + "(something on the way may be injecting replies); nothing was sent")
         }
     }
 
