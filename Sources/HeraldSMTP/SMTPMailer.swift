@@ -56,6 +56,11 @@ public struct SMTPMailer: Mailer {
     }
 
     public func send(_ message: EmailMessage) async -> MailHandOver {
+        // Refused before connecting: AUTH without TLS would hand the password to anyone on the way.
+        if settings.username != nil, !settings.startTLS, !LoopbackHost.contains(settings.host) {
+            return .refused(reason: "Herald does not send the SMTP password to \(settings.host) in clear: set starttls = true "
+                            + "(starttls = false only for a relay on this machine)", permanent: true)
+        }
         let channel: any Channel
         let replies = SMTPReplies()
         do {

@@ -3,7 +3,8 @@ import PostgresTestCluster
 import Testing
 
 /// `herald serve`'s mailer against SMTP peers that cannot be trusted: replies injected in clear before TLS begins
-/// (Fixtures/starttls_injector.py, a man in the middle in front of a server that refuses the message).
+/// (Fixtures/starttls_injector.py, a man in the middle in front of a server that refuses the message) and a password that
+/// would cross the network in clear.
 @Suite(.serialized) struct SMTPHostilePeerTests {
     /// A team server whose `[smtp]` section is `smtp` (with a username and password), and Ana's terminal knowing Ivo.
     static func team(smtp: String) throws -> (serving: RunningHerald, ana: PlatformCLI, ivo: Int) {
@@ -57,6 +58,15 @@ import Testing
         // The server behind TLS refused the sender: the email is not "sent", and the reason names the injection.
         #expect(info["deliveryStatus"] as? String == "DeliveryImpossible", "\(info)")
         #expect((info["error"] as? String)?.contains("sent more after its 220 to STARTTLS, before TLS began") == true, "\(info)")
+        #expect(try team.serving.interrupt() == 0)
+    }
+
+    @Test func aPasswordIsNeverSentInClearToAnotherMachine() throws {
+        // 192.0.2.1 (TEST-NET-1) is never this machine: Herald refuses before it connects, so no server is needed.
+        let team = try Self.team(smtp: "host = \"192.0.2.1\"\nport = 25\nstarttls = false")
+        let (_, info) = try ServeEmailTests.email(team.ana, to: team.ivo)
+        #expect(info["deliveryStatus"] as? String == "DeliveryImpossible", "\(info)")
+        #expect((info["error"] as? String)?.contains("does not send the SMTP password to 192.0.2.1 in clear") == true, "\(info)")
         #expect(try team.serving.interrupt() == 0)
     }
 }
