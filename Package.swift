@@ -150,6 +150,7 @@ let package = Package(
         .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI"]),
         .testTarget(name: "HeraldEngineTests", dependencies: [
             "HeraldEngine", "HeraldAPI", "HeraldEnginePostgres", "PostgresTestCluster", .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "HeraldStoreTests", dependencies: [
             "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),

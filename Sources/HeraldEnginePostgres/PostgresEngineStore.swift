@@ -98,8 +98,8 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
         return PostgresConnection.connect(on: NIOSingletons.posixEventLoopGroup.any(), configuration: configuration,
                                           id: nextId.next(), logger: logger)
             .flatMap { connection in
-                connection.query("SET lock_timeout = '15s'", logger: logger)
-                    .flatMap { _ in connection.query("SET idle_in_transaction_session_timeout = '30s'", logger: logger) }
+                connection.answer("SET lock_timeout = '15s'", logger: logger)
+                    .flatMap { _ in connection.answer("SET idle_in_transaction_session_timeout = '30s'", logger: logger) }
                     .map { _ in connection }
                     .flatMapError { error in connection.close().flatMapThrowing { throw error } }
             }
@@ -129,17 +129,17 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
         defer { discard(connection) }
         do {
             // Replicas starting together migrate one at a time (the lock ends with this connection).
-            try await connection.query("SELECT pg_advisory_lock(\(unescaped: String(Self.migrationLock)))", logger: logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS herald_schema (version BIGINT NOT NULL)", logger: logger)
+            _ = try await connection.answer("SELECT pg_advisory_lock(\(unescaped: String(Self.migrationLock)))", logger: logger).get()
+            _ = try await connection.answer("CREATE TABLE IF NOT EXISTS herald_schema (version BIGINT NOT NULL)", logger: logger).get()
             var current: Int64 = 0
-            for try await row in try await connection.query("SELECT MAX(version) FROM herald_schema", logger: logger) {
+            for row in try await connection.answer("SELECT MAX(version) FROM herald_schema", logger: logger).get().rows {
                 current = try row.decode(Int64?.self) ?? 0
             }
             for (version, ddl) in PostgresEngineSchema.migrations where version > current {
                 // One statement per request: the schema's statements one by one, in one transaction.
                 let statements = ["BEGIN"] + ddl.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                     .filter { !$0.isEmpty } + ["INSERT INTO herald_schema(version) VALUES (\(version))", "COMMIT"]
-                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                for statement in statements { _ = try await connection.answer(PostgresQuery(unsafeSQL: statement), logger: logger).get() }
             }
         } catch {
             throw PostgresSQL.storeError(error)
@@ -183,10 +183,10 @@ public final class PostgresEngineStore: EngineStore, @unchecked Sendable {
                 connection = try await connect().get()
                 lease.withLockedValue { $0 = connection }
             }
-            let rows = try await connection.query("SELECT pg_try_advisory_lock(\(unescaped: String(Self.carrierLock)))",
-                                                  logger: logger)
+            let rows = try await connection.answer("SELECT pg_try_advisory_lock(\(unescaped: String(Self.carrierLock)))",
+                                                   logger: logger).get().rows
             var held = false
-            for try await row in rows { held = try row.decode(Bool.self) }
+            for row in rows { held = try row.decode(Bool.self) }
             leaseHeld.withLockedValue { $0 = held }
             return held
         } catch {

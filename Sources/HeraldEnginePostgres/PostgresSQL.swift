@@ -31,7 +31,7 @@ final class PostgresSQL: EngineSQL {
     /// Statements without arguments, one after the other (the driver sends one statement per request).
     func script(_ statements: [String]) throws {
         for sql in statements {
-            do { _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait() } catch {
+            do { _ = try connection.answer(PostgresQuery(unsafeSQL: sql), logger: logger).wait() } catch {
                 throw Self.storeError(error)
             }
         }
@@ -49,7 +49,7 @@ final class PostgresSQL: EngineSQL {
             }
         }
         let query = PostgresQuery(unsafeSQL: PostgresPlaceholders.numbered(sql), binds: bindings)
-        do { return try connection.query(query, logger: logger).wait() } catch { throw Self.storeError(error) }
+        do { return try connection.answer(query, logger: logger).wait() } catch { throw Self.storeError(error) }
     }
 
     static func row(_ row: PostgresRow) -> SQLRow {
