@@ -62,6 +62,6 @@ public struct HeraldServer: Sendable {
             reloads = source
         }
         defer { reloads?.cancel() }
-        if handleSignals { try await app.runService() } else { try await app.run() }
+        try await ServerShutdown.run(app, handleSignals: handleSignals, grace: options.shutdownGrace, logger: log)
     }
 }

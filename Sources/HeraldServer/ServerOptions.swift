@@ -52,6 +52,8 @@ public struct ServerOptions: Sendable {
     public var connectionsPerAddress: Int { min(maxConnections, max(1, maxConnectionsPerAddress ?? maxConnections / 4)) }
     /// The certificate and key files to serve HTTPS with; nil: plain HTTP.
     public var tls: ServerTLSFiles?
+    /// Seconds a graceful shutdown may take (requests in flight finishing) before it is cut short; see `ServerShutdown`.
+    public var shutdownGrace: TimeInterval = 5
     /// Names this replica on every log line.
     public var replicaId = ProcessInfo.processInfo.hostName
 

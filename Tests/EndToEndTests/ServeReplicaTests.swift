@@ -101,6 +101,32 @@ import Testing
         #expect(try server.interrupt() == 0)
     }
 
+    /// A database that stops answering (its processes stopped, connections open) cannot keep the server from ending:
+    /// SIGINT ends it within the shutdown's grace (5 s) and the hard stop's margin (3 s), saying so when it had to cut
+    /// the shutdown short.
+    @Test func aServerWhoseDatabaseHangsStillEndsOnSIGINT() throws {
+        let cluster = try PostgresTestCluster.start()
+        defer { cluster.stop() }
+        let database = ["--database", cluster.url]
+        let admin = try PlatformCLI()
+        let made = try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()
+        let key = try #require(made["key"] as? String)
+        let server = try admin.start(["serve", "--listen", "127.0.0.1:0"] + database)
+        let url = try Self.address(of: server)
+        #expect(try Self.curl(url + "/health").status == 200)
+
+        cluster.freeze()
+        // A request that waits on the frozen database, beside the carrier worker's and the key reader's own units.
+        let waiting = Thread { _ = try? Self.curl(url + "/herald/1/session", key: key) }
+        waiting.start()
+        Thread.sleep(forTimeInterval: 1)    // nothing outside shows that they wait: give them a second to start
+        let started = Date()
+        let status = try server.interrupt(timeout: 20)
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 10, "herald serve took \(took) s to end")
+        if status != 0 { #expect(server.stderr.contains("the shutdown did not finish within")) }
+    }
+
     /// One request with curl: its status, headers and body.
     /// A GET of `url`, or a POST of the JSON `post` when given.
     static func curl(_ url: String, key: String? = nil, post: String? = nil) throws -> (status: Int, headers: String, body: String) {

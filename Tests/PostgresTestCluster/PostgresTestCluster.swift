@@ -119,8 +119,31 @@ public final class PostgresTestCluster: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
+        thaw()
         Self.stopServer(server, directory: directory)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops every process of the server (SIGSTOP), as a database that hangs does: connections stay open and nothing
+    /// answers. `thaw()` lets it go on; `stop()` thaws it first.
+    public func freeze() { signalServerProcesses(SIGSTOP) }
+
+    public func thaw() { signalServerProcesses(SIGCONT) }
+
+    /// The postmaster and its children (backends, background workers), read from /proc.
+    private func signalServerProcesses(_ number: Int32) {
+        let pidFile = directory.appendingPathComponent("data").appendingPathComponent("postmaster.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
+              let postmaster = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }) else { return }
+        var pids = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "pid (name) state ppid": the parent's id is the second field after the name.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
+        }
+        for pid in pids { kill(pid, number) }
     }
 
     // MARK: - Server commands
