@@ -47,6 +47,34 @@ import Testing
         #expect(output.contains("HeraldTUI/Panes/Shortcut.swift imports HeraldServices: HeraldTUI may never import HeraldServices"))
     }
 
+    /// `make release` (and `make install`) builds every regular target in release mode, where a module is not compiled
+    /// for testing: one `@testable import` in a regular target, even a test-support one under Tests/, fails that build.
+    @Test func noRegularTargetImportsForTesting() throws {
+        let package = try String(contentsOf: RepositoryFiles.url("Package.swift"), encoding: .utf8)
+        let declarations = package.components(separatedBy: "\n        .").filter {
+            $0.hasPrefix("target(name:") || $0.hasPrefix("executableTarget(name:")
+        }
+        #expect(declarations.count > 10)
+        var offenders: [String] = []
+        for declaration in declarations {
+            guard let name = Self.quoted(after: "name: ", in: declaration) else { continue }
+            let folder = RepositoryFiles.url(Self.quoted(after: "path: ", in: declaration) ?? "Sources/\(name)")
+            for case let file as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? .init()
+            where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                if text.split(separator: "\n").contains(where: { $0.hasPrefix("@testable import") }) {
+                    offenders.append("\(name): \(file.lastPathComponent)")
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "regular targets with @testable imports: \(offenders)")
+    }
+
+    static func quoted(after label: String, in text: String) -> String? {
+        guard let start = text.range(of: label + "\"") else { return nil }
+        return text[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+    }
+
     /// The other half, the build's: `make test` builds with SwiftPM's import check. Without it, a target importing a
     /// target of the package it does not depend on builds whenever that target happens to be built first; with it,
     /// the build fails naming both. The check allows what a dependency brings along (a view-model reaching the store

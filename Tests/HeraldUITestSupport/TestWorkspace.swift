@@ -1,7 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldEmbedded
-@testable import HeraldServices
+@_spi(Testing) import HeraldServices
 
 /// A real workspace (its SQLite store and the embedded engine) on a temporary folder, on a manual clock that starts
 /// now; closed and removed at the end. The one workspace builder of the view-model and pane tests.
@@ -28,6 +28,6 @@ public final class TestWorkspace {
     @discardableResult
     public func add(_ first: String, _ last: String, _ numbers: String...) throws -> Person {
         let phones = numbers.map { LabeledPhone(label: "mobile", number: workspace.parser.parse($0)) }
-        return try workspace.contacts.insert(Person(firstName: first, lastName: last, phones: phones))
+        return try workspace.contactStore.insert(Person(firstName: first, lastName: last, phones: phones))
     }
 }

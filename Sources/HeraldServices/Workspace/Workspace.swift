@@ -30,6 +30,9 @@ public final class Workspace: @unchecked Sendable {
     public let parser: PhoneNumberParser
 
     let contacts: ContactStore
+    /// The contact store itself, for tests' support that fills a workspace directly: an SPI rather than a
+    /// `@testable import`, which a release build (`make release`) cannot compile.
+    @_spi(Testing) public var contactStore: ContactStore { contacts }
     let ledger: LedgerStore
     let settings: SettingsStore
     public let templates: TemplateService
