@@ -12,7 +12,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         case prefer
         /// TLS or no connection; the certificate is checked against `sslrootcert` when one is given (as libpq does).
         case require
-        /// TLS, the certificate signed by a trusted CA (`sslrootcert`, else the system's roots).
+        /// TLS, the certificate signed by the CA of `sslrootcert`, which it requires (as libpq does): with the system's
+        /// roots and no name check, any publicly issued certificate for any host would pass.
         case verifyCA = "verify-ca"
         /// As `verify-ca`, and the certificate names the host.
         case verifyFull = "verify-full"
@@ -69,6 +70,12 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if mode == .require, rootCert != nil { mode = .verifyCA }
+        if mode == .verifyCA, rootCert == nil {
+            throw EngineError.invalidArgument("""
+                sslmode=verify-ca needs sslrootcert=FILE, the CA that signed the server's certificate (as libpq requires); \
+                to check the server against the system's CAs use sslmode=verify-full, which also checks its name
+                """)
+        }
         self.sslMode = mode
         self.sslRootCert = rootCert
     }
