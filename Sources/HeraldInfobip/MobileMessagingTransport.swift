@@ -29,7 +29,7 @@ public actor MobileMessagingTransport: PlatformTransport {
         self.memory = memory
         self.clock = clock
         configuredBaseURL = baseURL
-        if let kept = Self.keptMove(in: memory), clock().timeIntervalSince(kept.at) < Self.moveKeptFor {
+        if let kept = Self.keptMove(in: memory, configured: baseURL), clock().timeIntervalSince(kept.at) < Self.moveKeptFor {
             self.baseURL = kept.url
             movedAt = kept.at
         } else {
@@ -40,13 +40,18 @@ public actor MobileMessagingTransport: PlatformTransport {
     /// The base URL kept in `memory` and when it was kept; nil when there is none. A file there that cannot be read is
     /// logged (the configured base URL is used, and Infobip's redirect moves it again). A file of an older Herald has
     /// no time: it counts as kept now.
-    private static func keptMove(in memory: URL?) -> (url: URL, at: Date)? {
+    private static func keptMove(in memory: URL?, configured: URL) -> (url: URL, at: Date)? {
         guard let memory, FileManager.default.fileExists(atPath: memory.path) else { return nil }
         do {
             let lines = try String(contentsOf: memory, encoding: .utf8).split(whereSeparator: \.isNewline).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
             guard let url = lines.first.flatMap(baseURL) else { return nil }
+            guard acceptsMove(to: url, from: configured) else {
+                Logger(label: "herald.infobip").warning("a kept Mobile Messaging base URL is not one of Infobip's: ignored",
+                                                        metadata: ["file": "\(memory.path)", "url": "\(url.absoluteString)"])
+                return nil
+            }
             let at = lines.dropFirst().first.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? Date()
             return (url, at)
         } catch {
@@ -74,7 +79,10 @@ public actor MobileMessagingTransport: PlatformTransport {
             forgetMove(why: "the new host cannot be reached: \(error.description)")
             response = try await HTTPTransport(baseURL: baseURL).send(request)
         }
-        if let moved = response.header("New-Base-URL").flatMap(Self.baseURL), moved != baseURL {
+        if let header = response.header("New-Base-URL"), !Self.acceptsMove(header, from: configuredBaseURL) {
+            log.warning("Mobile Messaging's New-Base-URL is not https on one of Infobip's hosts: ignored",
+                        metadata: ["url": "\(String(header.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }.prefix(200)))"])
+        } else if let moved = response.header("New-Base-URL").flatMap(Self.baseURL), moved != baseURL {
             log.info("Mobile Messaging moved the application", metadata: ["to": "\(moved.absoluteString)"])
             baseURL = moved
             let now = clock()
@@ -110,6 +118,26 @@ public actor MobileMessagingTransport: PlatformTransport {
     public static func codeHash(_ code: String) -> String {
         String(SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined().prefix(10))
     }
+
+    /// Whether a `New-Base-URL` may be followed: https on Infobip's own hosts (`infobip.com` and below it, as its docs give
+    /// `api.infobip.com`, `*.api.infobip.com` and `mobile.infobip.com`), never a credential in the URL. A base URL the
+    /// operator configured outside Infobip (a proxy, the stand-in) may move within its own scheme and host only. Anyone
+    /// able to answer once (a proxy, a forged answer) could otherwise send every later inbox read, with the user's token,
+    /// anywhere and in clear.
+    static func acceptsMove(_ text: String, from configured: URL) -> Bool {
+        baseURL(text).map { acceptsMove(to: $0, from: configured) } ?? false
+    }
+
+    static func acceptsMove(to url: URL, from configured: URL) -> Bool {
+        guard url.user == nil, url.password == nil, let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased() else {
+            return false
+        }
+        if scheme == "https", isInfobipHost(host) { return true }
+        guard let configuredHost = configured.host?.lowercased(), !isInfobipHost(configuredHost) else { return false }
+        return host == configuredHost && scheme == configured.scheme?.lowercased()
+    }
+
+    static func isInfobipHost(_ host: String) -> Bool { host == "infobip.com" || host.hasSuffix(".infobip.com") }
 
     /// An http(s) URL with a host; nil otherwise.
     static func baseURL(_ text: String) -> URL? {
