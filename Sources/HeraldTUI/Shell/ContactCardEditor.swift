@@ -29,8 +29,20 @@ public enum ContactCardEditor {
     }
 
     /// Keeps a refused card in the temporary folder so nothing typed is lost: where it is, or why it could not be kept.
+    /// A new file of a name no one can guess, readable by this user alone (mkstemps, mode 0600): the card holds a
+    /// person's details, and a shared /tmp lets anyone put a file or a link at a predictable name first.
     public static func keep(_ card: String, name: String) -> Result<URL, any Error> {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(name)-unsaved.txt")
-        return Result { try Data(card.utf8).write(to: url, options: .atomic); return url }
+        let suffix = "-unsaved.txt"
+        let safeName = String(name.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }.map(Character.init))
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(safeName)-XXXXXX\(suffix)").path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+        guard fd >= 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+        let url = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return Result {
+            try handle.write(contentsOf: Data(card.utf8))
+            try handle.close()
+            return url
+        }
     }
 }
