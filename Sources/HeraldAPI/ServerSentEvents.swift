@@ -26,7 +26,13 @@ public struct ServerSentEventParser: Sendable {
     /// The last id seen (what to send as `Last-Event-ID` after a reconnect).
     public private(set) var lastEventId: String?
 
+    /// Bytes of the message being read that a reader holds or has dropped: its lines so far (a cut line counted whole)
+    /// and the line under way. A reader bounds a message with it, however its bytes are split into lines.
+    public var pendingBytes: Int { lineBytes + heldBytes }
+
     private var line: [UInt8] = []
+    private var lineBytes = 0
+    private var heldBytes = 0
     private var lineCut = false
     private var afterCR = false
     private var id: String?
@@ -51,6 +57,7 @@ public struct ServerSentEventParser: Sendable {
                 endLine(&out)
                 afterCR = true
             default:
+                lineBytes += 1
                 if line.count < maxLineBytes { line.append(byte) } else { lineCut = true }
             }
         }
@@ -58,8 +65,9 @@ public struct ServerSentEventParser: Sendable {
     }
 
     private mutating func endLine(_ out: inout [ServerSentEvent]) {
-        defer { line.removeAll(keepingCapacity: true); lineCut = false }
+        defer { line.removeAll(keepingCapacity: true); lineCut = false; lineBytes = 0 }
         if line.isEmpty {
+            heldBytes = 0
             if hasData { out.append(ServerSentEvent(id: id ?? lastEventId, event: event.isEmpty ? "message" : event, data: data.joined(separator: "\n"))) }
             event = ""
             data = []
@@ -68,6 +76,7 @@ public struct ServerSentEventParser: Sendable {
             return
         }
         if line.first == 0x3A { return }   // a comment
+        heldBytes += lineBytes + 1
         let text = String(decoding: line, as: UTF8.self)
         let field: Substring, value: Substring
         if let colon = text.firstIndex(of: ":") {

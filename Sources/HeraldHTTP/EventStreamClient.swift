@@ -14,6 +14,9 @@ public struct EventStreamClient: PlatformEventSource {
     public var idleTimeout: TimeInterval
     public var pollInterval: TimeInterval
     public var maxBackoff: TimeInterval
+    /// Most bytes one event may take, its lines together: a server that sends more (an endless line, endless `data:`
+    /// lines) is cut off and the stream opened again, as after any other failure, instead of growing without bound.
+    public var maxEventBytes: Int = 4 << 20
     let client: HTTPClient
     let log = Logger(label: "herald.events")
 
@@ -71,7 +74,7 @@ public struct EventStreamClient: PlatformEventSource {
         failures = 0
         await handle(.link(.connected))
         let activity = Activity()
-        var parser = ServerSentEventParser()
+        var parser = ServerSentEventParser(maxLineBytes: maxEventBytes)
         var last = lastEventId
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [idleTimeout] in
@@ -86,6 +89,11 @@ public struct EventStreamClient: PlatformEventSource {
                     let id = message.id.flatMap(Int64.init)
                     if let id { last = id }
                     await deliver(message, id: id, handle)
+                }
+                if parser.pendingBytes > maxEventBytes {
+                    let why = "the server sent an event longer than \(maxEventBytes) bytes; the stream is dropped and opened again"
+                    log.error("event stream: an event is too long", metadata: ["limit": "\(maxEventBytes)", "url": "\(baseURL.absoluteString)"])
+                    throw APIError.transport(why)
                 }
             }
             group.cancelAll()
