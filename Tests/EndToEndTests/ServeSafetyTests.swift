@@ -110,22 +110,22 @@ import Testing
         let opened = Date()
         // 45 sockets from one address that send nothing: a quarter of the cap is theirs, the rest are refused.
         let hog = try (0..<45).map { _ in try RawConnection(port: port, from: "127.0.0.2") }
-        let answers = await withTaskGroup(of: Int?.self) { group in
-            for c in hog { group.addTask { await c.status(timeout: 2) } }
-            return await group.reduce(into: []) { $0.append($1) }
+        let answers = await withTaskGroup(of: (Int, Int?).self) { group in
+            for (i, c) in hog.enumerated() { group.addTask { (i, await c.status(timeout: 2)) } }
+            return await group.reduce(into: [Int: Int?]()) { $0[$1.0] = $1.1 }
         }
-        #expect(answers.filter { $0 == 429 }.count == 35, "\(answers)")
+        #expect(answers.values.filter { $0 == 429 }.count == 35, "\(answers)")
         // Another address is served meanwhile.
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "\(url)/health"]) == "200")
         // The ten held sockets never sent a head: the server closes them within its head timeout (10 s).
-        let held = hog.enumerated().filter { answers[$0.offset] == nil }.map(\.element)
+        let held = hog.enumerated().filter { answers[$0.offset] == .some(nil) }.map(\.element)
         let ends = await withTaskGroup(of: Bool.self) { group in
             for c in held { group.addTask { await c.read(timeout: 20).closed } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(ends.count == 10 && ends.allSatisfy { $0 })
         let after = Date().timeIntervalSince(opened)
-        #expect(after < 15, "silent sockets held \(after) s")
+        #expect(after > 8 && after < 15, "silent sockets held \(after) s")
         #expect(try serving.interrupt() == 0)
         // Values out of range are refused with the reason.
         let wrong = try server.run(["serve", "--max-connections", "40", "--max-connections-per-address", "41"])
