@@ -117,6 +117,12 @@ import Testing
         #expect(answers.values.filter { $0 == 429 }.count == 35, "\(answers)")
         // Another address is served meanwhile.
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "\(url)/health"]) == "200")
+        // A kept-alive connection after a whole request is closed once idle for 15 s (it was 60).
+        let kept = try RawConnection(port: port, from: "127.0.0.3")
+        kept.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await kept.response(timeout: 5).status == 200)
+        let answered = Date()
+        async let keptEnd = kept.read(timeout: 30)
         // The ten held sockets never sent a head: the server closes them within its head timeout (10 s).
         let held = hog.enumerated().filter { answers[$0.offset] == .some(nil) }.map(\.element)
         let ends = await withTaskGroup(of: Bool.self) { group in
@@ -126,6 +132,9 @@ import Testing
         #expect(ends.count == 10 && ends.allSatisfy { $0 })
         let after = Date().timeIntervalSince(opened)
         #expect(after > 8 && after < 15, "silent sockets held \(after) s")
+        #expect(await keptEnd.closed)
+        let idle = Date().timeIntervalSince(answered)
+        #expect(idle > 13 && idle < 20, "an idle kept-alive connection held \(idle) s")
         #expect(try serving.interrupt() == 0)
         // Values out of range are refused with the reason.
         let wrong = try server.run(["serve", "--max-connections", "40", "--max-connections-per-address", "41"])
