@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldStore
+import Logging
 
 /// How to reach one CardDAV book: the collection URL, the username, and where its password comes from.
 public struct CardDAVAccount: Sendable, Hashable {
@@ -16,6 +17,13 @@ public struct CardDAVAccount: Sendable, Hashable {
         self.username = username
         self.passwordFile = passwordFile
         self.passwordCommand = passwordCommand
+    }
+
+    /// What to tell the person when the password would cross a network in clear: Basic auth over `http://` to a host
+    /// that is not this machine (anyone on the way reads it). Nil over https, on loopback, or without a username.
+    public var cleartextWarning: String? {
+        guard username != nil, url.scheme?.lowercased() == "http", let host = url.host, !LoopbackHost.contains(host) else { return nil }
+        return "the password goes to \(host) in clear (http://): anyone on the network can read it; use an https:// url"
     }
 
     /// The password, read when a sync needs it (never kept in Herald's files).
@@ -85,6 +93,10 @@ public struct CardDAVSync: Sendable {
 
     public func sync(_ name: String) async throws -> BookSyncReport {
         var report = BookSyncReport(book: name)
+        if let warning = account.cleartextWarning {
+            Logger(label: "herald.carddav").warning("CardDAV password in clear", metadata: ["book": "\(name)", "why": "\(warning)"])
+            report.issues.append(ImportIssue(file: name, line: 0, message: warning))
+        }
         let client = CardDAVClient(book: name, collection: account.url, username: account.username,
                                    password: try account.password(book: name))
         try await push(name, client: client, report: &report)
