@@ -18,9 +18,12 @@ public struct APIRequest: Sendable, Hashable {
     public var query: [String: String]
     public var headers: [String: String]
     public var body: Data?
+    /// The server key the request was authenticated with; nil on the embedded platform.
+    public var caller: APICaller?
 
     public init(method: HTTPMethod, path: String, query: [String: String] = [:],
-                headers: [String: String] = [:], body: Data? = nil) {
+                headers: [String: String] = [:], body: Data? = nil, caller: APICaller? = nil) {
+        self.caller = caller
         self.method = method
         self.path = path
         self.query = query

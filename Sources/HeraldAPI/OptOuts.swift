@@ -16,6 +16,12 @@ public struct OptOut: Codable, Sendable, Hashable {
         self.source = source
     }
 
+    /// Whether the person asked for it (a reply that said stop), not a sender on their behalf.
+    public var fromThePerson: Bool { source.hasPrefix(OptOut.replySourcePrefix) }
+
+    /// How the source of an opt-out a reply made begins ("reply: STOP").
+    public static let replySourcePrefix = "reply:"
+
     /// "opted out on 2026-11-26": the reason a send gives for leaving the number out.
     public var reason: String { OptOut.reason(since: WireTime.date(since) ?? Date()) }
 

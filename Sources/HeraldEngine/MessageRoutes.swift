@@ -44,6 +44,8 @@ extension PlatformEngine {
 
     func createMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
+        // A message of one's own is an edit too: with editing off, invitations say what the admin's messages say.
+        guard app.messageEditingAllowed else { throw Self.editingOff }
         let body = try decodeBody(request, as: ApplicationMessageBody.self)
         let key = body.key ?? Identifiers.hex(bytes: 16).uppercased()
         let text = body.text ?? ""
@@ -69,9 +71,7 @@ extension PlatformEngine {
 
     func updateMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
-        guard app.messageEditingAllowed else {
-            throw APIError.forbidden("message editing is not allowed for this application")
-        }
+        guard app.messageEditingAllowed else { throw Self.editingOff }
         let body = try decodeBody(request, as: ApplicationMessageBody.self)
         let key = p["messageId"] ?? ""
         let now = nowMs
@@ -88,6 +88,8 @@ extension PlatformEngine {
         }
         return try Self.json(message.wire)
     }
+
+    static let editingOff = APIError.forbidden("message editing is not allowed for this application")
 
     static func validate(text: String, placeholder: String?) -> WireInput {
         var input = WireInput()

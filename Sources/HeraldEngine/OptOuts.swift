@@ -65,6 +65,9 @@ extension PlatformEngine {
         let body = (request.body?.isEmpty ?? true) ? nil : try decodeBody(request, as: OptOutBody.self)
         var input = WireInput()
         input.text("source", body?.source, maxLength: 64)
+        if body?.source?.lowercased().hasPrefix(OptOut.replySourcePrefix) == true {
+            input.refuse("source", "\"\(OptOut.replySourcePrefix)…\" is kept for opt-outs a person's reply made")
+        }
         try input.check("invalid opt-out")
         let at = nowMs
         let entry = try await store.write { [self] db in
@@ -73,13 +76,27 @@ extension PlatformEngine {
         return try Self.json(entry)
     }
 
+    /// Takes a number's opt-out back. One the person asked for (a stop reply) is theirs: on a server only an admin key
+    /// removes it. Every removal is logged with the key that made it.
     nonisolated func removeOptOut(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
         let app = try await authenticateSecret(request)
         let msisdn = try Self.optOutNumber(p["number"] ?? "")
-        let removed = try await store.write { db in
+        let caller = request.caller
+        let removed = try await store.write { db -> OptOut in
+            guard let row = try db.row("SELECT * FROM optout WHERE applicationKey = ? AND msisdn = ?", [app.key, msisdn]) else {
+                throw APIError.notFound("+\(msisdn) is not opted out")
+            }
+            let entry = Self.optOut(row)
+            if entry.fromThePerson, let caller, caller.role != .admin {
+                throw APIError.forbidden("+\(msisdn) opted out by replying (\(entry.source)): only an admin key takes that back")
+            }
             try db.execute("DELETE FROM optout WHERE applicationKey = ? AND msisdn = ?", [app.key, msisdn])
+            return entry
         }
-        guard removed > 0 else { throw APIError.notFound("+\(msisdn) is not opted out") }
+        log.notice("opt-out removed", metadata: [
+            "number": "+\(msisdn)", "source": "\(removed.source)", "since": "\(removed.since)",
+            "by": "\(caller.map { "key \($0.keyId) \"\($0.name)\" (\($0.role.rawValue))" } ?? "this terminal")",
+        ])
         return try Self.json(OptOutList(optOuts: []))
     }
 
@@ -115,7 +132,7 @@ extension PlatformEngine {
         guard Self.stopWords.contains(word) || config.extraStopWords.contains(word) else { return nil }
         let at = nowMs
         return try await store.write { [self] db in
-            try optOut(db, applicationKey: applicationKey, msisdn: msisdn, source: "reply: \(word)", at: at)
+            try optOut(db, applicationKey: applicationKey, msisdn: msisdn, source: "\(OptOut.replySourcePrefix) \(word)", at: at)
         }
     }
 }

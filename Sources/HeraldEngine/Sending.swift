@@ -156,7 +156,11 @@ extension PlatformEngine {
             throw APIError.badRequest("unknown messageKey \(body.messageKey)",
                                       validationErrors: ["messageKey": ["no such message in this application"]])
         }
-        if let text = body.email?.text { stored.text = text }
+        if let text = body.email?.text {
+            // An email's own text is an edit of the message, under the same rule as SMS.
+            guard app.messageEditingAllowed else { throw Self.editingOff }
+            stored.text = text
+        }
         let message = stored
         let parser = try PhoneNumberParser(defaultRegion: nil)
         let now = clock.now()

@@ -132,6 +132,7 @@ struct ServerHandlers: Sendable {
             if access == .referral, !holder.key.role.maySend { return try await referralForViewer(wire, holder: holder) }
             let credential = access == .inbox || access == .inboxWrite ? holder.application.applicationCode : holder.application.secret
             wire.headers["Authorization"] = Credential.app(credential).headerValue
+            wire.caller = APICaller(keyId: holder.key.id, name: holder.key.name, role: holder.key.role)
         }
         return WireAnswer.response(await engine.handle(wire))
     }

@@ -39,9 +39,10 @@ struct EngineHarness {
         try await Self.open(folder: folder, postgresURL: postgresURL, clock: clock, config: config)
     }
 
-    /// Sends a typed endpoint through `handle(_:)` and decodes the answer.
-    func call<E: Endpoint>(_ endpoint: E, on target: PlatformEngine? = nil) async throws(APIError) -> E.Response {
-        let request = try endpoint.request()
+    /// Sends a typed endpoint through `handle(_:)` and decodes the answer; `caller` as a server would vouch for it.
+    func call<E: Endpoint>(_ endpoint: E, on target: PlatformEngine? = nil, as caller: APICaller? = nil) async throws(APIError) -> E.Response {
+        var request = try endpoint.request()
+        request.caller = caller
         let response = await (target ?? engine).handle(request)
         return try endpoint.decode(response)
     }

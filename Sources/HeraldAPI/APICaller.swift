@@ -1,0 +1,16 @@
+import Foundation
+
+/// Who a request comes from, as the server vouches for it: the server key it authenticated. Never read from the wire
+/// (an HTTP transport sends no such field and the server sets it only after checking the key), so a client cannot
+/// claim one. nil: a terminal's own embedded engine, whose one user owns it.
+public struct APICaller: Sendable, Hashable {
+    public var keyId: String
+    public var name: String
+    public var role: KeyRole
+
+    public init(keyId: String, name: String, role: KeyRole) {
+        self.keyId = keyId
+        self.name = name
+        self.role = role
+    }
+}
