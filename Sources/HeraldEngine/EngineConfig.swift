@@ -41,6 +41,11 @@ public struct EngineConfig: Sendable, Hashable {
     /// When set, the simulated carrier appends a line per message handed to it (`messageId`, `resent` when it may
     /// have been handed before, the process id): how the replica tests count hand-overs across processes.
     public var handOverLog: String?
+    /// The server's own mail identity (`[smtp] from`): every email leaves from its address. nil: as the client says
+    /// (a terminal's own engine, whose mail program sends as its user).
+    public var mailIdentity: MailIdentity?
+    /// Email invitations one server key may send in an hour, on this replica; nil: no limit (a terminal's own engine).
+    public var emailsPerKeyPerHour: Int?
     /// Words besides `PlatformEngine.stopWords` that opt a number out when a reply is one of them (upper case:
     /// `[send] stop_words`, e.g. other languages' "ODJAVA").
     public var extraStopWords: Set<String> = []

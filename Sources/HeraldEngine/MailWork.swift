@@ -53,9 +53,12 @@ extension PlatformEngine {
         guard let mailer else { return failed("this platform sends no email", permanent: false) }
         let message: EmailMessage
         do {
-            let from = try EmailAddress(mailbox: mail.from, field: "From")
+            let sender = try EmailAddress(mailbox: mail.from, field: "From")
+            // A server sends as itself (`[smtp] from`), the client's address at most a Reply-To.
+            let (from, replyTo) = config.mailIdentity?.headers(for: sender) ?? (sender, nil)
             message = try EmailMessage(from: from, to: [EmailAddress(mail.to, field: "To")], subject: mail.subject, body: mail.text,
-                                       date: mail.acceptedAt, messageId: "\(mail.messageId)@\(from.domain)", timeZone: .gmt)
+                                       date: mail.acceptedAt, messageId: "\(mail.messageId)@\(from.domain)", timeZone: .gmt,
+                                       replyTo: replyTo)
         } catch {
             return failed("\(error)", permanent: true)
         }

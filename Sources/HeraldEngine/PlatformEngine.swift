@@ -25,6 +25,8 @@ public actor PlatformEngine {
     var repliesCollectedAt = Date.distantPast
     /// Rings after every commit that stored events.
     public nonisolated let bell = EventBell()
+    /// Emails each server key sent in the last hour (`EngineConfig.emailsPerKeyPerHour`).
+    nonisolated let emailQuota = EmailQuota()
     let log = Logger(label: "herald.engine")
 
     init(store: any EngineStore, clock: any HeraldClock, config: EngineConfig, carrier: (any Carrier)? = nil,

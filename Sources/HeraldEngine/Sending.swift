@@ -151,6 +151,9 @@ extension PlatformEngine {
                 throw APIError.badRequest("invalid sender: \(error.description)", validationErrors: ["sender": [error.description]])
             }
         }
+        if body.email != nil, let limit = config.emailsPerKeyPerHour, let caller = request.caller {
+            try emailQuota.take(destinations.count, keyId: caller.keyId, limit: limit, now: clock.now())
+        }
         let messageKey = body.messageKey
         guard var stored = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: messageKey) }) else {
             throw APIError.badRequest("unknown messageKey \(body.messageKey)",
@@ -186,8 +189,12 @@ extension PlatformEngine {
             throw APIError.badRequest("this platform sends no email",
                                       validationErrors: ["email": ["no mail server is set up here (a server's [smtp])"]])
         }
-        do { _ = try EmailAddress(mailbox: sender, field: "sender") } catch {
+        let from: EmailAddress
+        do { from = try EmailAddress(mailbox: sender, field: "sender") } catch {
             throw APIError.badRequest("invalid sender: \(error)", validationErrors: ["sender": ["\(error)"]])
+        }
+        if let problem = config.mailIdentity?.problem(with: from) {
+            throw APIError.badRequest("invalid sender: \(problem)", validationErrors: ["sender": [problem]])
         }
         if email.subject.trimmingCharacters(in: .whitespaces).isEmpty {
             throw APIError.badRequest("invalid invitation", validationErrors: ["email.subject": ["must not be empty"]])

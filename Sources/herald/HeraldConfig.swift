@@ -108,7 +108,8 @@ struct HeraldConfig: Sendable, Equatable {
         ("logs_per_minute", Double(InfobipLimits.logsPerMinute.lowerBound)...Double(InfobipLimits.logsPerMinute.upperBound), "requests"),
     ]
     static let knownShare: Set<String> = ["email_from", "email_command", "clipboard_command"]
-    static let knownSMTP: Set<String> = ["host", "port", "username", "password_file", "starttls", "ca_file"]
+    static let knownSMTP: Set<String> = ["host", "port", "username", "password_file", "starttls", "ca_file", "from",
+                                         "client_display_names", "reply_to_domains"]
     static let knownInbox: Set<String> = ["jwt_key_id", "jwt_secret"]
     static let knownBook: Set<String> = ["name", "kind", "path", "url", "username", "password_file", "password_command"]
     static let knownPlatform: Set<String> = ["time_scale", "url", "api_key", "api_key_file", "kind", "ca_file"]
@@ -252,6 +253,19 @@ struct HeraldConfig: Sendable, Equatable {
             if let v = smtp["starttls"] {
                 guard let on = v.bool else { throw ConfigError(file: file, message: "smtp.starttls must be true or false") }
                 config.startTLS = on
+            }
+            config.from = try string(smtp, "from", "smtp.from")
+            if let v = smtp["client_display_names"] {
+                guard let on = v.bool else { throw ConfigError(file: file, message: "smtp.client_display_names must be true or false") }
+                config.clientDisplayNames = on
+            }
+            if let v = smtp["reply_to_domains"] {
+                let domains = v.array?.compactMap { $0.string?.trimmingCharacters(in: .whitespaces).lowercased() } ?? []
+                guard let array = v.array, domains.count == array.count,
+                      domains.allSatisfy({ !$0.isEmpty && $0.count <= 253 && !$0.contains("@") && $0.allSatisfy { $0.isASCII && !$0.isWhitespace } }) else {
+                    throw ConfigError(file: file, message: "smtp.reply_to_domains must list domains, like [\"example.com\"] ([] for none)")
+                }
+                config.replyToDomains = domains
             }
             c.smtp = config
         }

@@ -1,4 +1,6 @@
 import Foundation
+import HeraldCore
+import HeraldEngine
 import HeraldSMTP
 
 /// `[smtp]` of config.toml: the mail server a Herald server sends the team's email invitations through.
@@ -12,6 +14,28 @@ struct SMTPConfig: Sendable, Equatable {
     var startTLS = true
     /// PEM certificates trusted for the mail server instead of the system's.
     var caFile: String?
+    /// The server's mail identity: every email leaves from this address ("Team <invite@example.com>"). Required.
+    var from: String?
+    /// Whether a client's own name may stand before that address.
+    var clientDisplayNames = true
+    /// Domains whose addresses a client may give as Reply-To; nil: the domain of `from`.
+    var replyToDomains: [String]?
+
+    /// The identity every email of the server leaves with.
+    func identity() throws -> MailIdentity {
+        guard let from, !from.isEmpty else {
+            throw Output.failure("""
+                smtp.from is required: the address the team's email leaves from, like from = "Team <invite@example.com>" \
+                (clients may put their name before it and their address in Reply-To; see smtp.reply_to_domains)
+                """)
+        }
+        do {
+            return MailIdentity(from: try EmailAddress(mailbox: from, field: "smtp.from"), clientDisplayNames: clientDisplayNames,
+                                replyToDomains: replyToDomains)
+        } catch {
+            throw Output.failure("smtp.from: \(error)")
+        }
+    }
 
     /// The mailer's settings, the password read from its file.
     func settings() throws -> SMTPSettings {

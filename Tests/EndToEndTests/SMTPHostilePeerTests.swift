@@ -13,7 +13,7 @@ import Testing
         try "secret\n".write(to: passwordFile, atomically: true, encoding: .utf8)
         let config = server.home.appendingPathComponent("config/herald/config.toml")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try "[smtp]\nusername = \"herald\"\npassword_file = \"\(passwordFile.path)\"\n\(smtp)\n"
+        try "[smtp]\nfrom = \"Team <invite@example.com>\"\nusername = \"herald\"\npassword_file = \"\(passwordFile.path)\"\n\(smtp)\n"
             .write(to: config, atomically: true, encoding: .utf8)
         let (serving, url, senderKey, _) = try server.serve()
         let ana = try PlatformCLI()

@@ -72,6 +72,7 @@ final class TestSMTPServer {
             port = \(smtp.port)
             username = "herald"
             password_file = "\(passwordFile.path)"
+            from = "Team <invite@example.com>"
             \(extra.isEmpty ? "starttls = false" : extra)
 
             """.write(to: config, atomically: true, encoding: .utf8)
@@ -111,8 +112,18 @@ final class TestSMTPServer {
         #expect(info["deliveryStatus"] as? String == "DeliveredToNetwork", "\(info)")
         #expect(smtp.messages.count == 1)
         let message = try #require(smtp.messages.first)
-        #expect(message.contains("From: Ana Horvat <ana@example.com>") && message.contains("To: ivo@example.org"), "\(message)")
+        // The team's address in the header and the envelope; Ana's name before it and her address for the replies.
+        #expect(message.contains("X-Envelope-From: <invite@example.com>"), "\(message)")
+        #expect(message.contains("From: Ana Horvat <invite@example.com>") && message.contains("To: ivo@example.org"), "\(message)")
+        #expect(message.contains("Reply-To: Ana Horvat <ana@example.com>"), "\(message)")
         #expect(message.contains("Message-ID: <\(info["messageId"] as? String ?? "?")@example.com>"), "\(message)")
+        // A sender key cannot make the team's mail account send as someone else.
+        let forged = try team.ana.run(["share", "email", "--to", String(ivo), "--from", "Chief Executive <ceo@elsewhere.example>",
+                                       "--resend", "--now"])
+        #expect(forged.status != 0, "\(forged)")
+        #expect((forged.stdout + forged.stderr).contains("ceo@elsewhere.example cannot be a Reply-To of this server (domains allowed: example.com)"),
+                "\(forged)")
+        #expect(smtp.messages.count == 1)
         // A colleague's terminal sees the email and its state.
         let support = try PlatformCLI()
         support.environment = ["HERALD_PLATFORM_URL": team.url, "HERALD_PLATFORM_KEY": team.viewerKey]

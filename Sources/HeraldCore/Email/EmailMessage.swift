@@ -3,6 +3,8 @@ import Foundation
 /// A plain-text email, checked field by field, that renders as an RFC 5322 message.
 public struct EmailMessage: Sendable, Hashable {
     public let from: EmailAddress
+    /// Where replies go when not to `from`.
+    public let replyTo: EmailAddress?
     public let to: [EmailAddress]
     public let subject: String
     public let body: String
@@ -13,7 +15,7 @@ public struct EmailMessage: Sendable, Hashable {
 
     /// Builds a message; throws when a header field holds a line break or control character.
     public init(from: EmailAddress, to: [EmailAddress], subject: String, body: String, date: Date,
-                messageId: String? = nil, timeZone: TimeZone = .current) throws {
+                messageId: String? = nil, timeZone: TimeZone = .current, replyTo: EmailAddress? = nil) throws {
         guard !to.isEmpty else { throw EmailError.noRecipients }
         try EmailError.refuseLineBreaks(in: subject, field: "Subject")
         if let messageId {
@@ -23,6 +25,7 @@ public struct EmailMessage: Sendable, Hashable {
             }
         }
         self.from = from
+        self.replyTo = replyTo
         self.to = to
         self.subject = subject
         self.body = body
@@ -33,8 +36,8 @@ public struct EmailMessage: Sendable, Hashable {
 
     /// The header lines in order, unfolded values already encoded for the wire.
     public var headers: [(name: String, value: String)] {
-        [
-            ("From", MIMEEncoding.fold(from.headerTokens, used: "From: ".count)),
+        [("From", MIMEEncoding.fold(from.headerTokens, used: "From: ".count))]
+            + (replyTo.map { [("Reply-To", MIMEEncoding.fold($0.headerTokens, used: "Reply-To: ".count))] } ?? []) + [
             ("To", MIMEEncoding.fold(Self.recipientTokens(to), used: "To: ".count)),
             ("Subject", Self.encodeSubject(subject)),
             ("Date", Self.rfc5322Date(date, timeZone: timeZone)),

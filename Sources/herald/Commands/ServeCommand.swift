@@ -32,8 +32,9 @@ struct ServerDatabaseOption: ParsableArguments {
     /// `heraldConfig` is config.toml when the caller read it already (nil: read here).
     func openEngine(collectReportsOnRead: Bool, carrier: (any Carrier)? = nil, mailer: (any Mailer)? = nil,
                     shortLinkBase: String? = nil, plainLink: String? = nil,
-                    heraldConfig: HeraldConfig? = nil) async throws -> PlatformEngine {
+                    heraldConfig: HeraldConfig? = nil, tuning: (inout EngineConfig) -> Void = { _ in }) async throws -> PlatformEngine {
         var config = EngineConfig()
+        tuning(&config)
         if let shortLinkBase { config.shortLinkBase = shortLinkBase }
         config.plainLink = plainLink
         let environment = ProcessInfo.processInfo.environment
@@ -129,6 +130,10 @@ struct ServeRun: AsyncParsableCommand {
         valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("emails-per-key-hour"), help: ArgumentHelp(
+        "Email invitations one key may send in an hour (per replica); more are answered 429.", valueName: "n"))
+    var emailsPerKeyPerHour = 500
+
     @OptionGroup var storage: ServerDatabaseOption
 
     func run() async throws {
@@ -144,11 +149,18 @@ struct ServeRun: AsyncParsableCommand {
         let heraldConfig = try storage.global.config()
         let infobip = try infobipSettings(linkBase: linkBase, config: heraldConfig)
         let carrier = infobip.map { InfobipCarrier(settings: $0) }
-        // Email invitations go out over `[smtp]`; without it the server refuses them, saying so.
+        // Email invitations go out over `[smtp]`, from its `from` alone; without it the server refuses them, saying so.
         let mailer = try heraldConfig.smtp.map { SMTPMailer(settings: try $0.settings()) }
+        let identity = try heraldConfig.smtp?.identity()
+        guard (1...1_000_000).contains(emailsPerKeyPerHour) else {
+            throw Output.failure("--emails-per-key-hour is a number from 1 to 1000000")
+        }
         let engine = try await storage.openEngine(collectReportsOnRead: false, carrier: carrier, mailer: mailer,
                                                   shortLinkBase: linkBase, plainLink: linkBase == nil ? infobip?.link : nil,
-                                                  heraldConfig: heraldConfig)
+                                                  heraldConfig: heraldConfig) { config in
+            config.mailIdentity = identity
+            config.emailsPerKeyPerHour = emailsPerKeyPerHour
+        }
         if let carrier, let publicURL {
             // Infobip pushes delivery reports to this server at an address only this deployment knows.
             let base = try GlobalOptions.httpURL(publicURL, what: "--public-url")

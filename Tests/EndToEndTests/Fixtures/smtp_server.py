@@ -2,7 +2,8 @@
 
 usage: smtp_server.py PORT MAILBOX [CERT KEY]
 
-Every message it accepts is appended to MAILBOX followed by a line "--- end of message ---". It asks for AUTH PLAIN
+Every message it accepts is appended to MAILBOX, after a line "X-Envelope-From: <MAIL FROM>" and followed by a line
+"--- end of message ---". It asks for AUTH PLAIN
 or LOGIN as herald / secret. With CERT and KEY it offers STARTTLS and requires it before anything else. A message
 to drop@… is taken and the connection cut before the reply (as a server that fails mid-answer). It prints "ready"
 when it listens and stops on SIGTERM or SIGINT.
@@ -23,6 +24,7 @@ cert, key = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 else (None, None)
 class Handler:
     async def handle_DATA(self, server, session, envelope):
         with open(mailbox, "ab") as f:
+            f.write(b"X-Envelope-From: <" + envelope.mail_from.encode() + b">\n")
             f.write(envelope.original_content + b"\n--- end of message ---\n")
         if any(rcpt.startswith("drop@") for rcpt in envelope.rcpt_tos):
             server.transport.abort()
