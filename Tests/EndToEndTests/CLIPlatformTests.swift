@@ -143,10 +143,11 @@ final class PlatformCLI: @unchecked Sendable {
     }
 
     /// `herald serve` on a free loopback port of this data folder, with a sender's and a viewer's key made first.
-    func serve() throws -> (serving: RunningHerald, url: String, senderKey: String, viewerKey: String) {
+    func serve(_ options: [String] = [], listen: String = "127.0.0.1:0") throws
+        -> (serving: RunningHerald, url: String, senderKey: String, viewerKey: String) {
         let senderKey = try #require(try ok(["serve", "keys", "create", "--role", "sender", "--json"]).object()["key"] as? String)
         let viewerKey = try #require(try ok(["serve", "keys", "create", "--role", "viewer", "--json"]).object()["key"] as? String)
-        let serving = try start(["serve", "--listen", "127.0.0.1:0"])
+        let serving = try start(["serve", "--listen", listen] + options)
         let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
         return (serving, try #require(line.split(separator: " ").last.map(String.init)), senderKey, viewerKey)
     }

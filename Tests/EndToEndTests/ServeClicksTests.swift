@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestCluster
 import Testing
 
 /// Clicks in Deliveries: on a Herald server each invitation's own short link counts its openings, and every terminal
@@ -14,6 +15,51 @@ import Testing
         try curl.run()
         curl.waitUntilExit()
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Where a redirect of `url` leads (curl's `redirect_url`).
+    static func redirect(_ url: String) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{redirect_url}", url]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        curl.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    @Test func linksStartWithThePublicAddressAndLeadToTheOperatorsPage() throws {
+        let port = try PostgresTestCluster.freePort()
+        let server = try PlatformCLI(timeScale: "200")
+        let (serving, url, senderKey, _) = try server.serve(["--public-url", "http://127.0.0.1:\(port)",
+                                                             "--download-url", "https://example.com/get-herald"],
+                                                            listen: "127.0.0.1:\(port)")
+        #expect(!serving.stderr.contains("herald.invalid"), "\(serving.stderr)")
+        let ana = try PlatformCLI()
+        ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]
+        let shared = try ana.ok(["share", "link", "--json"])
+        let link = try #require(try shared.object()["url"] as? String)
+        #expect(link.hasPrefix("http://127.0.0.1:\(port)/r/") && !shared.stderr.contains("leads nowhere"), "\(shared)")
+        #expect(try Self.redirect(link) == "https://example.com/get-herald")
+        #expect(try serving.interrupt() == 0)
+    }
+
+    @Test func aServerWithoutItsAddressesSaysItsLinksLeadNowhere() throws {
+        let server = try PlatformCLI(timeScale: "200")
+        let (serving, url, senderKey, _) = try server.serve()
+        #expect(serving.stderr.contains("links start with https://herald.invalid/r/ and lead nowhere: give --public-url"),
+                "\(serving.stderr)")
+        #expect(serving.stderr.contains("an opened link leads to https://herald.invalid/download, nowhere: give --download-url"))
+        let ana = try PlatformCLI()
+        ana.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]
+        let shared = try ana.ok(["share", "link"])
+        #expect(shared.stdout.contains("https://herald.invalid/r/") && shared.stderr.contains("leads nowhere"), "\(shared)")
+        #expect(try serving.interrupt() == 0)
+
+        // Real phones would get links to nowhere: such a server does not start.
+        let real = try server.run(["serve", "--listen", "127.0.0.1:0", "--carrier", "infobip", "--public-url", "https://invite.example.com"])
+        #expect(real.status != 0 && real.stderr.contains("give --download-url, the page they land on"), "\(real)")
     }
 
     @Test func openingAnInvitationsLinkCountsForItAndEveryTerminalSeesIt() throws {

@@ -130,6 +130,10 @@ struct ServeRun: AsyncParsableCommand {
         valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("download-url"), help: ArgumentHelp(
+        "The page an opened invitation or referral link leads to (your app's download or sign-up page).", valueName: "url"))
+    var downloadURL: String?
+
     @Option(name: .customLong("emails-per-key-hour"), help: ArgumentHelp(
         "Email invitations one key may send in an hour (per replica); more are answered 429.", valueName: "n"))
     var emailsPerKeyPerHour = 500
@@ -140,6 +144,8 @@ struct ServeRun: AsyncParsableCommand {
         let options = try serverOptions()
         let linkBase = try publicURL.map { try GlobalOptions.httpURL($0, what: "--public-url").absoluteString }
             .map { ($0.hasSuffix("/") ? $0 : $0 + "/") + "r/" }
+        let landing = try downloadURL.map { try GlobalOptions.httpURL($0, what: "--download-url").absoluteString }
+        try Self.checkLinks(publicURL: linkBase, downloadURL: landing, realCarrier: carrier != "simulated")
         if let format = LogSink.Format(rawValue: logFormat), format == .json {
             FileLogging.sink?.redirectToStandardError(format: format, fields: [
                 ("replica", options.replicaId), ("pid", String(ProcessInfo.processInfo.processIdentifier)),
@@ -160,6 +166,7 @@ struct ServeRun: AsyncParsableCommand {
                                                   heraldConfig: heraldConfig) { config in
             config.mailIdentity = identity
             config.emailsPerKeyPerHour = emailsPerKeyPerHour
+            if let landing { config.downloadURL = landing }
         }
         if let carrier, let publicURL {
             // Infobip pushes delivery reports to this server at an address only this deployment knows.
@@ -187,6 +194,26 @@ struct ServeRun: AsyncParsableCommand {
             throw Output.failure("cannot serve HTTPS: \(error.description)")
         } catch {
             throw Output.failure("the server stopped: \(error)")
+        }
+    }
+
+    /// Where links lead. People who open a short link land on `--download-url`; the links start with `--public-url`.
+    /// Without them they lead to herald.invalid, nowhere: a server whose messages reach real phones (a real carrier,
+    /// short links of its own) refuses to start so; a sandbox says it plainly.
+    static func checkLinks(publicURL: String?, downloadURL: String?, realCarrier: Bool) throws {
+        let nowhere = EngineConfig().downloadURL
+        if realCarrier, publicURL != nil, downloadURL == nil {
+            throw Output.failure("""
+                people open this server's short links (--public-url): give --download-url, the page they land on \
+                (without it they land on \(nowhere), nowhere)
+                """)
+        }
+        if publicURL == nil {
+            Output.warn("invitation and referral links start with \(EngineConfig().shortLinkBase) and lead nowhere: "
+                        + "give --public-url (the address people reach this server at)")
+        }
+        if downloadURL == nil {
+            Output.warn("an opened link leads to \(nowhere), nowhere: give --download-url (the page people land on)")
         }
     }
 

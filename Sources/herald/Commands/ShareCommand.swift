@@ -26,9 +26,20 @@ struct ShareLink: AsyncParsableCommand {
             if json { try Output.printJSON(LinkJSON(url: link.url, clicks: link.clicks, referrer: referrer)) } else {
                 print("\(Output.safe(link.url))  (\(link.clicks) click\(link.clicks == 1 ? "" : "s"))")
             }
+            ShareLink.warnIfNowhere(link.url)
         } catch {
             throw Output.failure(for: error)
         }
+    }
+}
+
+extension ShareLink {
+    /// A link to a `.invalid` host opens nowhere: the embedded platform's are examples, and a server's are so until
+    /// its operator gives `herald serve --public-url`.
+    static func warnIfNowhere(_ url: String) {
+        guard let host = URL(string: url)?.host?.lowercased(), host.hasSuffix(".invalid") else { return }
+        Output.warn("this link leads nowhere (\(host)): the embedded platform's links are examples; a Herald server's "
+                    + "operator gives herald serve --public-url")
     }
 }
 
@@ -45,6 +56,7 @@ struct ShareQR: AsyncParsableCommand {
             let code = try ws.share.qrCode(for: link.url)
             print(code.textLines().joined(separator: "\n"))
             print(Output.safe(link.url))
+            ShareLink.warnIfNowhere(link.url)
         } catch {
             throw Output.failure(for: error)
         }
@@ -57,7 +69,7 @@ struct ShareEmail: AsyncParsableCommand {
         abstract: "Email contacts an invitation, recorded in the ledger as an SMS is (Deliveries, status and watch show it).",
         discussion: """
             Each contact gets one email at their first address, with the message's text (or --text) and its own link. \
-            On this machine the platform hands it to the mail program (share.email_command, `sendmail -t` by default); \
+            On this machine the platform hands it to the mail program (share.email_command, `sendmail -t -i` by default); \
             a Herald server sends it over its SMTP server. An email is handed over at most once: one whose hand-over \
             was interrupted is marked uncertain and sent again only with --resend.
             """)
