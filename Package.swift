@@ -170,7 +170,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         // A throwaway Radicale for the CardDAV tests and the bench.
         .target(name: "RadicaleTestServer", path: "Tests/RadicaleTestServer"),
-        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster"]),
+        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster",
+                                                         .product(name: "Logging", package: "swift-log")]),
         // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
         .target(name: "InfobipStandIn", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),

@@ -21,7 +21,9 @@ public struct HeraldServer: Sendable {
     /// Serves until SIGTERM or SIGINT (with `handleSignals`, which also makes SIGHUP read the TLS files again) or until
     /// the task is cancelled, then lets requests in flight finish (event streams end) and returns. `onListening` gets
     /// the address once connections are accepted. Throws `ServerTLSError` when the TLS files cannot be used.
-    public func run(handleSignals: Bool = true, onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// `log` is where the server and its shutdown log (the log file's, unless a test listens).
+    public func run(handleSignals: Bool = true, log: Logger = Logger(label: "herald.server"),
+                    onListening: @escaping @Sendable (String) -> Void) async throws {
         let metrics = ServerMetrics()
         let revocations = KeyRevocations(engine: engine)
         let clicks = ClickCounter(engine: engine)
@@ -30,7 +32,6 @@ public struct HeraldServer: Sendable {
         let tls = try options.tls.map(ServerTLS.init(files:))
         let connections = connections
         let host = options.host, options = options, scheme = tls == nil ? "http" : "https"
-        let log = Logger(label: "herald.server")
         var app = Application(
             router: router,
             server: HTTPServerBuilder { respond in
@@ -42,7 +43,7 @@ public struct HeraldServer: Sendable {
                 let shown = host.contains(":") ? "[\(host)]" : host
                 onListening("\(scheme)://\(shown):\(port)")
             },
-            logger: Logger(label: "herald.server")
+            logger: log
         )
         app.addServices(CarrierWorker(engine: engine, options: options, metrics: metrics), ReplicaEvents(engine: engine),
                         revocations, clicks)

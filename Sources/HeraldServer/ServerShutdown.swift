@@ -18,9 +18,12 @@ enum ServerShutdown {
         let group = ServiceGroup(configuration: configuration)
         let hardStop = handleSignals ? HardStop(after: grace + hardStopMargin, logger: logger) : nil
         defer { hardStop?.cancel() }
-        // A cancelled task shuts down as a signal would (no "CancellationError" from every open connection).
+        // A cancelled task shuts down as a signal would. The group runs in a task of its own, which the caller's
+        // cancellation does not reach: cancelled, its connections would be cut ("Waiting on child channel:
+        // CancellationError()") instead of closed.
+        let running = Task { try await group.run() }
         try await withTaskCancellationHandler {
-            try await group.run()
+            try await running.value
         } onCancel: {
             Task { await group.triggerGracefulShutdown() }
         }
