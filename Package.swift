@@ -96,7 +96,7 @@ let package = Package(
         ]),
         // The client's HTTP transport and event-stream reader for terminals on a Herald server.
         .target(name: "HeraldHTTP", dependencies: [
-            "HeraldAPI",
+            "HeraldAPI", "HeraldCore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HeraldAPI
+import HeraldCore
 import NIOCore
 import NIOSSL
 
@@ -36,8 +37,8 @@ public enum ServerTrust {
 
     /// Whether sending a key to `url` crosses a network in cleartext: plain http to a host that is not loopback.
     public static func sendsKeysInCleartext(_ url: URL) -> Bool {
-        guard url.scheme?.lowercased() == "http", let host = url.host?.lowercased() else { return false }
-        return !(host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127."))
+        guard url.scheme?.lowercased() == "http", let host = url.host else { return false }
+        return !LoopbackHost.contains(host)
     }
 
     /// A TLS failure in words a person can act on; nil when `error` is not one.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldAPI
+import HeraldCore
 import HeraldEngine
 import HeraldEnginePostgres
 import HeraldInfobip
@@ -182,7 +183,7 @@ struct ServeRun: AsyncParsableCommand {
         do { _ = try await engine.bootstrapSandbox() } catch {
             throw Output.failure("cannot prepare the application: \(PlatformEngine.failureText(error))")
         }
-        if options.tls == nil, !Self.isLoopback(options.host) {
+        if options.tls == nil, !LoopbackHost.contains(options.host) {
             Output.warn("serving plain HTTP on \(options.host): keys travel in cleartext; give --tls-cert and --tls-key")
         }
         let server = HeraldServer(engine: engine, options: options)
@@ -289,10 +290,6 @@ struct ServeRun: AsyncParsableCommand {
             options.replicaId = replicaId
         }
         return options
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     static func parseListen(_ text: String) throws -> (String, Int) {
