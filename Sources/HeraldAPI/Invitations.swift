@@ -50,6 +50,10 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
         /// Herald extension: a later time for this destination than the request's `sendAt` (its quiet hours).
         public var sendAt: String?
 
+        /// The most characters one `clientData` value may have (a whole SMS text's worth); a client cuts its values to
+        /// this before sending, a platform rejects a destination whose value is longer.
+        public static let maxClientDataLength = 1600
+
         public init(address: String, messageId: String? = nil, clientData: [String]? = nil, sendAt: String? = nil) {
             self.address = address
             self.messageId = messageId

@@ -127,23 +127,16 @@ extension PlatformEngine {
         } else {
             input.identifier("sender", body.sender, maxLength: 64)
         }
+        // A messageId stays a request-level field: the rejection of a destination is answered under it.
         for (i, d) in destinations.enumerated() {
-            if !d.address.isEmpty {     // an empty one is refused per destination, with the others accepted
-                input.identifier("recipients.destinations[\(i)].address", d.address,
-                                 maxLength: body.email == nil ? 64 : Self.maxEmailAddressLength)
-            }
             if let id = d.messageId, !id.isEmpty {
                 input.identifier("recipients.destinations[\(i)].messageId", id, maxLength: Self.maxClientMessageIdLength)
             }
-            for (j, value) in (d.clientData ?? []).enumerated() {
-                input.text("recipients.destinations[\(i)].clientData[\(j)]", value, maxLength: Self.maxMessageLength)
-            }
         }
         let sendAt = Self.sendTime(body.sendAt, field: "sendAt", now: clock.now(), input: &input)
-        for (i, d) in destinations.enumerated() {
-            _ = Self.sendTime(d.sendAt, field: "recipients.destinations[\(i)].sendAt", now: clock.now(), input: &input)
-        }
         try input.check("invalid invitation")
+        // The destination's own fields reject that destination alone, the others accepted.
+        let refused = destinations.map { Self.destinationProblem($0, email: body.email != nil, now: clock.now()) }
         if let email = body.email {
             try checkEmail(email, from: body.sender)
         } else {
@@ -167,8 +160,8 @@ extension PlatformEngine {
         let message = stored
         let parser = try PhoneNumberParser(defaultRegion: nil)
         let now = clock.now()
-        let prepared = destinations.map { d in
-            var p = prepare(d, message: message, parser: parser, email: body.email != nil)
+        let prepared = zip(destinations, refused).map { d, refusal in
+            var p = prepare(d, refused: refusal, message: message, parser: parser, email: body.email != nil)
             // A destination's own time (its quiet hours) is never earlier than the request's.
             let own = d.sendAt.flatMap(WireTime.date)
             p.notBefore = [sendAt, own].compactMap { $0 }.max().flatMap { $0 > now ? $0 : nil }
@@ -215,11 +208,18 @@ extension PlatformEngine {
         var notBefore: Date?
     }
 
-    private nonisolated func prepare(_ d: SendInvitationBody.Destination, message: MessageRecord,
+    private nonisolated func prepare(_ d: SendInvitationBody.Destination, refused: String?, message: MessageRecord,
                                      parser: PhoneNumberParser, email: Bool) -> PreparedDestination {
+        var d = d
+        let address: Result<String, AddressCheck>
+        if let refused {
+            address = .failure(.invalid(refused))
+            d.address = Self.shownAddress(d.address)
+        } else {
+            address = email ? Self.check(email: d.address) : Self.check(address: d.address, parser: parser)
+        }
         var prepared = PreparedDestination(destination: d, clientId: d.messageId.flatMap { $0.isEmpty ? nil : $0 },
-                                           address: email ? Self.check(email: d.address) : Self.check(address: d.address, parser: parser),
-                                           linkCode: Identifiers.linkCode(), text: nil, price: 0)
+                                           address: address, linkCode: Identifiers.linkCode(), text: nil, price: 0)
         prepared.email = email
         if case .success = prepared.address { render(&prepared, message: message) }
         return prepared
