@@ -401,7 +401,7 @@ public actor InviteService {
             if values[ClientField.receiverName.rawValue] == nil, let person {
                 values[ClientField.receiverName.rawValue] = person.displayName
             }
-            let data = MessageTemplate.clientData(from: values)
+            let data = ClientDataCleaning.clientData(from: values)
             out.append(Candidate(e164: e164, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
                                  clientData: data.isEmpty ? nil : data))
         }
@@ -441,7 +441,7 @@ public actor InviteService {
             }
             var values = fields
             if values[ClientField.receiverName.rawValue] == nil, let person { values[ClientField.receiverName.rawValue] = person.displayName }
-            let data = MessageTemplate.clientData(from: values)
+            let data = ClientDataCleaning.clientData(from: values)
             out.append(Candidate(e164: address, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
                                  clientData: data.isEmpty ? nil : data))
         }
