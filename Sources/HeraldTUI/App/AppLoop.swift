@@ -99,6 +99,11 @@ public final class AppLoop<S: Screen> {
         let size = terminal.size
         if canvas.size != size { canvas = Canvas(size: size) } else { canvas.clear() }
         screen.render(into: &canvas, size: size)
+        // A frame that shows a question for the first time: keys waiting now were typed before anyone could see it,
+        // so they are read and dropped before it is put on screen. A key read after `present` may answer it, however
+        // soon after: nothing races the frame.
+        var typedAhead: [Key] = []
+        if screen.takeQuestionShown() { typedAhead = terminal.readKeys() }
         terminal.present(canvas)
         // A key's frame that asked for what it lacks (rows scrolled into view): their answer is the key's too.
         if keyChanged, keyWork == nil, screen.awaitsWork(startedSince: layoutMark) { keyWork = (layoutMark, now, true) }
@@ -106,11 +111,8 @@ public final class AppLoop<S: Screen> {
         dirty = false
         keyChanged = false
         framesRendered += 1
-        if screen.takeQuestionShown() {
-            let typedAhead = terminal.readKeys()
-            if typedAhead.contains(.resize) { dirty = true }
-            if screen.dropTypedAhead(typedAhead.filter { $0 != .resize }) { dirty = true }
-        }
+        if typedAhead.contains(.resize) { dirty = true }
+        if screen.dropTypedAhead(typedAhead.filter { $0 != .resize }) { dirty = true }
         return true
     }
 

@@ -23,8 +23,9 @@ public protocol Screen: AnyObject {
     var workMark: Int { get }
     /// Whether work started after `mark` (by the keys handled since) is still running.
     func awaitsWork(startedSince mark: Int) -> Bool
-    /// True once after a frame that shows a question (a dialog) for the first time. Keys already waiting then were
-    /// typed before anyone could read it: the loop reads them at once and hands them to `dropTypedAhead`.
+    /// True once after rendering a frame that shows a question (a dialog) for the first time. Keys waiting then were
+    /// typed before anyone could read it: the loop reads them before it presents the frame and hands them to
+    /// `dropTypedAhead`.
     func takeQuestionShown() -> Bool
     /// Keys typed before the question on screen could be seen, which must not answer it; true when the screen changed.
     func dropTypedAhead(_ keys: [Key]) -> Bool
