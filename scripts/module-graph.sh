@@ -1,13 +1,13 @@
 #!/bin/sh
 # Prints the module graph that the imports of Sources/ draw (each target and the Herald and C modules it
-# imports), then checks the one-way rules of DESIGN.md: an import a rule forbids is named with its file, and
+# imports), then checks the one-way rules of docs/design.md: an import a rule forbids is named with its file, and
 # the script fails. `make test` runs it through ModuleGraphTests; run it by hand as scripts/module-graph.sh [SOURCES].
 set -eu
 export LC_ALL=C
 sources=${1:-"$(dirname "$0")/../Sources"}
 [ -d "$sources" ] || { echo "module-graph: no folder $sources" >&2; exit 2; }
 
-# target: the modules it may never import (DESIGN.md, "Modules and the one-way rule"; UI = view-models, TUI, app).
+# target: the modules it may never import (docs/design.md, "Modules and the one-way rule"; UI = view-models, TUI, app).
 rules='HeraldCore HeraldAPI HeraldStore HeraldServices HeraldEngine HeraldEnginePostgres HeraldServer HeraldHTTP HeraldInfobip HeraldEmbedded HeraldViewModels HeraldTUI HeraldApp CNCurses CQRencode
 HeraldAPI HeraldStore HeraldServices HeraldEngine HeraldEnginePostgres HeraldServer HeraldViewModels HeraldTUI HeraldApp CNCurses
 HeraldEngine HeraldStore HeraldServices HeraldViewModels HeraldTUI HeraldApp CNCurses
@@ -35,7 +35,7 @@ echo "$edges" | awk '$3 ~ /^(Herald|C[A-Z])/ { key = $1; if (!seen[$1 " " $3]++)
 broken=$(echo "$edges" | while read -r target file module; do
     forbidden=$(echo "$rules" | awk -v t="$target" '$1 == t { $1 = ""; print }')
     for m in $forbidden; do
-        if [ "$m" = "$module" ]; then echo "  $file imports $module: $target may never import $module (DESIGN.md)"; fi
+        if [ "$m" = "$module" ]; then echo "  $file imports $module: $target may never import $module (docs/design.md)"; fi
     done
 done)
 if [ -n "$broken" ]; then
@@ -43,4 +43,4 @@ if [ -n "$broken" ]; then
     echo "$broken"
     exit 1
 fi
-echo "Every import keeps the rules of DESIGN.md."
+echo "Every import keeps the rules of docs/design.md."

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The README tells the truth about config.toml: every key the real binary knows is documented there, and every key
-/// the README's config examples set is one the binary knows. The binary's knowledge is read from what it says of an
-/// unknown key in each table ("unknown key … ignored (known: …)"), so the test follows the parser, not a copy of it.
+/// The documentation tells the truth about config.toml: every key the real binary knows is documented in the
+/// configuration reference, docs/config.md, and every key the config examples of README.md and docs/*.md set is one the
+/// binary knows. The binary's knowledge is read from what it says of an unknown key in each table ("unknown key …
+/// ignored (known: …)"), so the test follows the parser, not a copy of it.
 @Suite struct ConfigDocumentationTests {
     static let tables = ["", "platform", "infobip", "infobip.send", "share", "inbox", "invite", "send", "smtp"]
 
@@ -23,30 +24,39 @@ import Testing
         return known
     }
 
-    @Test func everyKeyTheParserKnowsIsInTheReadmeAndEveryKeyTheReadmeSetsIsKnown() throws {
+    @Test func everyKeyTheParserKnowsIsInTheReferenceAndEveryKeyTheDocsSetIsKnown() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let reference = try String(contentsOf: root.appendingPathComponent("docs/config.md"), encoding: .utf8)
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        let pages = try (["README.md"] + docs).map { ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)) }
+        #expect(pages.count > 2 && pages.contains { $0.0 == "docs/config.md" }, "\(pages.map(\.0))")
         let known = try knownKeys()
         #expect(Set(known.keys) == Set(Self.tables), "a warning per table: \(known)")
         for (table, keys) in known {
             for key in keys where (table != "" || !Self.tables.contains(key) && key != "keys") && !Self.tables.contains("\(table).\(key)") {
                 let spelled = [" \(key) =", "\n\(key) =", "# \(key) =", "`\(key)`", "\(table).\(key)", "[\(table)] \(key)", "[[\(key)]]"]
-                #expect(spelled.contains { readme.contains($0) }, "\(table.isEmpty ? "" : "[\(table)] ")\(key) is not documented in README.md")
+                #expect(spelled.contains { reference.contains($0) }, "\(table.isEmpty ? "" : "[\(table)] ")\(key) is not documented in docs/config.md")
             }
         }
-        // Every `key = value` line of the README's TOML examples, in the table it stands in.
-        var table = ""
-        var inTOML = false
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if line.hasPrefix("```") { inTOML = line == "```toml"; table = ""; continue }
-            guard inTOML else { continue }
-            if line.hasPrefix("["), let end = line.firstIndex(of: "]") { table = String(line[line.index(after: line.startIndex)..<end]); continue }
-            let setting = line.hasPrefix("# ") ? String(line.dropFirst(2)) : line
-            guard let eq = setting.range(of: " = ") else { continue }
-            let key = String(setting[..<eq.lowerBound])
-            guard key.allSatisfy({ $0.isLowercase || $0 == "_" }), Self.tables.contains(table) else { continue }
-            #expect(known[table]?.contains(key) == true, "README sets \(table.isEmpty ? "" : "[\(table)] ")\(key), which Herald does not know")
+        // Every `key = value` line of the TOML examples of every page, in the table it stands in.
+        var examples = 0
+        for (page, text) in pages {
+            var table = ""
+            var inTOML = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                if line.hasPrefix("```") { inTOML = line == "```toml"; table = ""; continue }
+                guard inTOML else { continue }
+                if line.hasPrefix("["), let end = line.firstIndex(of: "]") { table = String(line[line.index(after: line.startIndex)..<end]); continue }
+                let setting = line.hasPrefix("# ") ? String(line.dropFirst(2)) : line
+                guard let eq = setting.range(of: " = ") else { continue }
+                let key = String(setting[..<eq.lowerBound])
+                guard key.allSatisfy({ $0.isLowercase || $0 == "_" }), Self.tables.contains(table) else { continue }
+                examples += 1
+                #expect(known[table]?.contains(key) == true, "\(page) sets \(table.isEmpty ? "" : "[\(table)] ")\(key), which Herald does not know")
+            }
         }
+        #expect(examples > 50, "the pages' TOML examples set \(examples) keys")
     }
 
     /// `[infobip.send]` values are held to Infobip's published limits when the file is read: a wrong one stops every

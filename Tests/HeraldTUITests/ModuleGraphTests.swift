@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The module rules of DESIGN.md, held by `scripts/module-graph.sh`: it prints the graph the imports draw and fails,
+/// The module rules of docs/design.md, held by `scripts/module-graph.sh`: it prints the graph the imports draw and fails,
 /// naming the file, on an import a rule forbids. Run here on the repository and on a copy with a rule broken.
 @Suite struct ModuleGraphTests {
     /// Runs the script on `sources`: its exit status and what it printed.
