@@ -6,10 +6,16 @@ import Testing
 /// following the bulk sees them (status, its JSON, Deliveries) as it sees a status change.
 @Suite(.serialized) struct ServeClicksTests {
     /// `GET URL` with curl; its HTTP status.
-    static func open(_ url: String) throws -> String {
+    static func open(_ url: String) throws -> String { try curl(url, writing: "%{http_code}") }
+
+    /// Where a redirect of `url` leads.
+    static func redirect(_ url: String) throws -> String { try curl(url, writing: "%{redirect_url}") }
+
+    /// `GET URL` with curl, answering what `--write-out` makes of it.
+    static func curl(_ url: String, writing format: String) throws -> String {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", url]
+        curl.arguments = ["-s", "-o", "/dev/null", "-w", format, url]
         let out = Pipe()
         curl.standardOutput = out
         try curl.run()
@@ -17,17 +23,6 @@ import Testing
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// Where a redirect of `url` leads (curl's `redirect_url`).
-    static func redirect(_ url: String) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{redirect_url}", url]
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
-        curl.waitUntilExit()
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
 
     @Test func linksStartWithThePublicAddressAndLeadToTheOperatorsPage() throws {
         let port = try PostgresTestCluster.freePort()

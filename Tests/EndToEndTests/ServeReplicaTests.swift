@@ -81,13 +81,7 @@ import Testing
     @Test func aServerWhoseDatabaseStopsAnswers503WithRetryAfterAndNoInternals() throws {
         let cluster = try PostgresTestCluster.start()
         defer { cluster.stop() }
-        let database = ["--database", cluster.url]
-        let admin = try PlatformCLI()
-        let made = try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()
-        let key = try #require(made["key"] as? String)
-        let server = try admin.start(["serve", "--listen", "127.0.0.1:0"] + database)
-        let url = try Self.address(of: server)
-        #expect(try Self.curl(url + "/health").status == 200)
+        let (server, url, key) = try Self.serve(on: cluster)
 
         cluster.stop()
         let health = try Self.curl(url + "/health")
@@ -107,13 +101,7 @@ import Testing
     @Test func aServerWhoseDatabaseHangsStillEndsOnSIGINT() throws {
         let cluster = try PostgresTestCluster.start()
         defer { cluster.stop() }
-        let database = ["--database", cluster.url]
-        let admin = try PlatformCLI()
-        let made = try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()
-        let key = try #require(made["key"] as? String)
-        let server = try admin.start(["serve", "--listen", "127.0.0.1:0"] + database)
-        let url = try Self.address(of: server)
-        #expect(try Self.curl(url + "/health").status == 200)
+        let (server, url, key) = try Self.serve(on: cluster)
 
         cluster.freeze()
         // A request that waits on the frozen database, beside the carrier worker's and the key reader's own units.
@@ -125,6 +113,18 @@ import Testing
         let took = Date().timeIntervalSince(started)
         #expect(took < 10, "herald serve took \(took) s to end")
         if status != 0 { #expect(server.stderr.contains("the shutdown did not finish within")) }
+    }
+
+    /// `herald serve` on `cluster` with a viewer's key, answering its health check: the server, its address, the key.
+    static func serve(on cluster: PostgresTestCluster) throws -> (server: RunningHerald, url: String, key: String) {
+        let database = ["--database", cluster.url]
+        let admin = try PlatformCLI()
+        let made = try admin.ok(["serve", "keys", "create", "--role", "viewer", "--json"] + database).object()
+        let key = try #require(made["key"] as? String)
+        let server = try admin.start(["serve", "--listen", "127.0.0.1:0"] + database)
+        let url = try address(of: server)
+        #expect(try curl(url + "/health").status == 200)
+        return (server, url, key)
     }
 
     /// One request with curl: its status, headers and body.
