@@ -26,12 +26,14 @@ import Testing
         #expect(refused.stderr.contains("does not allow message editing"))
         #expect(refused.stderr.contains("herald templates editing on"))
         #expect(try cli.ok(["templates", "show", "party", "--json"]).object()["text"] as? String == "Party moved, {RECEIVER_NAME}: <>")
-        // Creating new messages is still allowed.
-        try cli.ok(["templates", "create", "--text", "Another one <>"])
+        // A message of one's own is an edit too.
+        let made = try cli.run(["templates", "create", "--text", "Another one <>"])
+        #expect(made.status != 0 && made.stderr.contains("a message of your own is an edit too"), "\(made)")
 
-        // On again: the update goes through.
+        // On again: the update and the new message go through.
         #expect(try cli.ok(["templates", "editing", "on", "--json"]).object()["messageEditingAllowed"] as? Bool == true)
         try cli.ok(["templates", "update", "party", "--text", "Changed: <>"])
+        try cli.ok(["templates", "create", "--text", "Another one <>"])
         #expect(try cli.ok(["templates", "show", "party", "--json"]).object()["text"] as? String == "Changed: <>")
         let all = try cli.ok(["templates", "list", "--json"]).object()
         #expect((all["messages"] as? [Any])?.count == 3)

@@ -9,6 +9,8 @@ public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
     case emptyText
     case unknownFields([String])
     case editingDisabled(key: String)
+    /// A new message is an edit too: with editing off, invitations say what the application's messages say.
+    case creatingDisabled
     case notFound(key: String)
     case noDefault
     case platform(APIError)
@@ -22,7 +24,10 @@ public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
             return "unknown placeholders \(keys.map { "{\($0)}" }.joined(separator: " ")): messages may use \(known)"
         case .editingDisabled(let key):
             return "message \"\(key)\" cannot be changed: this application does not allow message editing "
-                + "(turn it on with `herald templates editing on`, or create a new message with `herald templates create`)"
+                + "(an admin turns it on with `herald templates editing on`)"
+        case .creatingDisabled:
+            return "no new message can be made: this application does not allow message editing, and a message of your "
+                + "own is an edit too (an admin turns it on with `herald templates editing on`)"
         case .notFound(let key):
             return "no message \"\(key)\": list messages with `herald templates list`"
         case .noDefault:
@@ -218,6 +223,7 @@ public actor TemplateService {
             save(m)
             return m
         } catch {
+            if case .forbidden = error { throw .creatingDisabled }
             throw .platform(error)
         }
     }
