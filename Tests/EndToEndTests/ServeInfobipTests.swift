@@ -27,7 +27,8 @@ import Testing
 
         let port = try PostgresTestCluster.freePort()
         let url = "http://127.0.0.1:\(port)"
-        let serving = try server.start(["serve", "--listen", "127.0.0.1:\(port)", "--carrier", "infobip", "--public-url", url])
+        let serving = try server.start(["serve", "--listen", "127.0.0.1:\(port)", "--carrier", "infobip", "--public-url", url,
+                                                  "--download-url", "https://example.com/get-herald"])
         defer { _ = try? serving.interrupt() }
         try serving.waitForStderr("listening on \(url)", timeout: 30)
         // The server says what Infobip thinks of the key.
@@ -89,7 +90,7 @@ import Testing
         // Infobip reaches the team at the replica that survives (in production: the load balancer in front of both).
         let secondPort = try PostgresTestCluster.freePort()
         let secondURL = "http://127.0.0.1:\(secondPort)"
-        let serve = ["serve", "--carrier", "infobip", "--public-url", secondURL] + database
+        let serve = ["serve", "--carrier", "infobip", "--public-url", secondURL, "--download-url", "https://example.com/get-herald"] + database
         let first = try admin.start(serve + ["--listen", "127.0.0.1:0"])
         let firstURL = try ServeReplicaTests.address(of: first)
         try ServeReplicaTests.waitFor("the first replica to lead") { try ServeReplicaTests.leads(firstURL) }
