@@ -80,7 +80,25 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Starts reading now, on a thread of its own, until the server closes the connection or `timeout` passes: what
+    /// arrived and when it closed are taken where they happen, so they hold however late the test's own task runs
+    /// again on a loaded machine.
+    public func watch(timeout: TimeInterval) -> RawWatch {
+        let watch = RawWatch()
+        Thread {
+            var closedAt: Date?
+            let (data, closed) = self.blockingRead(timeout: timeout, until: { _ in false }, closedAt: &closedAt)
+            watch.finish(data: data, closedAt: closed ? closedAt : nil)
+        }.start()
+        return watch
+    }
+
     private func blockingRead(timeout: TimeInterval, until stop: (Data) -> Bool) -> (data: Data, closed: Bool) {
+        var closedAt: Date?
+        return blockingRead(timeout: timeout, until: stop, closedAt: &closedAt)
+    }
+
+    private func blockingRead(timeout: TimeInterval, until stop: (Data) -> Bool, closedAt: inout Date?) -> (data: Data, closed: Bool) {
         var data = Data()
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -89,10 +107,10 @@ public final class RawConnection: @unchecked Sendable {
             if left <= 0 { return (data, false) }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(max(1, left * 1000)))
-            if ready < 0 { if errno == EINTR { continue }; return (data, true) }
+            if ready < 0 { if errno == EINTR { continue }; closedAt = Date(); return (data, true) }
             if ready == 0 { return (data, false) }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { return (data, true) }
+            if n <= 0 { closedAt = Date(); return (data, true) }
             data.append(contentsOf: buffer[0..<n])
             if stop(data) { return (data, false) }
         }
@@ -132,4 +150,28 @@ public final class RawConnection: @unchecked Sendable {
 public struct RawError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// What a connection's background read (`RawConnection.watch`) saw: the bytes, and when the server closed it (nil:
+/// still open at the watch's end).
+public final class RawWatch: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var outcome: (data: Data, closedAt: Date?) = (Data(), nil)
+
+    func finish(data: Data, closedAt: Date?) {
+        lock.withLock { outcome = (data, closedAt) }
+        done.signal()
+    }
+
+    /// Waits (on a thread of its own) for the watch to end.
+    public func result() async -> (data: Data, closedAt: Date?) {
+        await withCheckedContinuation { continuation in
+            Thread {
+                self.done.wait()
+                self.done.signal()
+                continuation.resume(returning: self.lock.withLock { self.outcome })
+            }.start()
+        }
+    }
 }
