@@ -50,7 +50,7 @@ import Testing
         // SIGKILL: a child of the test process starts with SIGTERM blocked.
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         let lines = LineReader(out.fileHandleForReading)
-        let portLine = try #require(lines.next(timeout: 30), "the server did not start")
+        let portLine = try #require(await lines.next(timeout: 30), "the server did not start")
         let port = try #require(Int(portLine.split(separator: " ").last ?? ""))
 
         var configured = EventStreamClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, key: "k", maxBackoff: 0.2)
@@ -60,8 +60,8 @@ import Testing
         let following = Task { await reader.follow(after: nil) { updates.add($0) } }
         defer { following.cancel() }
         // Two streams opened: the first was dropped at the limit, and the reader came back.
-        #expect(lines.next(timeout: 30) == "events")
-        #expect(lines.next(timeout: 30) == "events", "the reader did not open the stream again")
+        #expect(await lines.next(timeout: 30) == "events")
+        #expect(await lines.next(timeout: 30) == "events", "the reader did not open the stream again")
         let reasons = updates.values.compactMap { update -> String? in
             if case .link(.reconnecting(_, let reason)) = update { return reason }
             return nil
@@ -78,7 +78,16 @@ final class LineReader: @unchecked Sendable {
 
     init(_ handle: FileHandle) { self.handle = handle }
 
-    func next(timeout: TimeInterval) -> String? {
+    /// The next line, waited for on a thread of its own. Blocking here instead held one of the two threads Swift's
+    /// tasks run on (on two cores), the one the reader under test needed while other suites held the other: under
+    /// load the reader never connected and the test failed in every run.
+    func next(timeout: TimeInterval) async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.blockingNext(timeout: timeout)) }.start()
+        }
+    }
+
+    private func blockingNext(timeout: TimeInterval) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let end = buffer.firstIndex(of: 0x0A) {
