@@ -129,13 +129,16 @@ let package = Package(
         // The composition root of the screens: panes built on a workspace's services, in one place.
         .target(name: "HeraldApp", dependencies: ["HeraldCore", "HeraldServices", "HeraldViewModels", "HeraldTUI"],
                 swiftSettings: uiIsolation),
+        // The commit `herald --version` names, read from .git at build time (Plugins/BuildInfoPlugin).
+        .executableTarget(name: "herald-build-info"),
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool(), dependencies: ["herald-build-info"]),
         .executableTarget(name: "herald", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEngine",
             "HeraldEmbedded", "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldEnginePostgres", "HeraldCardDAV", "HeraldSMTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
-        ]),
+        ], plugins: ["BuildInfoPlugin"]),
 
         .executableTarget(name: "herald-bench", dependencies: [
             "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEmbedded",

@@ -22,13 +22,19 @@ public struct ServerSession: Codable, Sendable, Hashable {
     /// A link as this server makes them for invitations (its public URL's short-link form, with an example code):
     /// what previews show. Absent from servers that predate it.
     public var linkExample: String?
+    /// The Herald release the server runs, and the wire it speaks (`HeraldVersion`); absent from servers before wire 1.
+    public var version: String?
+    public var wire: Int?
 
-    public init(applicationKey: String, role: KeyRole, name: String, keyId: String, linkExample: String? = nil) {
+    public init(applicationKey: String, role: KeyRole, name: String, keyId: String, linkExample: String? = nil,
+                version: String? = nil, wire: Int? = nil) {
         self.applicationKey = applicationKey
         self.role = role
         self.name = name
         self.keyId = keyId
         self.linkExample = linkExample
+        self.version = version
+        self.wire = wire
     }
 }
 

@@ -39,7 +39,7 @@ struct ServerHandlers: Sendable {
             busy.headers["Retry-After"] = "1"
             return WireAnswer.response(busy)
         }
-        return try WireAnswer.json(["status": "ok"])
+        return try WireAnswer.json(ServerHealth(ok: options.build))
     }
 
     func features() throws -> Response {
@@ -69,7 +69,8 @@ struct ServerHandlers: Sendable {
     func session(_ context: ServerContext) throws -> Response {
         let holder = try context.keyHolder()
         return try WireAnswer.json(ServerSession(applicationKey: holder.application.applicationKey, role: holder.key.role,
-                                                 name: holder.key.name, keyId: holder.key.id, linkExample: engine.config.linkExample))
+                                                 name: holder.key.name, keyId: holder.key.id, linkExample: engine.config.linkExample,
+                                                 version: options.build.version, wire: options.build.wire))
     }
 
     /// `/1/events`: server-sent events from `Last-Event-ID` on, until the key is revoked or the server stops.

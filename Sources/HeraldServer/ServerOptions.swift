@@ -23,6 +23,8 @@ public struct ServerOptions: Sendable {
     /// Seconds between asks for the carrier lease by a replica that does not hold it.
     public var leaseRetry: TimeInterval
 
+    /// The Herald this server runs, told at `/health` and in each session (the executable fills in its commit).
+    public var build = HeraldBuild()
     /// How an inbox may be opened besides a user's JWT and a server key.
     public var inboxAuth: InboxAuthPolicy = .tokenOrKey
     /// Connections open at once; one more is answered 503 and closed.

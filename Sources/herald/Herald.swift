@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeraldAPI
 
 @main
 struct Herald: AsyncParsableCommand {
@@ -6,6 +7,7 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Invite your contacts, watch the invitations arrive, read your inbox.",
         discussion: "With no subcommand, opens the terminal UI on your workspace (--demo: on a throwaway demo workspace).",
+        version: HeraldBuild.current.line,
         subcommands: [ContactsCommand.self, PlatformCommand.self, SendCommand.self, BulksCommand.self, OptOutCommand.self, StatusCommand.self, WatchCommand.self, InboxCommand.self,
                       TemplatesCommand.self, SuggestCommand.self, ShareCommand.self, SandboxCommand.self,
                       ServeCommand.self, KeysCommand.self]
@@ -24,6 +26,7 @@ struct Herald: AsyncParsableCommand {
     /// Parses with the `--to` values of `send` taken out first (see `RecipientArguments`).
     static func main() async {
         PrivateFiles.restrictCreation()
+        do { if try VersionFlag.handle(Array(CommandLine.arguments.dropFirst())) { return } } catch { exit(withError: error) }
         let arguments = RecipientArguments.extract(from: Array(CommandLine.arguments.dropFirst()))
         // Logs go to $XDG_STATE_HOME/herald/herald.log (the data folder does not move them).
         FileLogging.bootstrap(file: HeraldPaths.resolve(dataDirOption: nil).logFile)

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import HeraldAPI
 import HeraldInfobip
 import HeraldServices
 
 /// `herald platform check`: which platform the configuration picks, whether it answers and accepts the
-/// credentials, and how to fix what does not.
+/// credentials, and how to fix what does not; which Herald this is, and on a Herald server which one it runs.
 struct PlatformCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "platform", abstract: "Inspect the platform Herald is configured for.", subcommands: [PlatformCheck.self])
@@ -20,6 +21,10 @@ struct PlatformCheck: AsyncParsableCommand {
         var platform: String
         var ok: Bool
         var findings: [InfobipCheck.Finding]
+        /// This terminal's Herald.
+        var herald = HeraldBuild.current
+        /// A Herald server's `/health`: the Herald it runs (nil on other platforms, or when it did not answer).
+        var server: ServerHealth?
     }
 
     func run() async throws {
@@ -45,6 +50,12 @@ struct PlatformCheck: AsyncParsableCommand {
             try Output.printJSON(report)
         } else {
             print("platform: \(report.platform)")
+            print("herald:   \(report.herald.version) (commit \(report.herald.commit))")
+            if let server = report.server {
+                let commit = server.commit.map { " (commit \(Output.safe($0)))" } ?? ""
+                print("server:   " + (server.version.map { "\(Output.safe($0))\(commit), wire \(server.wire ?? 0)" }
+                                        ?? "a Herald from before versions were told (wire 0)"))
+            }
             for f in report.findings {
                 print("\(f.ok ? "ok  " : "FAIL") \(Output.safe(f.subject)): \(Output.safe(f.detail))")
                 if let fix = f.fix { print("     fix: \(Output.safe(fix))") }
@@ -61,8 +72,13 @@ struct PlatformCheck: AsyncParsableCommand {
             let kind = ws.connection.kind.description
             do {
                 _ = try await ws.platform.applicationSettings()
-                return Report(platform: kind, ok: true, findings: [.init(subject: kind, ok: true,
-                                                                         detail: "answers; the credentials are accepted", fix: nil)])
+                var report = Report(platform: kind, ok: true, findings: [.init(subject: kind, ok: true,
+                                                                               detail: "answers; the credentials are accepted", fix: nil)])
+                if case .server = ws.connection.kind, let server = setup.platform as? ServerPlatform {
+                    let health = GetServerHealth(key: server.key)
+                    report.server = try? health.decode(try await ws.connection.transport.send(try health.request()))
+                }
+                return report
             } catch {
                 return Report(platform: kind, ok: false, findings: [.init(subject: kind, ok: false, detail: error.description, fix: nil)])
             }

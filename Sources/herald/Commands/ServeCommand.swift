@@ -257,6 +257,7 @@ struct ServeRun: AsyncParsableCommand {
         let (host, port) = try Self.parseListen(listen)
         guard (1...2).contains(messagingVersion) else { throw Output.failure("--messaging-version is 1 or 2") }
         var options = ServerOptions(host: host, port: port, messagingVersion: messagingVersion)
+        options.build = HeraldBuild.current
         guard (1...1_000_000).contains(maxConnections) else { throw Output.failure("--max-connections is a number from 1 to 1000000") }
         options.maxConnections = maxConnections
         if let maxConnectionsPerAddress {

@@ -40,6 +40,12 @@ struct UILauncher {
             throw Output.failure("the UI needs a terminal (stdin and stdout must not be redirected); for scripts use the subcommands, see herald --help")
         }
         let log = Logger(label: "herald.ui")
+        // A server older than the wire this terminal needs is said in a toast: stderr is hidden behind the screen.
+        let olderServer = NoticeBox()
+        if var server = setup.platform as? ServerPlatform {
+            server.warn = { olderServer.text = $0 }
+            setup.platform = server
+        }
 
         let workspace: Workspace
         let name: String
@@ -78,7 +84,7 @@ struct UILauncher {
         let quitNote = demo && dataDir == nil
             ? "This demo workspace is thrown away when Herald quits (start with --demo --data-dir DIR to keep one)." : nil
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
-                                               themes: themes, keyMap: keyMap, quitNote: quitNote, log: log)
+                                               themes: themes, keyMap: keyMap, quitNote: quitNote, notice: olderServer.text, log: log)
         workspace.close()
         switch outcome {
         case .finished(let summary): log.info("ui closed", metadata: ["summary": "\(summary)"])
@@ -95,7 +101,7 @@ struct UILauncher {
     /// nothing else in Herald runs on the main actor.
     @MainActor
     static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
-                              keyMap: KeyMap, quitNote: String?, log: Logger) -> Outcome {
+                              keyMap: KeyMap, quitNote: String?, notice: String?, log: Logger) -> Outcome {
         // That thread blocks most signals, and child processes ($EDITOR, sendmail) inherit its mask: start them clean.
         var none = sigset_t()
         sigemptyset(&none)
@@ -106,13 +112,13 @@ struct UILauncher {
         }
         return uiGuard.run {
             runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
-                    keyMap: keyMap, quitNote: quitNote, log: log)
+                    keyMap: keyMap, quitNote: quitNote, notice: notice, log: log)
         }
     }
 
     @MainActor
     private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
-                                keyMap: KeyMap, quitNote: String?, log: Logger) -> Outcome {
+                                keyMap: KeyMap, quitNote: String?, notice: String?, log: Logger) -> Outcome {
         let mailbox: Mailbox<AppEvent>
         do { mailbox = try Mailbox<AppEvent>() } catch { return .failed("\(error)") }
         UISignals.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
@@ -130,6 +136,7 @@ struct UILauncher {
         let app = AppViewModel(workspaceName: name, platformName: workspace.connection.kind.shortName,
                                toasts: ToastBoard(clock: clock), clock: clock)
         app.setPlatformLink(workspace.platformLink)
+        if let notice { app.toasts.post(notice, level: .warning, seconds: 12) }
         let invites = workspace.invites
         app.held = HeldSends(clock: clock, effects: effects, cancel: { try await invites.cancel(bulkId: $0) },
                              onToast: { [weak app] level, text in app?.toasts.post(text, level: level) })
@@ -154,5 +161,16 @@ struct UILauncher {
         let summary = "frames=\(loop.framesRendered) render_mean_ms=\(String(format: "%.2f", stats.meanMilliseconds)) render_max_ms=\(String(format: "%.2f", stats.maxMilliseconds))"
         let signalled = UISignals.received
         return signalled != 0 ? .signalled(signalled) : .finished(summary)
+    }
+}
+
+/// A text one task leaves for another (the connection's warning, read once the workspace is open).
+private final class NoticeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: String?
+
+    var text: String? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

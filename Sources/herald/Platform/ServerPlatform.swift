@@ -12,6 +12,8 @@ struct ServerPlatform: PlatformConnector {
     let key: String
     /// A PEM file of CA certificates trusted besides the system's (`[platform] ca_file`, `HERALD_PLATFORM_CA_FILE`).
     var caFile: String?
+    /// Where the warning about a server older than the wire this terminal needs goes (stderr; the UI shows a toast).
+    var warn: @Sendable (String) -> Void = { Output.warn($0) }
 
     func connect(dataDirectory: URL, saved: SavedCredentials, clock: any HeraldClock) async throws -> PlatformConnection {
         let transport: HTTPTransport
@@ -28,6 +30,10 @@ struct ServerPlatform: PlatformConnector {
         switch await session(over: transport) {
         case .success(let session):
             linkExample = session.linkExample
+            if let warning = HeraldVersion.olderServerWarning(url: url.absoluteString, serverVersion: session.version,
+                                                              announcedWire: session.wire), OlderServerWarning.first(for: url) {
+                warn(warning)
+            }
             if !session.role.maySend {
                 readOnly = "this is a viewer key (\(session.name)): it reads and watches, it cannot send; ask for a sender key"
             }
@@ -60,5 +66,16 @@ struct ServerPlatform: PlatformConnector {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+/// The servers this process has warned about already: once each, however often a workspace connects.
+private final class OlderServerWarning: @unchecked Sendable {
+    private static let shared = OlderServerWarning()
+    private let lock = NSLock()
+    private var warned: Set<URL> = []
+
+    static func first(for url: URL) -> Bool {
+        shared.lock.withLock { shared.warned.insert(url).inserted }
     }
 }
