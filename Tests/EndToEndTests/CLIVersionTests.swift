@@ -115,19 +115,9 @@ import Testing
     @Test func aTerminalWarnsOnceAndGoesOnWhenItsServerIsOlderThanTheWireItNeeds() throws {
         let server = try PlatformCLI(timeScale: "50")
         let (serving, address, senderKey, _) = try server.serve()
-        let upstream = try #require(URL(string: address))
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        proxy.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/old_server_proxy.py").path, "127.0.0.1", String(upstream.port ?? 0)]
-        let out = Pipe()
-        proxy.standardOutput = out
-        proxy.standardError = FileHandle.nullDevice
-        try proxy.run()
-        // SIGKILL: a child of the test process starts with SIGTERM blocked, so terminate() would not end it.
-        defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
-        let announced = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-        let url = try #require(announced.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let proxy = try FixtureProxy("old_server_proxy.py", upstream: address)
+        defer { withExtendedLifetime(proxy) {} }      // the proxy serves until the test's end
+        let url = proxy.url
 
         let cli = try PlatformCLI()
         cli.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": senderKey]

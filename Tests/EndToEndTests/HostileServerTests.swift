@@ -17,21 +17,9 @@ import Testing
         let serving = try server.start(["serve", "--listen", "127.0.0.1:0"])
         let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
         let address = try #require(line.split(separator: " ").last.map(String.init))
-        let upstream = try #require(URL(string: address))
-
-        let proxy = Process()
-        // Debian's python3 itself (make test installs it), not a version manager's shim that would outlive terminate().
-        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        proxy.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/hostile_proxy.py").path, "127.0.0.1", String(upstream.port ?? 0)]
-        let out = Pipe()
-        proxy.standardOutput = out
-        proxy.standardError = FileHandle.nullDevice
-        try proxy.run()
-        // SIGKILL: a child of the test process starts with SIGTERM blocked, so terminate() would not end it.
-        defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
-        let announced = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-        let url = try #require(announced.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let proxy = try FixtureProxy("hostile_proxy.py", upstream: address)
+        defer { withExtendedLifetime(proxy) {} }      // the proxy serves until the test's end
+        let url = proxy.url
 
         let cli = try PlatformCLI()
         cli.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": key]
