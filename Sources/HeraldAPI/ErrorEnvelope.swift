@@ -60,6 +60,7 @@ public enum ErrorMessageId {
         switch status {
         case 405: return methodNotAllowed
         case 413: return payloadTooLarge
+        case 429: return tooManyRequests
         case 503: return serviceUnavailable
         default: return generalError
         }

@@ -35,8 +35,9 @@ final class StreamSlots: @unchecked Sendable {
     /// The answer to one stream too many: 429 with `Retry-After`, in the server's error envelope.
     func refusal() -> APIResponse {
         let text = "this key has \(perKey) event streams open, the most one key may; close one (or use a key of its own) and try again"
-        let body = (try? HeraldJSON.encode(ErrorEnvelope(messageId: ErrorMessageId.tooManyRequests, text: text))) ?? Data()
-        return APIResponse(status: 429, headers: ["Content-Type": "application/json", "Retry-After": "10"], body: body)
+        var answer = APIError.server(status: 429, text: text).response     // the server's envelope, with this text
+        answer.headers["Retry-After"] = "10"
+        return answer
     }
 }
 

@@ -43,19 +43,6 @@ import Testing
         text == "unknown" || (text.count == 40 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase })
     }
 
-    static func curl(_ url: String) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "--max-time", "20", url]
-        let out = Pipe()
-        curl.standardOutput = out
-        curl.standardError = FileHandle.nullDevice
-        try curl.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
-        return text
-    }
-
     @Test func versionPrintsTheReleaseAndTheCommitItWasBuiltFrom() throws {
         let cli = try PlatformCLI()
         let release = try Self.release()
@@ -93,7 +80,7 @@ import Testing
         let mine = try server.ok(["--version", "--json"]).object()
         let commit = try #require(mine["commit"] as? String)
 
-        let health = try #require(try JSONSerialization.jsonObject(with: Data(try Self.curl(url + "/health").utf8)) as? [String: Any])
+        let health = try #require(try JSONSerialization.jsonObject(with: Data(try ServeReplicaTests.curl(url + "/health").body.utf8)) as? [String: Any])
         #expect(health["status"] as? String == "ok")
         #expect(health["version"] as? String == release)
         #expect(health["commit"] as? String == commit)
