@@ -178,8 +178,11 @@ struct AppScreenTests {
 
     @Test func aPaneAsksInThePaletteAndNameGoesToTheComposer() throws {
         let h = try Harness()
-        #expect(CommandPalette(themeNames: []).parse("name  Ana   Horvat") == .success(.name("Ana Horvat")))
-        guard case .failure = CommandPalette(themeNames: []).parse("name") else { Issue.record(":name needs a name"); return }
+        let parsed = try CommandPalette(themeNames: []).parse("name  Ana   Horvat").get()
+        #expect(parsed.command.name == "name" && parsed.argument == "Ana Horvat")
+        h.screen.run(commandLine: "name")
+        #expect(h.app.toasts.notes.last?.text.hasPrefix(":name needs your name") == true, ":name needs a name")
+        #expect(h.app.selectedPane == .contacts, "a broken line moves nothing")
         // The composer asks who invites: the palette opens with ":name " for the answer, at once.
         h.app.ask(inPalette: "name ")
         #expect(h.screen.handle(event: .service(.contactsChanged(generation: 1))))

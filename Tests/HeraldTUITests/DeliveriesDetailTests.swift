@@ -70,11 +70,11 @@ import Testing
         let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222"])
         defer { withExtendedLifetime(f) {} }
         let newestFirst = f.vm.visibleBulks.map(\.bulkId)
-        #expect(f.pane.handle(command: .sort("oldest")))
+        f.vm.setSort(.oldest)
         #expect(f.vm.sort == .oldest && f.vm.visibleBulks.map(\.bulkId) == newestFirst.reversed())
-        #expect(f.pane.handle(command: .sort("most-pending")))
+        f.vm.setSort(.mostPending)
         #expect(f.vm.sort == .mostPending)
-        #expect(f.pane.handle(command: .sort("last")))
+        f.vm.refuseSort("last")
         #expect(f.vm.sort == .mostPending)
         #expect(DeliverySort(name: "most-failed") == .mostFailed && DeliverySort(name: "sideways") == nil)
     }

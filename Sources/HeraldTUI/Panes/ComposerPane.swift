@@ -241,7 +241,7 @@ public final class ComposerPane: LivePane {
         focus = .text
     }
 
-    private func startSend() {
+    func startSend() {
         confirmButton = 0
         let model = self.model
         model.setRecipients(ids: recipientIds()) { model.prepareSend() }
@@ -304,15 +304,6 @@ public final class ComposerPane: LivePane {
             loaded = true
             model.load()
         }
-    }
-
-    public func handle(command: PaletteCommand) -> Bool {
-        switch command {
-        case .send: startSend()
-        case .name(let name): model.setSenderName(name)
-        default: return false
-        }
-        return true
     }
 
     public func handle(serviceEvent: ServiceEvent) -> Bool { model.handle(serviceEvent) }

@@ -423,7 +423,7 @@ public final class ContactsPane: LivePane {
     }
 
     /// `I`: the selection (or the person under the cursor) goes to the Composer's confirmation.
-    private func invite() {
+    func invite() {
         let ids = viewModel.targets()
         guard !ids.isEmpty else { viewModel.notify("nobody to invite: select people with space"); return }
         onInvite(ids)
@@ -445,16 +445,10 @@ public final class ContactsPane: LivePane {
         return true
     }
 
-    public func handle(command: PaletteCommand) -> Bool {
-        let vm = viewModel
-        switch command {
-        case .invite: invite()
-        case .sort(let name): vm.setSort(named: name)
-        case .select(let name): StateSelection(name: name).map(vm.select)
-        case .search(let text): vm.setQuery(text); search.setText(text)
-        default: return false
-        }
-        return true
+    /// `:search TEXT`: shows only the people matching `text`.
+    func showMatches(of text: String) {
+        viewModel.setQuery(text)
+        search.setText(text)
     }
 
     public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }

@@ -282,22 +282,6 @@ public final class DeliveriesPane: LivePane {
         return true
     }
 
-    public func handle(command: PaletteCommand) -> Bool {
-        switch command {
-        case .resend: viewModel.requestResend()
-        case .move(let time): viewModel.move(to: time)
-        case .filter(let name): viewModel.setFilter(DeliveryFilter(name: name) ?? .all)
-        case .sort(let name):
-            guard let order = DeliverySort(name: name) else {
-                viewModel.refuseSort(name)
-                return true
-            }
-            viewModel.setSort(order)
-        default: return false
-        }
-        return true
-    }
-
     public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }
     public func nextDeadline() -> Date? { viewModel.nextDeadline(now: clock.now()) }
     public func tick(now: Date) -> Bool { viewModel.tick(now: now) }

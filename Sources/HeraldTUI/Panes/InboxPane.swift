@@ -371,11 +371,10 @@ public final class InboxPane: LivePane {
         return changed
     }
 
-    public func handle(command: PaletteCommand) -> Bool {
-        guard case .user(let id) = command else { return false }
+    /// `:user ID`: reads that user's inbox.
+    func read(user id: String) {
         started = true
         editing = nil
         model.setUser(id)
-        return true
     }
 }

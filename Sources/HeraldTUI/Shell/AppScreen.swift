@@ -193,7 +193,7 @@ public final class AppScreen: Screen {
     public func handleGlobal(_ action: Action) -> Bool {
         switch action {
         case .quit: askBeforeQuitting()
-        case .help: help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: Set(focusedPane.bindings.map(\.action)))
+        case .help: showHelp()
         case .commandPalette: openPalette()
         case .paneContacts: focus(.contacts)
         case .paneShare: focus(.share)
@@ -209,13 +209,22 @@ public final class AppScreen: Screen {
                 return true
             }
             suspend { ForegroundCommand.stopUntilContinued() }
-        case .reload:
-            if !focusedPane.handle(action: .reload) { app.toasts.post("nothing to read again in this pane", level: .info) }
+        case .reload: reloadFocusedPane()
         case .takeBack:
             if app.held?.takeBack() != true { app.toasts.post("nothing to take back: no send is waiting to leave", level: .info) }
         default: return false
         }
         return true
+    }
+
+    /// `?`: the keys of the focused pane, those it does not offer now muted.
+    func showHelp() {
+        help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: Set(focusedPane.bindings.map(\.action)))
+    }
+
+    /// ctrl-r: the focused pane reads its data again (a toast when it has none).
+    func reloadFocusedPane() {
+        if !focusedPane.handle(action: .reload) { app.toasts.post("nothing to read again in this pane", level: .info) }
     }
 
     /// The keys of `action` as a button shows them ("n, esc"): a capital letter bound beside its small one is left out.
@@ -228,7 +237,7 @@ public final class AppScreen: Screen {
     }
 
     /// Quits, unless something would be lost or thrown away: then asks first.
-    private func askBeforeQuitting() {
+    func askBeforeQuitting() {
         let warnings = panes.compactMap { ($0 as? any LivePane)?.quitWarning } + [quitNote].compactMap { $0 }
         if warnings.isEmpty { app.quit() } else { quitQuestion = warnings }
     }
@@ -314,31 +323,23 @@ public final class AppScreen: Screen {
 
     /// Runs a palette command line (without the `:`); an unknown or broken command shows an error toast.
     public func run(commandLine line: String) {
-        switch paletteModel.parse(line) {
-        case .failure(let error): app.toasts.post(error.description, level: .error)
-        case .success(let command): run(command)
+        do throws(PaletteError) {
+            let (command, argument) = try paletteModel.parse(line).get()
+            try command.run(argument, self)
+        } catch {
+            app.toasts.post(error.description, level: .error)
         }
     }
 
-    private func run(_ command: PaletteCommand) {
-        switch command {
-        case .quit: askBeforeQuitting()
-        case .help: handleGlobal(.help)
-        case .pane(let id): focus(id)
-        case .theme(let name): switchTheme(name)
-        case .invite, .sort, .search, .select: forward(command, to: .contacts)
-        case .reload: handleGlobal(.reload)
-        case .send, .name: forward(command, to: .composer)
-        case .user: forward(command, to: .inbox)
-        case .resend, .filter, .move: forward(command, to: .deliveries)
-        }
-    }
-
-    private func forward(_ command: PaletteCommand, to id: PaneID) {
+    /// Focuses pane `id` and hands it to `work` when it is a `P` (a test's stand-in is not): a palette command
+    /// meant for that pane. Otherwise says the pane cannot do that yet.
+    func forward<P: Pane>(to id: PaneID, as type: P.Type, _ work: (P) -> Void) {
         focus(id)
-        if (pane(id) as? any LivePane)?.handle(command: command) != true {
+        guard let target = pane(id) as? P else {
             app.toasts.post("the \(pane(id).title) pane cannot do that yet", level: .warning)
+            return
         }
+        work(target)
     }
 
     /// Reads theme `name` off the UI thread (a file), then shows it; an error toast when it cannot be loaded.

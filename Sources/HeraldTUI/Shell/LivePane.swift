@@ -2,7 +2,7 @@ import Foundation
 import HeraldViewModels
 
 /// What a pane may do beyond drawing and keys: fold service events, keep timers (highlights that
-/// fade), take palette commands and hear when it is shown. Every method has a default, so a pane
+/// fade), and hear when it is shown. Every method has a default, so a pane
 /// adopts only what it uses; the shell calls these on every pane that conforms.
 public protocol LivePane: Pane {
     /// A service event from the bus; true when the pane changed.
@@ -11,8 +11,6 @@ public protocol LivePane: Pane {
     func nextDeadline() -> Date?
     /// A deadline passed; true when the pane changed.
     func tick(now: Date) -> Bool
-    /// A palette command meant for this pane (`:invite`, `:sort last`, `:user ID`…); true when taken.
-    func handle(command: PaletteCommand) -> Bool
     /// The pane became the focused one.
     func didAppear()
     /// Another pane took the focus.
@@ -27,7 +25,6 @@ extension LivePane {
     public func handle(serviceEvent: ServiceEvent) -> Bool { false }
     public func nextDeadline() -> Date? { nil }
     public func tick(now: Date) -> Bool { false }
-    public func handle(command: PaletteCommand) -> Bool { false }
     public func didAppear() {}
     public func didDisappear() {}
     public var capturesAllKeys: Bool { false }

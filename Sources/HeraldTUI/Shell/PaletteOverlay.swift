@@ -1,5 +1,3 @@
-import HeraldViewModels
-
 /// The `:` command line at the bottom with its completions above it.
 public struct PaletteOverlay: Sendable, Equatable {
     public var field = TextFieldState()
@@ -72,7 +70,7 @@ public struct PaletteOverlay: Sendable, Equatable {
         let inside = canvas.box(box, style: Style(.border), characters: .rounded)
         for (i, option) in options.enumerated() {
             let chosen = first + i == choice
-            let summary = CommandPalette.entries.first { $0.name == option }.map { "  " + ($0.argument ?? "") } ?? ""
+            let summary = palette.argumentHint(for: option)
             canvas.put(TextFit.pad(":" + option + summary, to: inside.width), x: inside.x, y: inside.y + i,
                        style: Style(chosen ? .selection : .modal), clip: inside)
         }
