@@ -302,7 +302,6 @@ public final class ContactsPane: LivePane {
             ] + PaneBinding.each([.pageDown, .halfPageDown]) { self.detailScroll += 10 }
               + PaneBinding.each([.pageUp, .halfPageUp]) { self.detailScroll = max(0, self.detailScroll - 10) }
         }
-        let page = max(1, listRect.height)
         let ranging = vm.rangeAnchor != nil
         let listFooter: (String) -> String? = { ranging ? nil : $0 }     // while a range is marked, the footer is about it
         return [
@@ -331,21 +330,21 @@ public final class ContactsPane: LivePane {
                 vm.clearSearch(); self.search.setText("")
                 return true
             },
-            PaneBinding(.moveDown) { vm.moveCursor(by: 1) },
-            PaneBinding(.moveUp) { vm.moveCursor(by: -1) },
-            PaneBinding(.pageDown) { vm.moveCursor(by: max(1, page - 1)) },
-            PaneBinding(.pageUp) { vm.moveCursor(by: -max(1, page - 1)) },
-            PaneBinding(.halfPageDown) { vm.moveCursor(by: page / 2) },
-            PaneBinding(.halfPageUp) { vm.moveCursor(by: -page / 2) },
-            PaneBinding(.first) { vm.moveCursor(to: 0) },
-            PaneBinding(.last) { vm.moveCursor(to: vm.count - 1) },
             PaneBinding(.selectNone) { vm.selectNone() },
             PaneBinding(.invertSelection) { vm.invertSelection() },
             PaneBinding(.restoreSelection) { vm.undo() },
             PaneBinding(.selectByState) { vm.select(.notInvited) },
             PaneBinding(.reload) { vm.reload() },
             PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
-        ]
+        ] + navigation.bindings
+    }
+
+    /// The list's movement keys and wheel.
+    private var navigation: ListNavigation {
+        let vm = viewModel
+        let page = max(1, listRect.height)
+        return ListNavigation(page: max(1, page - 1), halfPage: page / 2, move: { vm.moveCursor(by: $0) },
+                              first: { vm.moveCursor(to: 0) }, last: { vm.moveCursor(to: vm.count - 1) })
     }
 
     public func handle(unboundKey key: Key) -> Bool {
@@ -431,17 +430,18 @@ public final class ContactsPane: LivePane {
 
     public func handle(mouse: MouseEvent) -> Bool {
         let vm = viewModel
-        switch mouse.kind {
-        case .wheelDown: if vm.detail != nil { detailScroll += 3 } else { vm.moveCursor(by: 3) }
-        case .wheelUp: if vm.detail != nil { detailScroll = max(0, detailScroll - 3) } else { vm.moveCursor(by: -3) }
-        case .click:
-            guard vm.detail == nil, listRect.contains(x: mouse.x, y: mouse.y) else { return false }
-            vm.moveCursor(to: list.offset + mouse.y - listRect.y)
-        case .rightClick:
-            guard vm.detail == nil, listRect.contains(x: mouse.x, y: mouse.y) else { return false }
-            vm.moveCursor(to: list.offset + mouse.y - listRect.y)
-            vm.toggleSelection()
+        if vm.detail != nil {
+            switch mouse.kind {
+            case .wheelDown: detailScroll += 3
+            case .wheelUp: detailScroll = max(0, detailScroll - 3)
+            case .click, .rightClick: return false
+            }
+            return true
         }
+        if navigation.scroll(mouse) { return true }
+        guard let row = ListNavigation.row(at: mouse, in: listRect, offset: list.offset) else { return false }
+        vm.moveCursor(to: row)
+        if mouse.kind == .rightClick { vm.toggleSelection() }      // a right click also selects the row
         return true
     }
 

@@ -227,7 +227,6 @@ public final class DeliveriesPane: LivePane {
                     PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) }]
                 + PaneBinding.each([.open, .quit]) { _ = vm.close() }
         }
-        let page = max(1, tableRect.height - 2)
         let inBulk = vm.openBulkId != nil
         return [
             PaneBinding(.open, footer: inBulk ? "detail" : "recipients") { vm.open() },
@@ -245,18 +244,17 @@ public final class DeliveriesPane: LivePane {
             PaneBinding(.search) { self.finder.begin() },
             PaneBinding(.nextMatch) { vm.findNext() },
             PaneBinding(.previousMatch) { vm.findNext(backward: true) },
-            PaneBinding(.moveDown) { vm.moveCursor(by: 1) },
-            PaneBinding(.moveUp) { vm.moveCursor(by: -1) },
-            PaneBinding(.pageDown) { vm.moveCursor(by: page) },
-            PaneBinding(.pageUp) { vm.moveCursor(by: -page) },
-            PaneBinding(.halfPageDown) { vm.moveCursor(by: page / 2) },
-            PaneBinding(.halfPageUp) { vm.moveCursor(by: -page / 2) },
-            PaneBinding(.first) { vm.moveCursor(to: 0) },
-            PaneBinding(.last) { vm.moveCursor(to: Int.max / 2) },
             PaneBinding(.reload) { vm.reload() },
             PaneBinding(.select) { vm.toggleSelection(); vm.moveCursor(by: 1) },
             PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
-        ]
+        ] + navigation.bindings
+    }
+
+    /// The table's movement keys and wheel (the bulks, or the recipients of the open bulk).
+    private var navigation: ListNavigation {
+        let vm = viewModel
+        return ListNavigation(page: max(1, tableRect.height - 2), move: { vm.moveCursor(by: $0) },
+                              first: { vm.moveCursor(to: 0) }, last: { vm.moveCursor(to: Int.max / 2) })
     }
 
     public func handle(unboundKey key: Key) -> Bool {
@@ -270,15 +268,12 @@ public final class DeliveriesPane: LivePane {
 
     public func handle(mouse: MouseEvent) -> Bool {
         let vm = viewModel
-        switch mouse.kind {
-        case .wheelDown: vm.moveCursor(by: 3)
-        case .wheelUp: vm.moveCursor(by: -3)
-        case .click, .rightClick:
-            let tableTop = vm.openBulkId == nil ? tableRect.y + 1 : tableRect.y + 5
-            let offset = vm.openBulkId == nil ? list.offset : recipientList.offset
-            guard mouse.y >= tableTop, tableRect.contains(x: mouse.x, y: mouse.y) else { return false }
-            vm.moveCursor(to: offset + mouse.y - tableTop)
-        }
+        if navigation.scroll(mouse) { return true }
+        let tableTop = vm.openBulkId == nil ? tableRect.y + 1 : tableRect.y + 5
+        let rows = Rect(x: tableRect.x, y: tableTop, width: tableRect.width, height: tableRect.maxY - tableTop)
+        let offset = vm.openBulkId == nil ? list.offset : recipientList.offset
+        guard let row = ListNavigation.row(at: mouse, in: rows, offset: offset) else { return false }
+        vm.moveCursor(to: row)
         return true
     }
 

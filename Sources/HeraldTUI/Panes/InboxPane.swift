@@ -257,28 +257,18 @@ public final class InboxPane: LivePane {
         if model.opened != nil {
             // An open message: the movement keys scroll it.
             let height = readerHeight
-            return always + [
-                PaneBinding(.moveDown) { self.scrollReader(by: 1) },
-                PaneBinding(.moveUp) { self.scrollReader(by: -1) },
-                PaneBinding(.pageDown) { self.scrollReader(by: max(1, height - 2)) },
-                PaneBinding(.pageUp) { self.scrollReader(by: -max(1, height - 2)) },
-                PaneBinding(.halfPageDown) { self.scrollReader(by: max(1, height / 2)) },
-                PaneBinding(.halfPageUp) { self.scrollReader(by: -max(1, height / 2)) },
-                PaneBinding(.first) { self.readerScroll = 0 },
-                PaneBinding(.last) { self.readerScroll = self.readerLineCount },
-            ]
+            return always + ListNavigation(page: max(1, height - 2), halfPage: max(1, height / 2),
+                                           move: { self.scrollReader(by: $0) }, first: { self.readerScroll = 0 },
+                                           last: { self.readerScroll = self.readerLineCount }).bindings
         }
-        let page = max(1, listRect.height - 1)
-        return always + [
-            PaneBinding(.moveDown) { model.moveCursor(to: model.cursor + 1) },
-            PaneBinding(.moveUp) { model.moveCursor(to: model.cursor - 1) },
-            PaneBinding(.pageDown) { model.moveCursor(to: model.cursor + page) },
-            PaneBinding(.pageUp) { model.moveCursor(to: model.cursor - page) },
-            PaneBinding(.halfPageDown) { model.moveCursor(to: model.cursor + page / 2) },
-            PaneBinding(.halfPageUp) { model.moveCursor(to: model.cursor - page / 2) },
-            PaneBinding(.first) { model.moveCursor(to: 0) },
-            PaneBinding(.last) { model.moveCursor(to: model.messages.count - 1) },
-        ]
+        return always + navigation.bindings
+    }
+
+    /// The list's movement keys and wheel.
+    private var navigation: ListNavigation {
+        let model = self.model
+        return ListNavigation(page: max(1, listRect.height - 1), move: { model.moveCursor(to: model.cursor + $0) },
+                              first: { model.moveCursor(to: 0) }, last: { model.moveCursor(to: model.messages.count - 1) })
     }
 
     public func handle(unboundKey key: Key) -> Bool {
@@ -315,15 +305,9 @@ public final class InboxPane: LivePane {
     }
 
     public func handle(mouse: MouseEvent) -> Bool {
-        switch mouse.kind {
-        case .wheelDown: model.moveCursor(to: model.cursor + 3)
-        case .wheelUp: model.moveCursor(to: model.cursor - 3)
-        case .click:
-            guard listRect.contains(x: mouse.x, y: mouse.y) else { return false }
-            let index = list.offset + mouse.y - listRect.y
-            if index == model.cursor { model.openCurrent() } else { model.moveCursor(to: index) }
-        case .rightClick: return false
-        }
+        if navigation.scroll(mouse) { return true }
+        guard mouse.kind == .click, let index = ListNavigation.row(at: mouse, in: listRect, offset: list.offset) else { return false }
+        if index == model.cursor { model.openCurrent() } else { model.moveCursor(to: index) }
         return true
     }
 

@@ -149,22 +149,21 @@ public final class SharePane: LivePane {
             PaneBinding(.shareQR, footer: model.showsQR ? "hide QR" : "QR") { model.toggleQR() },
             PaneBinding(.select) { model.choose() },
             PaneBinding.declining(.back) { model.hideQR() },
-            PaneBinding(.moveDown) { model.moveCursor(to: model.cursor + 1) },
-            PaneBinding(.moveUp) { model.moveCursor(to: model.cursor - 1) },
-        ] + PaneBinding.each([.first, .pageUp, .halfPageUp]) { model.moveCursor(to: 0) }
-          + PaneBinding.each([.last, .pageDown, .halfPageDown]) { model.moveCursor(to: model.channels.count - 1) }
+        ] + navigation.bindings
+    }
+
+    /// The channels' movement keys and wheel: a page is the whole (short) list.
+    private var navigation: ListNavigation {
+        let model = self.model
+        let all = max(1, model.channels.count)
+        return ListNavigation(page: all, halfPage: all, move: { model.moveCursor(to: model.cursor + $0) },
+                              first: { model.moveCursor(to: 0) }, last: { model.moveCursor(to: model.channels.count - 1) })
     }
 
     public func handle(mouse: MouseEvent) -> Bool {
-        switch mouse.kind {
-        case .wheelDown: model.moveCursor(to: model.cursor + 1)
-        case .wheelUp: model.moveCursor(to: model.cursor - 1)
-        case .click:
-            guard listRect.contains(x: mouse.x, y: mouse.y) else { return false }
-            let index = list.offset + mouse.y - listRect.y
-            if index == model.cursor { model.choose() } else { model.moveCursor(to: index) }
-        case .rightClick: return false
-        }
+        if navigation.scroll(mouse, rows: 1) { return true }
+        guard mouse.kind == .click, let index = ListNavigation.row(at: mouse, in: listRect, offset: list.offset) else { return false }
+        if index == model.cursor { model.choose() } else { model.moveCursor(to: index) }
         return true
     }
 
