@@ -34,3 +34,12 @@ public struct PaneBinding {
         actions.map { PaneBinding($0, run) }
     }
 }
+
+extension [PaneBinding] {
+    /// THE dispatcher of bound keys, for panes, the shell and its overlays alike: runs the first binding for
+    /// `action`; false when none is offered (or it declined), so the key goes on.
+    public func run(_ action: Action?) -> Bool {
+        guard let action else { return false }
+        return first { $0.action == action }?.run() ?? false
+    }
+}

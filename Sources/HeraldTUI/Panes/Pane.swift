@@ -40,7 +40,7 @@ extension Pane {
 
     /// Runs the binding the pane offers now for `action`; false when it offers none or it declined.
     public func handle(action: Action) -> Bool {
-        bindings.first { $0.action == action }?.run() ?? false
+        bindings.run(action)
     }
 
     /// The footer hints the bindings carry, in their order.

@@ -172,10 +172,13 @@ public final class AppScreen: Screen {
 
     private func dispatch(key: Key) -> Bool {
         if case .mouse(let mouse) = key { return handle(mouse: mouse) }
-        if quitQuestion != nil { return handleQuitQuestion(key) }
-        if palette != nil { return handlePaletteKey(key) }
+        if quitQuestion != nil {
+            _ = quitQuestionBindings.run(keyMap.action(for: key, in: .question))
+            return true                 // the question keeps every key
+        }
+        if palette != nil { return paletteBindings.run(keyMap.action(for: key, in: .palette)) || type(inPalette: key) }
         if case .paste(let text) = key { return paste(text) }
-        if help != nil { return handleHelpKey(key) }
+        if help != nil { return helpBindings.run(keyMap.action(for: key, in: .list)) }
         let pane = focusedPane
         let live = pane as? any LivePane
         let context = pane.keyContext
@@ -185,35 +188,79 @@ public final class AppScreen: Screen {
         if pane.handle(action: action) { return true }
         if live?.capturesAllKeys == true && action != .quit { return true }
         if context.isTextEntry && ![.quit, .back, .help, .suspend, .takeBack].contains(action) { return false }
-        return handleGlobal(action)
+        return globalBindings.run(action)
     }
 
-    /// The shell's own actions (after the pane declined the key).
-    @discardableResult
-    public func handleGlobal(_ action: Action) -> Bool {
-        switch action {
-        case .quit: askBeforeQuitting()
-        case .help: showHelp()
-        case .commandPalette: openPalette()
-        case .paneContacts: focus(.contacts)
-        case .paneShare: focus(.share)
-        case .paneComposer: focus(.composer)
-        case .paneInbox: focus(.inbox)
-        case .paneDeliveries: focus(.deliveries)
-        case .nextPane: focus(app.selectedPane.moved(by: 1))
-        case .previousPane: focus(app.selectedPane.moved(by: -1))
-        case .redraw: applyTheme(theme)
-        case .suspend:
-            guard let suspend = PaneTerminalHooks.suspend else {
-                app.toasts.post("no terminal to suspend here", level: .info)
-                return true
-            }
-            suspend { ForegroundCommand.stopUntilContinued() }
-        case .reload: reloadFocusedPane()
-        case .takeBack:
-            if app.held?.takeBack() != true { app.toasts.post("nothing to take back: no send is waiting to leave", level: .info) }
-        default: return false
-        }
+    // MARK: the shell's and the overlays' bindings (one dispatcher: `[PaneBinding].run`)
+
+    /// The shell's own bindings, offered in every pane after the pane declined the key.
+    var globalBindings: [PaneBinding] {
+        [
+            PaneBinding(.quit) { self.askBeforeQuitting() },
+            PaneBinding(.help) { self.showHelp() },
+            PaneBinding(.commandPalette) { self.openPalette() },
+            PaneBinding(.paneContacts) { self.focus(.contacts) },
+            PaneBinding(.paneShare) { self.focus(.share) },
+            PaneBinding(.paneComposer) { self.focus(.composer) },
+            PaneBinding(.paneInbox) { self.focus(.inbox) },
+            PaneBinding(.paneDeliveries) { self.focus(.deliveries) },
+            PaneBinding(.nextPane) { self.focus(self.app.selectedPane.moved(by: 1)) },
+            PaneBinding(.previousPane) { self.focus(self.app.selectedPane.moved(by: -1)) },
+            PaneBinding(.redraw) { self.applyTheme(self.theme) },
+            PaneBinding(.suspend) {
+                guard let suspend = PaneTerminalHooks.suspend else {
+                    self.app.toasts.post("no terminal to suspend here", level: .info)
+                    return
+                }
+                suspend { ForegroundCommand.stopUntilContinued() }
+            },
+            PaneBinding(.reload) { self.reloadFocusedPane() },
+            PaneBinding(.takeBack) {
+                if self.app.held?.takeBack() != true {
+                    self.app.toasts.post("nothing to take back: no send is waiting to leave", level: .info)
+                }
+            },
+        ]
+    }
+
+    /// The quit question's bindings (it keeps every other key).
+    private var quitQuestionBindings: [PaneBinding] {
+        PaneBinding.each([.yes, .pressButton, .quit]) { self.quitQuestion = nil; self.app.quit() }
+            + PaneBinding.each([.no, .back]) { self.quitQuestion = nil }
+    }
+
+    /// The help overlay's bindings: the list's movement keys scroll it; esc, ? and q close it (q closes the
+    /// innermost overlay first; a second q quits).
+    private var helpBindings: [PaneBinding] {
+        let visible = HelpOverlay.visibleLines(in: paneRect)
+        let page = max(1, visible - 1)
+        let scroll = ListNavigation(page: page, halfPage: page, move: { self.help?.scroll(by: $0, visible: visible) },
+                                    first: { self.help?.scroll(by: -10_000, visible: visible) },
+                                    last: { self.help?.scroll(by: 10_000, visible: visible) })
+        return PaneBinding.each([.back, .help, .quit]) { self.help = nil } + scroll.bindings
+    }
+
+    /// The palette's bindings; other keys edit its line (`type(inPalette:)`).
+    private var paletteBindings: [PaneBinding] {
+        [
+            PaneBinding(.closePalette) { self.palette = nil },
+            PaneBinding(.runCommand) {
+                let line = self.palette?.text ?? ""
+                self.palette = nil
+                self.remember(commandLine: line)
+                self.run(commandLine: line)
+            },
+            PaneBinding(.complete) { self.palette?.complete(with: self.paletteModel) },
+            PaneBinding(.previousCommand) { self.palette?.move(-1, palette: self.paletteModel, history: self.paletteHistory) },
+            PaneBinding(.nextCommand) { self.palette?.move(1, palette: self.paletteModel, history: self.paletteHistory) },
+        ]
+    }
+
+    /// A key for the palette's line: backspace on an empty line closes it.
+    private func type(inPalette key: Key) -> Bool {
+        if key == .backspace && palette?.text.isEmpty == true { palette = nil; return true }
+        guard palette?.field.handle(key) == true else { return false }
+        palette?.edited()
         return true
     }
 
@@ -242,15 +289,6 @@ public final class AppScreen: Screen {
         if warnings.isEmpty { app.quit() } else { quitQuestion = warnings }
     }
 
-    private func handleQuitQuestion(_ key: Key) -> Bool {
-        switch keyMap.action(for: key, in: .question) {
-        case .yes, .pressButton, .quit: quitQuestion = nil; app.quit()
-        case .no, .back: quitQuestion = nil
-        default: break
-        }
-        return true
-    }
-
     /// THE focus path: every jump (keys, clicks, palette, a view-model's request) goes through here, so the pane
     /// left hears `didDisappear` and the pane shown `didAppear`, once each.
     public func focus(_ id: PaneID) {
@@ -258,41 +296,6 @@ public final class AppScreen: Screen {
         (focusedPane as? any LivePane)?.didDisappear()
         app.select(pane: id)
         (focusedPane as? any LivePane)?.didAppear()
-    }
-
-    private func handleHelpKey(_ key: Key) -> Bool {
-        let visible = HelpOverlay.visibleLines(in: paneRect)
-        switch keyMap.action(for: key, in: .list) {
-        case .back, .help: help = nil
-        case .quit: help = nil          // q closes the innermost overlay first; a second q quits
-        case .moveDown: help?.scroll(by: 1, visible: visible)
-        case .moveUp: help?.scroll(by: -1, visible: visible)
-        case .pageDown, .halfPageDown: help?.scroll(by: max(1, visible - 1), visible: visible)
-        case .pageUp, .halfPageUp: help?.scroll(by: -max(1, visible - 1), visible: visible)
-        case .first: help?.scroll(by: -10_000, visible: visible)
-        case .last: help?.scroll(by: 10_000, visible: visible)
-        default: return false
-        }
-        return true
-    }
-
-    private func handlePaletteKey(_ key: Key) -> Bool {
-        switch keyMap.action(for: key, in: .palette) {
-        case .closePalette: palette = nil
-        case .runCommand:
-            let line = palette?.text ?? ""
-            palette = nil
-            remember(commandLine: line)
-            run(commandLine: line)
-        case .complete: palette?.complete(with: paletteModel)
-        case .previousCommand: palette?.move(-1, palette: paletteModel, history: paletteHistory)
-        case .nextCommand: palette?.move(1, palette: paletteModel, history: paletteHistory)
-        default:
-            if key == .backspace && palette?.text.isEmpty == true { palette = nil; return true }
-            guard palette?.field.handle(key) == true else { return false }
-            palette?.edited()
-        }
-        return true
     }
 
     /// Opens the palette with the line a pane asked the person to finish (the composer asking who invites); true
