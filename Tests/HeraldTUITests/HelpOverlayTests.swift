@@ -20,6 +20,21 @@ import Testing
         #expect(HelpOverlay(context: .deliveries, keyMap: KeyMap()).unavailable.isEmpty)
     }
 
+    @Test func aDisabledBindingIsMutedWithWhyAndDoesNotRun() throws {
+        var ran = false
+        let bindings = [PaneBinding(.editMessage, disabledReason: "read-only: no editing here") { ran = true },
+                        PaneBinding(.send) {}]
+        let lines = KeyHelp.overlay(for: .composer, offered: bindings.offered, reasons: bindings.disabledReasons)
+        let edit = try #require(lines.first { $0.text.contains("Edit the message") && !$0.text.contains("$EDITOR") })
+        #expect(edit.muted && edit.text.hasSuffix("Edit the message — not now: read-only: no editing here"))
+        let send = try #require(lines.first { $0.text.contains("Send the invitations") })
+        #expect(!send.muted && !send.text.contains("not now"))
+        let external = try #require(lines.first { $0.text.contains("$EDITOR") })
+        #expect(external.muted && !external.text.contains("not now"), "not listed at all: muted, no reason")
+        #expect(!bindings.run(.editMessage) && !ran, "a disabled binding does not run")
+        #expect(bindings.run(.send))
+    }
+
     @Test func aLongDescriptionWrapsUnderItselfAndScrollingReachesTheEnd() throws {
         var help = HelpOverlay(context: .contacts, keyMap: KeyMap())
         var canvas = Canvas(size: Size(width: 64, height: 60))

@@ -31,15 +31,17 @@ nonisolated public enum KeyHelp {
 
     /// The help overlay's lines, each muted when it names a pane's binding the pane does not offer now (`offered`;
     /// nil: all of them): the actions of the context and of every list. The shell's global actions are never muted.
+    /// A muted line whose binding says why it cannot run now (`reasons`) ends with the reason.
     public static func overlay(for context: KeyContext, keyMap: KeyMap = KeyMap(), offered: Set<Action>? = nil,
-                               keyColumn: Int = 16) -> [(text: String, muted: Bool)] {
+                               reasons: [Action: String] = [:], keyColumn: Int = 16) -> [(text: String, muted: Bool)] {
         var out: [(text: String, muted: Bool)] = []
         for section in sections(for: context, keyMap: keyMap) {
             if !out.isEmpty { out.append(("", false)) }
             out.append((section.title, false))
             for line in section.lines {
                 let muted = section.context != .global && offered.map { !$0.contains(line.action) } == true
-                out.append(("  " + TextFit.pad(line.keys, to: keyColumn) + " " + line.description, muted))
+                let why = muted ? reasons[line.action].map { " — not now: " + $0 } ?? "" : ""
+                out.append(("  " + TextFit.pad(line.keys, to: keyColumn) + " " + line.description + why, muted))
             }
         }
         return out

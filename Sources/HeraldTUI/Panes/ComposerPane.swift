@@ -211,15 +211,16 @@ public final class ComposerPane: LivePane {
         case .sender:
             return PaneBinding.each([.finishEditing, .back]) { self.focus = .none }
         case .none:
+            let readOnly = model.readOnlyReason        // the application does not allow editing: the keys say so
             return [
-                PaneBinding(.editMessage, footer: "edit") { self.beginEditing() },
-                PaneBinding(.editExternal, footer: "$EDITOR") { self.editExternally() },
+                PaneBinding(.editMessage, footer: "edit", disabledReason: readOnly) { self.beginEditing() },
+                PaneBinding(.editExternal, footer: "$EDITOR", disabledReason: readOnly) { self.editExternally() },
                 PaneBinding(.nextTemplate, footer: "message") { model.nextMessage() },
                 PaneBinding(.editSender, footer: "sender") { self.focus = .sender },
-                PaneBinding(.cycleSignature, footer: "signature") { model.cycleSignature() },
+                PaneBinding(.cycleSignature, footer: "signature", disabledReason: readOnly) { model.cycleSignature() },
                 PaneBinding(.saveTemplate, footer: "save") { model.saveAsCustom() },
                 PaneBinding(.send, footer: "send") { self.startSend() },
-                PaneBinding(.insertPlaceholder) { self.insertPlaceholder() },
+                PaneBinding(.insertPlaceholder, disabledReason: readOnly) { self.insertPlaceholder() },
                 PaneBinding(.previousTemplate) { model.previousMessage() },
                 PaneBinding(.nextPreview) { model.nextPreview() },
                 PaneBinding(.previousPreview) { model.previousPreview() },

@@ -185,7 +185,12 @@ public final class AppScreen: Screen {
         guard let action = keyMap.action(for: key, in: context) else {
             return pane.handle(unboundKey: key)
         }
-        if pane.handle(action: action) { return true }
+        let bindings = pane.bindings
+        if let reason = bindings.binding(for: action)?.disabledReason {
+            app.toasts.post(reason, level: .warning)       // listed but not now: the key says why
+            return true
+        }
+        if bindings.run(action) { return true }
         if live?.capturesAllKeys == true && action != .quit { return true }
         if context.isTextEntry && ![.quit, .back, .help, .suspend, .takeBack].contains(action) { return false }
         return globalBindings.run(action)
@@ -264,9 +269,10 @@ public final class AppScreen: Screen {
         return true
     }
 
-    /// `?`: the keys of the focused pane, those it does not offer now muted.
+    /// `?`: the keys of the focused pane, those it does not offer now muted (with why, when a binding says).
     func showHelp() {
-        help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: Set(focusedPane.bindings.map(\.action)))
+        let bindings = focusedPane.bindings
+        help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: bindings.offered, reasons: bindings.disabledReasons)
     }
 
     /// ctrl-r: the focused pane reads its data again (a toast when it has none).

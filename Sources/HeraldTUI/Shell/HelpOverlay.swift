@@ -9,10 +9,12 @@ public struct HelpOverlay: Sendable, Equatable {
     /// Lines as last drawn, long descriptions wrapped (what scrolling counts).
     private var drawnCount = 0
 
-    /// - Parameter offered: the actions the focused pane offers now (its bindings); nil: all of them.
-    public init(context: KeyContext, keyMap: KeyMap, offered: Set<Action>? = nil) {
+    /// - Parameters:
+    ///   - offered: the actions the focused pane offers now (its bindings); nil: all of them.
+    ///   - reasons: why a binding the pane lists cannot run now, shown after its muted line.
+    public init(context: KeyContext, keyMap: KeyMap, offered: Set<Action>? = nil, reasons: [Action: String] = [:]) {
         self.context = context
-        let overlay = KeyHelp.overlay(for: context, keyMap: keyMap, offered: offered)
+        let overlay = KeyHelp.overlay(for: context, keyMap: keyMap, offered: offered, reasons: reasons)
         lines = overlay.map(\.text)
         unavailable = Set(overlay.indices.filter { overlay[$0].muted })
     }
