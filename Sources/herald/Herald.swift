@@ -10,7 +10,7 @@ struct Herald: AsyncParsableCommand {
         version: HeraldBuild.current.line,
         subcommands: [ContactsCommand.self, PlatformCommand.self, SendCommand.self, BulksCommand.self, OptOutCommand.self, StatusCommand.self, WatchCommand.self, InboxCommand.self,
                       TemplatesCommand.self, SuggestCommand.self, ShareCommand.self, SandboxCommand.self,
-                      ServeCommand.self, KeysCommand.self]
+                      ServeCommand.self, KeysCommand.self, ConfigCommand.self]
     )
 
     @Flag(name: .customLong("demo"), help: "Open a throwaway demo workspace (removed on exit unless --data-dir is given).")

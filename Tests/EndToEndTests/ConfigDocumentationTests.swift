@@ -59,6 +59,26 @@ import Testing
         #expect(examples > 50, "the pages' TOML examples set \(examples) keys")
     }
 
+    /// The reference of every plain key in docs/config.md is what the binary prints from the declarations its parser
+    /// reads (`herald config keys --markdown`, written there by `make docs`), and a value out of a declared range stops
+    /// every command with the key and what it takes.
+    @Test func theKeyReferenceIsGeneratedFromTheParsersDeclarations() throws {
+        let box = try CLISandbox()
+        let run = try box.run(["config", "keys", "--markdown"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("| `send.hold_seconds` | seconds from 0 to 3600 | `10` | `HERALD_HOLD_SECONDS` |"), "\(run.stdout)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let reference = try String(contentsOf: root.appendingPathComponent("docs/config.md"), encoding: .utf8)
+        #expect(reference.contains(run.stdout), "docs/config.md is out of date: run make docs (scripts/generate.sh) and commit it")
+        for (setting, said) in [("[send]\nhold_seconds = 9000", "send.hold_seconds must be seconds from 0 to 3600"),
+                                ("[smtp]\nport = \"587\"", "smtp.port must be a port number from 1 to 65535"),
+                                ("region = \"Croatia\"", "region \"Croatia\" is not a two-letter country code")] {
+            try box.write("config/herald/config.toml", setting + "\n")
+            let refused = try box.run(["templates", "list", "--data-dir", box.dataDir.path])
+            #expect(refused.status == 1 && refused.stderr.contains(said), "\(setting): \(refused.stderr)")
+        }
+    }
+
     /// `[infobip.send]` values are held to Infobip's published limits when the file is read: a wrong one stops every
     /// command with the key and what to write; right ones load without a word.
     @Test func infobipSenderOptionsOutsideThePublishedLimitsAreRefusedWithTheKey() throws {

@@ -48,7 +48,7 @@ struct ServerDatabaseOption: ParsableArguments {
         config.collectReportsOnRead = collectReportsOnRead
         config.handOverOnSend = false       // only the carrier lease's holder talks to the carrier
         config.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
-        config.extraStopWords = try (heraldConfig ?? global.config()).stopWords
+        config.extraStopWords = Set(try (heraldConfig ?? global.config()).stopWords ?? [])
         if let database, Self.isPostgres(database) {
             let shown = (try? PostgresLocation(parsing: database).description) ?? "the PostgreSQL database"
             do {

@@ -28,7 +28,7 @@ extension GlobalOptions {
             engine.faults = try FaultPlan.fromEnvironment(environment)
             // Every hand-over to the simulated carrier, one line each (what tests count to prove "never twice").
             engine.handOverLog = environment["HERALD_CARRIER_LOG"].flatMap { $0.isEmpty ? nil : $0 }
-            engine.extraStopWords = config.stopWords
+            engine.extraStopWords = Set(config.stopWords ?? [])
         } catch {
             throw Output.failure("\(error)")
         }
@@ -76,11 +76,7 @@ extension GlobalOptions {
 
     /// The undo window: `HERALD_HOLD_SECONDS`, else `[send] hold_seconds`, else 10 seconds.
     static func holdSeconds(config: HeraldConfig, environment: [String: String]) throws -> TimeInterval {
-        guard let text = nonEmpty(environment["HERALD_HOLD_SECONDS"]) else { return config.holdSeconds ?? 10 }
-        guard let seconds = Double(text), HeraldConfig.holdRange.contains(seconds) else {
-            throw Output.failure("HERALD_HOLD_SECONDS \"\(Output.safe(text))\" must be seconds from 0 to 3600")
-        }
-        return seconds
+        try config.number(\.holdSeconds, environment: environment) ?? 10
     }
 
     /// The Herald server to use, from `HERALD_PLATFORM_URL`/`HERALD_PLATFORM_KEY` or `[platform] url` and

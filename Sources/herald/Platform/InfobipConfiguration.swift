@@ -54,18 +54,10 @@ extension GlobalOptions {
         let code = nonEmpty(environment["HERALD_INFOBIP_APP_CODE"]) ?? nonEmpty(config.infobipApplicationCode)
         var settings = InfobipSettings(baseURL: baseURL, apiKey: key, apiKeySource: source, mobileBaseURL: mobileURL,
                                        applicationCode: code, link: link)
-        func number(_ key: String, _ variable: String) throws -> Double? {
-            guard let (_, range, unit) = HeraldConfig.infobipNumberRanges.first(where: { $0.key == key }) else { return nil }
-            guard let text = nonEmpty(environment[variable]) else { return config.infobipNumbers[key] }
-            guard let value = Double(text), range.contains(value) else {
-                throw Output.failure("\(variable)=\(Output.safe(text)) is not \(unit) from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
-            }
-            return value
-        }
-        settings.lookupGrace = try number("lookup_grace", "HERALD_INFOBIP_LOOKUP_GRACE") ?? settings.lookupGrace
-        settings.handOverLease = try number("hand_over_lease", "HERALD_INFOBIP_HANDOVER_LEASE") ?? settings.handOverLease
-        settings.reportDeadline = try number("report_deadline", "HERALD_INFOBIP_REPORT_DEADLINE") ?? settings.reportDeadline
-        settings.logsPerMinute = try number("logs_per_minute", "HERALD_INFOBIP_LOGS_PER_MINUTE").map { Int($0) } ?? settings.logsPerMinute
+        settings.lookupGrace = try config.number(\.infobipLookupGrace, environment: environment) ?? settings.lookupGrace
+        settings.handOverLease = try config.number(\.infobipHandOverLease, environment: environment) ?? settings.handOverLease
+        settings.reportDeadline = try config.number(\.infobipReportDeadline, environment: environment) ?? settings.reportDeadline
+        settings.logsPerMinute = try config.number(\.infobipLogsPerMinute, environment: environment).map { Int($0) } ?? settings.logsPerMinute
         settings.sendOptions = config.infobipSend
         return settings
     }
