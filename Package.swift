@@ -142,53 +142,56 @@ let package = Package(
 
         .executableTarget(name: "herald-bench", dependencies: [
             "HeraldCore", "HeraldStore", "HeraldServices", "HeraldViewModels", "HeraldTUI", "HeraldApp", "HeraldEmbedded",
-            "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "PostgresTestCluster",
-            "HeraldInfobip", "InfobipStandIn", "HeraldCardDAV", "RadicaleTestServer",
+            "HeraldAPI", "HeraldEngine", "HeraldServer", "HeraldHTTP", "HeraldEnginePostgres", "HeraldInfobip", "HeraldCardDAV",
+            "HeraldTestKit",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "CPhoneNumber"]),
-        .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI"]),
+        // The one test kit: the temporary folder, the workspace builder, the engine and server harnesses (SQLite or
+        // PostgreSQL), the Infobip harness, and the stand-ins (a throwaway PostgreSQL cluster and Radicale, Infobip's
+        // APIs on a loopback port: test fixtures, never a platform). Every test target and the bench build on it; it
+        // builds without testability (the bench is a release build), so it reaches the modules through their API.
+        .target(name: "HeraldTestKit", dependencies: [
+            "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "HeraldEnginePostgres", "HeraldServices", "HeraldEmbedded",
+            "HeraldServer", "HeraldHTTP", "HeraldInfobip",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/HeraldTestKit"),
+        .executableTarget(name: "infobip-stand-in", dependencies: ["HeraldTestKit"], path: "Tests/InfobipStandInServer"),
+
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "CPhoneNumber", "HeraldTestKit"]),
+        .testTarget(name: "HeraldAPITests", dependencies: ["HeraldAPI", "HeraldTestKit"]),
         .testTarget(name: "HeraldEngineTests", dependencies: [
-            "HeraldEngine", "HeraldAPI", "HeraldEnginePostgres", "PostgresTestCluster", .product(name: "JWTKit", package: "jwt-kit"),
+            "HeraldEngine", "HeraldAPI", "HeraldEnginePostgres", "HeraldTestKit", .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "HeraldStoreTests", dependencies: [
-            "HeraldStore", "HeraldLocks", .product(name: "GRDB", package: "GRDB.swift"),
+            "HeraldStore", "HeraldLocks", "HeraldTestKit", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "HeraldServicesTests", dependencies: [
-            "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI", "HeraldLocks",
+            "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI", "HeraldLocks", "HeraldTestKit",
         ]),
         // What the view-model and pane tests share: a temporary workspace, the effect pump, the UI-thread guard.
         .target(name: "HeraldUITestSupport", dependencies: ["HeraldCore", "HeraldServices", "HeraldEmbedded", "HeraldViewModels"],
                 path: "Tests/HeraldUITestSupport", swiftSettings: uiIsolation),
         .testTarget(name: "HeraldViewModelsTests", dependencies: [
-            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport",
+            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport", "HeraldTestKit",
         ], swiftSettings: uiIsolation),
-        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport"],
+        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport",
+                                                       "HeraldTestKit"],
                     swiftSettings: uiIsolation),
-        .testTarget(name: "HeraldCardDAVTests", dependencies: ["HeraldCardDAV", "HeraldStore", "HeraldCore", "RadicaleTestServer"],
+        .testTarget(name: "HeraldCardDAVTests", dependencies: ["HeraldCardDAV", "HeraldStore", "HeraldCore", "HeraldTestKit"],
                     exclude: ["Fixtures"]),
-        // A throwaway Radicale for the CardDAV tests and the bench.
-        .target(name: "RadicaleTestServer", path: "Tests/RadicaleTestServer"),
-        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "PostgresTestCluster",
+        .testTarget(name: "HeraldServerTests", dependencies: ["HeraldServer", "HeraldHTTP", "HeraldEngine", "HeraldAPI", "HeraldTestKit",
                                                          .product(name: "Logging", package: "swift-log")]),
-        // A stand-in for Infobip's APIs that speaks their documented wire format (a test fixture, never a platform).
-        .target(name: "InfobipStandIn", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Tests/InfobipStandIn"),
-        .executableTarget(name: "infobip-stand-in", dependencies: ["InfobipStandIn"], path: "Tests/InfobipStandInServer"),
         .testTarget(name: "HeraldInfobipTests", dependencies: [
-            "HeraldInfobip", "InfobipStandIn", "HeraldEngine", "HeraldAPI", "HeraldServices", "HeraldEmbedded",
+            "HeraldInfobip", "HeraldEngine", "HeraldAPI", "HeraldServices", "HeraldEmbedded", "HeraldTestKit",
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PostgresTestCluster"], exclude: ["Fixtures"]),
-        // Throwaway PostgreSQL clusters for the engine's store tests, the replica tests and the bench.
-        .target(name: "PostgresTestCluster", path: "Tests/PostgresTestCluster"),
+        .testTarget(name: "EndToEndTests", dependencies: ["HeraldTestKit"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import Foundation
 import HeraldCardDAV
 import HeraldCore
 import HeraldStore
-import RadicaleTestServer
+import HeraldTestKit
 
 /// `books`: address books you own. A first CardDAV sync of 10,000 cards from a real Radicale on loopback, a sync with
 /// nothing changed, a vdir book of 100,000 card files read, and one edit of it saved (its file written back) and seen

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldEngine
 import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 
 /// A flood without keys against a server on loopback: `connections` clients each announce a 1 MiB body, send up to
 /// 1 MiB of it and never finish, holding their connections open. Prints the resident memory of this process (server

@@ -5,7 +5,7 @@ import HeraldEmbedded
 import HeraldEngine
 import HeraldInfobip
 import HeraldServer
-import InfobipStandIn
+import HeraldTestKit
 import NIOCore
 
 /// Infobip as the carrier of a server, against the stand-in on a loopback port (in this process, so it shares the two

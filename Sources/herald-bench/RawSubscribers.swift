@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HeraldTestKit
 #endif
-import PostgresTestCluster
 
 /// Many `/1/events` subscribers on raw sockets, all read by one thread with `poll()`, each noting when each bulk id
 /// first shows in its stream. A thousand terminals run on a thousand machines; in one process an HTTP

@@ -5,7 +5,7 @@ import HeraldEngine
 import HeraldEnginePostgres
 import HeraldHTTP
 import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 
 /// `herald serve` on a loopback port, on SQLite and then on PostgreSQL (a throwaway cluster, when PostgreSQL is
 /// installed): recipients accepted per second at 1,000 per request, deliveryInfos requests per second, and how long

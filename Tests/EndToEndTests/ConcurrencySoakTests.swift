@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// Soak tests: the real `herald` binary run as several processes at once on one throwaway data folder,

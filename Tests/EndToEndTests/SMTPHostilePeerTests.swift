@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// `herald serve`'s mailer against SMTP peers that cannot be trusted: replies injected in clear before TLS begins

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// Clicks in Deliveries: on a Herald server each invitation's own short link counts its openings, and every terminal

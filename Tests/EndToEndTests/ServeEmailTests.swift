@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// A real SMTP server for a test (aiosmtpd, Fixtures/smtp_server.py) on a free loopback port, with the mailbox file it

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// `herald serve --carrier infobip`: a team's terminals send real SMS through the server, which alone talks to Infobip

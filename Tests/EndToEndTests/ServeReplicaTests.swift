@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// Two `herald serve` replicas on one PostgreSQL database behave as one platform: a bulk sent through one reaches

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// `herald serve` as operators run it: HTTPS that terminals trust through their CA file (and refuse without it),

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 // Helpers of the concurrency soak tests (ConcurrencySoakTests.swift): herald processes started without

@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import RadicaleTestServer
+import HeraldTestKit
 import Testing
 @testable import HeraldCardDAV
 @testable import HeraldStore

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldAPI
 import HeraldCore
+import HeraldTestKit
 import Testing
 @testable import HeraldEngine
 

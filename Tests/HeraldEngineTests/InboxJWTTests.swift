@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 import Testing
 import HeraldAPI
 import HeraldCore

@@ -1,10 +1,10 @@
 import Foundation
 @testable import HeraldEngine
 @testable import HeraldEnginePostgres
+import HeraldTestKit
 import Logging
 import NIOPosix
 import PostgresNIO
-import PostgresTestCluster
 import Testing
 
 /// A statement on a connection that has closed fails at once. The driver drops a query written after its channel

@@ -1,7 +1,7 @@
 import Foundation
 @testable import HeraldEngine
 import HeraldEnginePostgres
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// The engine's PostgreSQL connections with TLS as libpq spells it, against a real server with `ssl=on` and a CA made

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldServices
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

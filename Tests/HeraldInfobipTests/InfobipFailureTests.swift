@@ -4,7 +4,7 @@ import HeraldCore
 import HeraldEmbedded
 @testable import HeraldEngine
 import HeraldServices
-import InfobipStandIn
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

@@ -2,7 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 @testable import HeraldEngine
-import InfobipStandIn
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

@@ -1,6 +1,6 @@
 import Foundation
 import HeraldAPI
-import InfobipStandIn
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

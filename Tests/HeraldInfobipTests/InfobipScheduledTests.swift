@@ -2,7 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldServices
-import InfobipStandIn
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

@@ -1,5 +1,5 @@
 import Foundation
-import InfobipStandIn
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HeraldServices
-import InfobipStandIn
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
 

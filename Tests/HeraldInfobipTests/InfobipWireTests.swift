@@ -1,7 +1,7 @@
 import Foundation
+import HeraldTestKit
 import Testing
 @testable import HeraldInfobip
-import InfobipStandIn
 
 /// Answers shaped as Infobip's published schema allows, not only as its examples show them.
 @Suite struct InfobipWireTests {

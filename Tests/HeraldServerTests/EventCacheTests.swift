@@ -1,6 +1,7 @@
 import Foundation
 import HeraldEngine
 @testable import HeraldServer
+import HeraldTestKit
 import Testing
 
 /// One database read for every subscriber a commit wakes, frames in order, and a subscriber far behind still gets

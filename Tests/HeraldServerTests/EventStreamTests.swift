@@ -2,7 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldHTTP
 import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// What a subscriber collected.

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldAPI
+import HeraldTestKit
 import Testing
 
 /// Keys, roles and bad input on a real server: every refusal is the error envelope with the right status.

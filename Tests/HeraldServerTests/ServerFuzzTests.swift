@@ -1,7 +1,7 @@
 import Foundation
 import HeraldAPI
 @testable import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// Every route of a real server driven with random and extreme values in its path, query, headers and body: each

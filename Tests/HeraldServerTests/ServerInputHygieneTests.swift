@@ -1,5 +1,6 @@
 import Foundation
 import HeraldAPI
+import HeraldTestKit
 import Testing
 
 /// Ids, keys, placeholders, senders and topics refuse NUL and other control characters with a 400 naming the field;

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldAPI
 import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// What a client without a key can make a server do: close its connection when it dawdles, refuse it beyond the cap,

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldAPI
 import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// What each key may do on a server, and that taking a key back takes back what it had open.

@@ -2,7 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldEngine
 @testable import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// The route groups' middleware, route by route from the one list: no key, or a key of too small a role, is answered

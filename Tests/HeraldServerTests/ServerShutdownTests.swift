@@ -1,8 +1,8 @@
 import Foundation
 import HeraldEngine
 import HeraldServer
+import HeraldTestKit
 import Logging
-import PostgresTestCluster
 import Testing
 
 /// Cancelling the task that runs a server shuts it down as a signal would: a connection open at that moment is

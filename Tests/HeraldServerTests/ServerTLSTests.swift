@@ -2,7 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldHTTP
 import HeraldServer
-import PostgresTestCluster
+import HeraldTestKit
 import Testing
 
 /// A server over HTTPS with a certificate from a throwaway CA: a client that trusts the CA file gets answers, one

@@ -2,6 +2,7 @@ import Foundation
 import HeraldLocks
 import HeraldCore
 import HeraldStore
+import HeraldTestKit
 import Testing
 @testable import HeraldServices
 

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldEngine
+import HeraldTestKit
 import Testing
 @testable import HeraldServices
 

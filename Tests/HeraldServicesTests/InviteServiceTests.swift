@@ -3,6 +3,7 @@ import HeraldAPI
 import HeraldCore
 import HeraldEngine
 import HeraldStore
+import HeraldTestKit
 import Testing
 @testable import HeraldServices
 import HeraldEmbedded

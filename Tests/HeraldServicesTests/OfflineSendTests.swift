@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
 @testable import HeraldServices
+import HeraldTestKit
 import Testing
 
 /// A platform that cannot be reached: sends wait queued in the ledger instead of failing, using what the

@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldEmbedded
 import HeraldEngine
 @testable import HeraldServices
+import HeraldTestKit
 import Testing
 
 /// A workspace whose key may read but not send (a viewer's on a Herald server): a send is refused before anything is

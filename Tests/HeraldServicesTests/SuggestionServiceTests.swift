@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldTestKit
 import Testing
 @testable import HeraldServices
 

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 import HeraldEngine
+import HeraldTestKit
 import Testing
 @testable import HeraldServices
 import HeraldEmbedded

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldTestKit
 import JWTKit
 import Testing
 @testable import HeraldServices

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 @testable import HeraldStore
+import HeraldTestKit
 import Testing
 
 /// Merging, deleting and putting back people, and finding the ones who look like one person.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HeraldCore
+import HeraldTestKit
 import Testing
 @testable import HeraldStore
 

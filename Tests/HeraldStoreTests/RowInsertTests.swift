@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeraldTestKit
 import Testing
 import HeraldCore
 @testable import HeraldStore

@@ -1,5 +1,5 @@
 import Foundation
-import InfobipStandIn
+import HeraldTestKit
 
 // The Infobip stand-in as a process, for end-to-end tests of the real binary:
 //   infobip-stand-in [--port N] [--api-key K] [--app-code C] [--inbox-user U] [--sent-log PATH] [--lose-send-answers N]
