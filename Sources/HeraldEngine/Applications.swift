@@ -50,18 +50,6 @@ struct ApplicationRecord: Sendable {
         inboxAuthMode = InboxAuthMode(rawValue: row["inboxAuthMode"] ?? "") ?? .applicationCode
     }
 
-    static func find(_ db: any EngineSQL, key: String) throws -> ApplicationRecord? {
-        try db.row("SELECT * FROM application WHERE key = ?", [key]).map(ApplicationRecord.init)
-    }
-
-    static func find(_ db: any EngineSQL, secret: String) throws -> ApplicationRecord? {
-        try db.row("SELECT * FROM application WHERE secret = ?", [secret]).map(ApplicationRecord.init)
-    }
-
-    static func find(_ db: any EngineSQL, code: String) throws -> ApplicationRecord? {
-        try db.row("SELECT * FROM application WHERE code = ?", [code]).map(ApplicationRecord.init)
-    }
-
     var settings: ApplicationSettings {
         ApplicationSettings(applicationKey: key, messageEditingAllowed: messageEditingAllowed,
                             inboxAuthMode: inboxAuthMode, defaultMessageKey: defaultMessageKey)
@@ -85,16 +73,14 @@ extension PlatformEngine {
             if let existing = try Self.sandboxCredentials(db) { return existing }
             let creds = try createApplication(db, name: "Herald sandbox", messageText: Self.defaultMessageText,
                                               inboxAuthMode: .applicationCode, messageEditingAllowed: true)
-            try db.execute("""
-                INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
-                """, [Self.sandboxMetaKey, creds.applicationKey])
+            try db.applications.setMeta(Self.sandboxMetaKey, creds.applicationKey)
             return creds
         }
     }
 
     private static func sandboxCredentials(_ db: any EngineSQL) throws -> ApplicationCredentials? {
-        guard let key = try db.value(String.self, "SELECT value FROM meta WHERE key = ?", [sandboxMetaKey]),
-              let app = try ApplicationRecord.find(db, key: key) else { return nil }
+        guard let key = try db.applications.meta(sandboxMetaKey),
+              let app = try db.applications.find(key: key) else { return nil }
         return ApplicationCredentials(applicationKey: app.key, secret: app.secret, applicationCode: app.code,
                                       messageKey: app.defaultMessageKey ?? "")
     }
@@ -115,21 +101,16 @@ extension PlatformEngine {
                                            applicationCode: Identifiers.hex(bytes: 16),
                                            messageKey: Identifiers.hex(bytes: 16).uppercased())
         let now = nowMs
-        try db.execute("""
-            INSERT INTO application(key, name, secret, code, defaultMessageKey, messageEditingAllowed, inboxAuthMode, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [creds.applicationKey, name, creds.secret, creds.applicationCode, creds.messageKey,
-                  messageEditingAllowed, inboxAuthMode.rawValue, now])
-        try db.execute("""
-            INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
-            """, [creds.messageKey, creds.applicationKey, messageText, MessageTemplate.defaultLinkPlaceholder, now, now])
+        try db.applications.add(creds, name: name, messageEditingAllowed: messageEditingAllowed, inboxAuthMode: inboxAuthMode, at: now)
+        try db.applications.addMessage(MessageRecord(key: creds.messageKey, applicationKey: creds.applicationKey, text: messageText,
+                                                     placeholder: MessageTemplate.defaultLinkPlaceholder), at: now)
         return creds
     }
 
     /// The credentials of an application, nil when unknown.
     public func credentials(applicationKey: String) async throws -> ApplicationCredentials? {
         try await store.read { db in
-            guard let app = try ApplicationRecord.find(db, key: applicationKey) else { return nil }
+            guard let app = try db.applications.find(key: applicationKey) else { return nil }
             return ApplicationCredentials(applicationKey: app.key, secret: app.secret, applicationCode: app.code,
                                           messageKey: app.defaultMessageKey ?? "")
         }
@@ -144,7 +125,7 @@ extension PlatformEngine {
     public func setMessageEditingAllowed(_ allowed: Bool, applicationKey: String) async throws {
         _ = try await requireApplication(applicationKey)
         try await store.write { db in
-            try db.execute("UPDATE application SET messageEditingAllowed = ? WHERE key = ?", [allowed, applicationKey])
+            try db.applications.update(key: applicationKey, messageEditingAllowed: allowed)
         }
     }
 
@@ -152,7 +133,7 @@ extension PlatformEngine {
     public func setInboxAuthMode(_ mode: InboxAuthMode, applicationKey: String) async throws {
         _ = try await requireApplication(applicationKey)
         try await store.write { db in
-            try db.execute("UPDATE application SET inboxAuthMode = ? WHERE key = ?", [mode.rawValue, applicationKey])
+            try db.applications.update(key: applicationKey, inboxAuthMode: mode)
         }
     }
 
@@ -170,10 +151,7 @@ extension PlatformEngine {
         }
         let secret = secretHex.lowercased()
         try await store.write { db in
-            try db.execute("""
-                INSERT INTO jwtKey(applicationKey, keyId, secretHex) VALUES (?, ?, ?)
-                ON CONFLICT(applicationKey, keyId) DO UPDATE SET secretHex = excluded.secretHex
-                """, [applicationKey, keyId, secret])
+            try db.keys.putJWTKey(applicationKey: applicationKey, keyId: keyId, secretHex: secret)
         }
     }
 
@@ -187,20 +165,17 @@ extension PlatformEngine {
     /// Removes a JWT signing key; tokens signed with it are refused from now on.
     public func removeJWTKey(applicationKey: String, keyId: String) async throws {
         try await store.write { db in
-            try db.execute("DELETE FROM jwtKey WHERE applicationKey = ? AND keyId = ?", [applicationKey, keyId])
+            try db.keys.removeJWTKey(applicationKey: applicationKey, keyId: keyId)
         }
     }
 
     /// The JWT signing keys of an application.
     public func jwtKeys(applicationKey: String) async throws -> [JWTKeyInfo] {
-        try await store.read { db in
-            try db.rows("SELECT keyId, secretHex FROM jwtKey WHERE applicationKey = ? ORDER BY keyId", [applicationKey])
-                .map { JWTKeyInfo(keyId: $0["keyId"], secretHex: $0["secretHex"]) }
-        }
+        try await store.read { db in try db.keys.jwtKeys(applicationKey: applicationKey) }
     }
 
     nonisolated func requireApplication(_ key: String) async throws -> ApplicationRecord {
-        guard let app = try await store.read({ db in try ApplicationRecord.find(db, key: key) }) else {
+        guard let app = try await store.read({ db in try db.applications.find(key: key) }) else {
             throw EngineError.unknownApplication(key)
         }
         return app
@@ -211,23 +186,16 @@ extension PlatformEngine {
     /// The application whose secret is in `Authorization: App <secret>`; 401 otherwise.
     nonisolated func authenticateSecret(_ request: APIRequest) async throws -> ApplicationRecord {
         guard case .app(let secret)? = request.credential,
-              let app = try await store.read({ db in try ApplicationRecord.find(db, secret: secret) }) else {
+              let app = try await store.read({ db in try db.applications.find(secret: secret) }) else {
             throw APIError.unauthorized
         }
-        return app
-    }
-
-    /// The secret's application, which must be the one named in the path.
-    nonisolated func authenticateSecret(_ request: APIRequest, applicationKey: String?) async throws -> ApplicationRecord {
-        let app = try await authenticateSecret(request)
-        guard app.key == applicationKey else { throw APIError.unauthorized }
         return app
     }
 
     /// The application whose code is in `Authorization: App <code>`; 401 otherwise.
     nonisolated func authenticateCode(_ request: APIRequest) async throws -> ApplicationRecord {
         guard case .app(let code)? = request.credential,
-              let app = try await store.read({ db in try ApplicationRecord.find(db, code: code) }) else {
+              let app = try await store.read({ db in try db.applications.find(code: code) }) else {
             throw APIError.unauthorized
         }
         return app

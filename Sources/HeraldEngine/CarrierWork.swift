@@ -67,8 +67,8 @@ extension PlatformEngine {
     private func claimOutbox(bulkId: String?) async throws -> [Claimed] {
         let at = nowMs
         let lease = at + Int64(carrier.handOverLease * 1000)
-        return try await store.write { [self] db -> [Claimed] in
-            try releaseDue(db, at: at)
+        return try await store.write { db -> [Claimed] in
+            try db.holds.releaseDue(at: at)
             let rows = try db.rows("""
                 SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, s.notBefore, b.sender
                 FROM sent s JOIN bulk b ON b.id = s.bulkId

@@ -27,13 +27,16 @@ public enum RouteAccess: Sendable, Hashable, CaseIterable {
     case carrierReports
 }
 
-/// One wire route the engine answers: its method, its path, who may call it and the engine's handler.
+/// One wire route the engine answers: its method, its path, who may call it and the engine's answer. A typed route
+/// (`init(_:_:status:whenNoBody:_:)`, in EngineCall.swift) is built from its `Endpoint`; the adapter admits the
+/// caller, decodes the body and encodes the answer, so its handler only does the route's own work.
 public struct EngineRoute: Sendable {
     public let method: HTTPMethod
     public let path: PathTemplate
     public let access: RouteAccess
     let answer: @Sendable (PlatformEngine, APIRequest, [String: String]) async throws -> APIResponse
 
+    /// A route answered as it is (a short link's landing: no endpoint type, no caller).
     init(_ method: HTTPMethod, _ path: PathTemplate, _ access: RouteAccess,
          _ answer: @escaping @Sendable (PlatformEngine, APIRequest, [String: String]) async throws -> APIResponse) {
         self.method = method
@@ -45,23 +48,7 @@ public struct EngineRoute: Sendable {
 
 extension PlatformEngine {
     /// Every wire route of the platform, the one list both `handle(_:)` and a Herald server's router are built from.
-    public static let routes: [EngineRoute] = [
-        EngineRoute(.post, SendInvitation.path, .send) { engine, request, _ in try await engine.sendInvitations(request) },
-        EngineRoute(.get, GetDeliveryInfos.path, .read) { engine, request, p in try await engine.deliveryInfos(request, p) },
-        EngineRoute(.get, GetBulkSchedule.path, .read) { engine, request, p in try await engine.bulkSchedule(request, p) },
-        EngineRoute(.put, RescheduleBulk.path, .send) { engine, request, p in try await engine.rescheduleBulk(request, p) },
-        EngineRoute(.put, CancelBulk.path, .send) { engine, request, p in try await engine.cancelBulk(request, p) },
-        EngineRoute(.get, ListOptOuts.path, .read) { engine, request, _ in try await engine.listOptOuts(request) },
-        EngineRoute(.put, AddOptOut.path, .send) { engine, request, p in try await engine.addOptOut(request, p) },
-        EngineRoute(.delete, RemoveOptOut.path, .send) { engine, request, p in try await engine.removeOptOut(request, p) },
-        EngineRoute(.get, GetApplicationMessage.path, .read) { engine, request, p in try await engine.getMessage(request, p) },
-        EngineRoute(.post, CreateApplicationMessage.path, .send) { engine, request, p in try await engine.createMessage(request, p) },
-        EngineRoute(.put, UpdateApplicationMessage.path, .send) { engine, request, p in try await engine.updateMessage(request, p) },
-        EngineRoute(.get, GetApplicationSettings.path, .read) { engine, request, p in try await engine.getSettings(request, p) },
-        EngineRoute(.put, UpdateApplicationSettings.path, .admin) { engine, request, p in try await engine.updateSettings(request, p) },
-        EngineRoute(.get, GetReferralLink.path, .referral) { engine, request, p in try await engine.referral(request, p) },
-        EngineRoute(.get, FetchInbox.path, .inbox) { engine, request, p in try await engine.fetchInbox(request, p) },
-        EngineRoute(.post, MarkInboxSeen.path, .inboxWrite) { engine, request, _ in try await engine.markSeen(request) },
-        EngineRoute(.get, clickPath, .open) { engine, _, p in try await engine.click(p) },
-    ]
+    /// Each area declares its routes next to their handlers (model: hummingbird-examples' `TodoController.endpoints`).
+    public static let routes: [EngineRoute] =
+        sendingRoutes + heldSendRoutes + optOutRoutes + messageRoutes + shortLinkRoutes + inboxRoutes
 }

@@ -35,29 +35,26 @@ extension PlatformEngine {
     /// Whether the carrier holds this bulk's messages itself (Infobip's scheduled SMS); an email bulk is held here.
     nonisolated func carrierHolds(bulkId: String) async throws -> Bool {
         guard carrier.holdsScheduled else { return false }
-        return try await store.read { db in
-            try db.value(String.self, "SELECT subject FROM bulk WHERE id = ?", [bulkId]) == nil
-        }
-    }
-
-    /// Moves held messages whose time has come to the outbox (all of one time in one statement).
-    nonisolated func releaseDue(_ db: any EngineSQL, at: Int64) throws {
-        try db.execute("UPDATE sent SET outbox = 1 WHERE outbox = 3 AND notBefore <= ?", [at])
+        return try await store.read { db in try !db.holds.isEmailBulk(bulkId) }
     }
 
     // MARK: - Routes
 
-    nonisolated func bulkSchedule(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let bulkId = p["bulkId"] ?? ""
+    /// A held bulk: where it stands, moved, taken back.
+    static let heldSendRoutes: [EngineRoute] = [
+        EngineRoute(GetBulkSchedule.self, .read) { engine, call in try await engine.bulkSchedule(call) },
+        EngineRoute(RescheduleBulk.self, .send) { engine, call in try await engine.rescheduleBulk(call) },
+        EngineRoute(CancelBulk.self, .send) { engine, call in try await engine.cancelBulk(call) },
+    ]
+
+    nonisolated func bulkSchedule(_ call: EngineCall<GetBulkSchedule>) async throws -> BulkSchedule {
+        let (app, bulkId) = (call.app, call.path.bulkId)
         let at = nowMs
-        return try Self.json(try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: at) })
+        return try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: at) }
     }
 
-    nonisolated func rescheduleBulk(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let bulkId = p["bulkId"] ?? ""
-        let body = try decodeBody(request, as: BulkRescheduleBody.self)
+    nonisolated func rescheduleBulk(_ call: EngineCall<RescheduleBulk>) async throws -> BulkSchedule {
+        let (app, bulkId, body) = (call.app, call.path.bulkId, call.body)
         var input = WireInput()
         let sendAt = Self.sendTime(body.sendAt, field: "sendAt", now: now, input: &input)
         try input.check("invalid schedule")
@@ -65,22 +62,16 @@ extension PlatformEngine {
         let at = nowMs
         if try await carrierHolds(bulkId: bulkId) {
             let before = try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: at) }
-            guard before.held > 0 else { return try Self.json(before) }
+            guard before.held > 0 else { return before }
             do { try await carrier.reschedule(bulkId: bulkId, to: sendAt) } catch {
                 throw APIError.server(status: 502, text: "the carrier did not move bulk \(bulkId): \(Self.failureText(error))")
             }
         }
         let answer = try await store.write { [self] db -> BulkSchedule in
             _ = try Self.schedule(db, app: app, bulkId: bulkId, now: at)   // 404 for a bulk that is not the application's
-            let held = try db.rows("SELECT * FROM sent WHERE bulkId = ? AND \(Self.isHeld)", [bulkId, at]).map(SentMessage.init)
+            let held = try db.holds.held(bulkId: bulkId, now: at)
             if !held.isEmpty {
-                // A message the carrier holds is asked about as long after its new time as after its old one.
-                try db.execute("""
-                    UPDATE sent SET nextCheckAt = CASE WHEN nextCheckAt IS NULL OR notBefore IS NULL THEN nextCheckAt
-                                                       ELSE nextCheckAt - notBefore + ? END,
-                                    notBefore = ?, statusAt = ?
-                    WHERE bulkId = ? AND \(Self.isHeld)
-                    """, [sendAt.epochMilliseconds, sendAt.epochMilliseconds, at, bulkId, at])
+                try db.holds.move(bulkId: bulkId, to: sendAt.epochMilliseconds, now: at)
                 let moved = held.map { m -> DeliveryInfo in
                     var info = m.deliveryInfo
                     info.sendAt = WireTime.text(sendAt)
@@ -91,15 +82,13 @@ extension PlatformEngine {
             return try Self.schedule(db, app: app, bulkId: bulkId, now: at)
         }
         bell.ring()
-        return try Self.json(answer)
+        return answer
     }
 
     /// Takes back every held message of a bulk in one unit of work: a message released meanwhile has left and is
     /// counted so; the answer says both.
-    nonisolated func cancelBulk(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let bulkId = p["bulkId"] ?? ""
-        let body = try decodeBody(request, as: BulkStatusBody.self)
+    nonisolated func cancelBulk(_ call: EngineCall<CancelBulk>) async throws -> BulkSchedule {
+        let (app, bulkId, body) = (call.app, call.path.bulkId, call.body)
         guard body.status == BulkStatusBody.canceled else {
             throw APIError.badRequest("unknown status \(body.status.prefix(40))",
                                       validationErrors: ["status": ["the one change a client may ask for is CANCELED"]])
@@ -111,15 +100,14 @@ extension PlatformEngine {
             _ = try await drainOutbox(bulkId: bulkId)
             let asked = nowMs
             let before = try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: asked) }
-            guard before.held > 0 else { return try Self.json(before) }
+            guard before.held > 0 else { return before }
             let takenBack: Bool
             do { takenBack = try await carrier.cancel(bulkId: bulkId) } catch {
                 throw APIError.server(status: 502, text: "the carrier did not take back bulk \(bulkId): \(Self.failureText(error))")
             }
             // Too late: it left whole; its reports tell the rest.
             guard takenBack else {
-                return try Self.json(BulkSchedule(bulkId: bulkId, sendAt: nil, held: 0, left: before.held + before.left,
-                                                  cancelled: before.cancelled))
+                return BulkSchedule(bulkId: bulkId, sendAt: nil, held: 0, left: before.held + before.left, cancelled: before.cancelled)
             }
             heldAfter = Int64.min
         }
@@ -127,12 +115,9 @@ extension PlatformEngine {
         let stamp = nowMs
         let answer = try await store.write { [self] db -> BulkSchedule in
             _ = try Self.schedule(db, app: app, bulkId: bulkId, now: stamp)
-            let held = try db.rows("SELECT * FROM sent WHERE bulkId = ? AND \(Self.isHeld)", [bulkId, bound]).map(SentMessage.init)
+            let held = try db.holds.held(bulkId: bulkId, now: bound)
             if !held.isEmpty {
-                try db.execute("""
-                    UPDATE sent SET outbox = 0, status = ?, statusAt = ?, nextCheckAt = NULL, reason = ?
-                    WHERE bulkId = ? AND \(Self.isHeld)
-                    """, [DeliveryStatus.cancelled.rawValue, stamp, "taken back before it left", bulkId, bound])
+                try db.holds.cancel(bulkId: bulkId, heldAt: bound, stamp: stamp)
                 let cancelled = held.map { m -> DeliveryInfo in
                     var info = m.deliveryInfo
                     info.deliveryStatus = .cancelled
@@ -144,29 +129,14 @@ extension PlatformEngine {
             return try Self.schedule(db, app: app, bulkId: bulkId, now: stamp)
         }
         bell.ring()
-        return try Self.json(answer)
+        return answer
     }
-
-    /// A message still held (one `?`: now, in epoch ms): by the engine (`outbox` 3), or handed to a carrier that holds
-    /// it until a time still ahead.
-    static let isHeld = "(outbox = 3 OR (outbox = 0 AND status = 'Scheduled' AND notBefore > ?))"
 
     /// Where an application's bulk stands; 404 when it has no such bulk.
     private static func schedule(_ db: any EngineSQL, app: ApplicationRecord, bulkId: String, now: Int64) throws -> BulkSchedule {
-        guard try db.row("SELECT 1 FROM bulk WHERE id = ? AND applicationKey = ?", [bulkId, app.key]) != nil else {
+        guard let schedule = try db.holds.schedule(applicationKey: app.key, bulkId: bulkId, now: now) else {
             throw APIError.notFound(GetDeliveryInfos.unknownBulkText)
         }
-        let row = try db.row("""
-            SELECT SUM(CASE WHEN \(isHeld) THEN 1 ELSE 0 END) AS held,
-                   SUM(CASE WHEN status = ? THEN 1 ELSE 0 END) AS cancelled,
-                   SUM(CASE WHEN NOT \(isHeld) AND status <> ? THEN 1 ELSE 0 END) AS departed,
-                   MIN(CASE WHEN \(isHeld) THEN notBefore END) AS sendAt
-            FROM sent WHERE bulkId = ? AND accepted = 1
-            """, [now, DeliveryStatus.cancelled.rawValue, now, DeliveryStatus.cancelled.rawValue, now, bulkId])
-        let held = row.flatMap { $0["held"] as Int64? } ?? 0
-        let cancelled = row.flatMap { $0["cancelled"] as Int64? } ?? 0
-        let departed = row.flatMap { $0["departed"] as Int64? } ?? 0
-        let sendAt = row.flatMap { $0["sendAt"] as Int64? }.map { WireTime.text(Date(epochMilliseconds: $0)) }
-        return BulkSchedule(bulkId: bulkId, sendAt: sendAt, held: Int(held), left: Int(departed), cancelled: Int(cancelled))
+        return schedule
     }
 }

@@ -26,13 +26,11 @@ extension PlatformEngine {
         _ = try await requireApplication(appKey)
         let message = InboxMessage(messageId: Identifiers.uuid(), title: title, body: body, topic: topic,
                                    sendDateTime: Date(epochMilliseconds: (date ?? clock.now()).epochMilliseconds), seen: seen)
+        let wire = InboxWireMessage(messageId: message.messageId, title: title, body: body, topic: topic,
+                                    sendDateTime: message.sendDateTime.epochMilliseconds, seen: seen)
         try await store.write { [self] db in
-            try db.execute("""
-                INSERT INTO inbox(id, applicationKey, externalUserId, title, body, topic, sentAt, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [message.messageId, appKey, user, title, body, topic, message.sendDateTime.epochMilliseconds, seen])
-            try appendEvent(db, applicationKey: appKey, .inboxMessage(externalUserId: user, message: InboxWireMessage(
-                messageId: message.messageId, title: title, body: body, topic: topic,
-                sendDateTime: message.sendDateTime.epochMilliseconds, seen: seen)))
+            try db.inbox.add(wire, applicationKey: appKey, user: user)
+            try appendEvent(db, applicationKey: appKey, .inboxMessage(externalUserId: user, message: wire))
         }
         bell.ring()
         return message
@@ -44,9 +42,7 @@ extension PlatformEngine {
     public func seedDemo(user: String, count: Int = 30, applicationKey: String? = nil) async throws -> Int {
         let appKey: String
         if let applicationKey { appKey = applicationKey } else { appKey = try await bootstrapSandbox().applicationKey }
-        let existing = try await store.read { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM inbox WHERE applicationKey = ? AND externalUserId = ?", [appKey, user]) ?? 0
-        }
+        let existing = try await store.read { db in try db.inbox.count(applicationKey: appKey, user: user) }
         guard existing == 0, count > 0 else { return 0 }
         let samples: [(String, String, String)] = [
             ("promo", "Invite three friends", "Invite three friends this week and unlock the team plan for a month."),
@@ -67,39 +63,16 @@ extension PlatformEngine {
 
     // MARK: - Wire
 
-    nonisolated func fetchInbox(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let user = p["externalUserId"] ?? ""
-        let app = try await authenticateInbox(request, externalUserId: user)
-        let filter = try Self.inboxFilter(request.query)
-        let result = try await store.read { db -> InboxResponse in
-            let scope = "applicationKey = ? AND externalUserId = ?"
-            let scopeArgs: SQLArguments = [app.key, user]
-            var conditions = scope
-            var args = scopeArgs
-            if let topic = filter.topic { conditions += " AND topic = ?"; args += [topic] }
-            if let from = filter.from { conditions += " AND sentAt >= ?"; args += [from.epochMilliseconds] }
-            if let to = filter.to { conditions += " AND sentAt < ?"; args += [to.epochMilliseconds] }
-            // The four counts in one pass over the user's messages.
-            let counts = try db.row("""
-                SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN seen = 0 THEN 1 ELSE 0 END), 0) AS unread,
-                       COALESCE(SUM(CASE WHEN \(conditions) THEN 1 ELSE 0 END), 0) AS filtered,
-                       COALESCE(SUM(CASE WHEN \(conditions) AND seen = 0 THEN 1 ELSE 0 END), 0) AS filteredUnread
-                FROM inbox WHERE \(scope)
-                """, args + args + scopeArgs)
-            let total: Int = counts?["total"] ?? 0
-            let unread: Int = counts?["unread"] ?? 0
-            let filtered: Int = counts?["filtered"] ?? 0
-            let filteredUnread: Int = counts?["filteredUnread"] ?? 0
-            let rows = try db.rows("SELECT * FROM inbox WHERE \(conditions) ORDER BY sentAt DESC, id ASC LIMIT ?",
-                                   args + [filter.limit])
-            let messages = rows.map { row in
-                InboxWireMessage(messageId: row["id"], title: row["title"], body: row["body"], topic: row["topic"],
-                                 sendDateTime: row["sentAt"], seen: row["seen"])
-            }
-            return InboxResponse(countTotal: total, countUnread: unread, countTotalFiltered: filtered,
-                                 countUnreadFiltered: filteredUnread, messages: messages)
-        }
-        return try Self.json(result)
+    /// A user's inbox, read and marked seen.
+    static let inboxRoutes: [EngineRoute] = [
+        EngineRoute(FetchInbox.self, .inbox) { engine, call in try await engine.fetchInbox(call) },
+        EngineRoute(MarkInboxSeen.self, .inboxWrite) { engine, call in try await engine.markSeen(call) },
+    ]
+
+    nonisolated func fetchInbox(_ call: EngineCall<FetchInbox>) async throws -> InboxResponse {
+        let (app, user) = (call.app, call.path.externalUserId)
+        let filter = try Self.inboxFilter(call.request.query)
+        return try await store.read { db in try db.inbox.page(applicationKey: app.key, user: user, filter: filter) }
     }
 
     static func inboxFilter(_ query: [String: String]) throws -> InboxFilter {
@@ -126,11 +99,9 @@ extension PlatformEngine {
         case .bearer(let token)?:
             let (app, jti, exp) = try await verifyInboxToken(token, externalUserId: externalUserId)
             let now = clock.now()
-            let fresh = try await store.write { db -> Bool in
-                try db.execute("DELETE FROM usedJti WHERE expiresAt < ?", [now.epochMilliseconds - 86_400_000])
-                return try db.execute("""
-                    INSERT INTO usedJti(applicationKey, jti, expiresAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING
-                    """, [app.key, jti, Int64(max(0, min(exp, 1e15)) * 1000)]) > 0
+            let fresh = try await store.write { db in
+                try db.inbox.useTokenId(jti, applicationKey: app.key, expiresAt: Int64(max(0, min(exp, 1e15)) * 1000),
+                                        now: now.epochMilliseconds)
             }
             guard fresh else { throw APIError.unauthorized }
             return app
@@ -150,9 +121,8 @@ extension PlatformEngine {
         -> (app: ApplicationRecord, jti: String, exp: Double) {
         guard token.utf8.count <= 8192, let unverified = InboxTokenVerifier.inspect(token) else { throw APIError.unauthorized }
         let found = try await store.read { db -> (ApplicationRecord, String)? in
-            guard let app = try ApplicationRecord.find(db, code: unverified.applicationCode),
-                  let hex = try db.value(String.self, "SELECT secretHex FROM jwtKey WHERE applicationKey = ? AND keyId = ?",
-                                         [app.key, unverified.keyId]) else { return nil }
+            guard let app = try db.applications.find(code: unverified.applicationCode),
+                  let hex = try db.keys.jwtSecretHex(applicationKey: app.key, keyId: unverified.keyId) else { return nil }
             return (app, hex)
         }
         guard let (app, hex) = found, let secret = Identifiers.bytes(fromHex: hex),
@@ -164,9 +134,8 @@ extension PlatformEngine {
         return (app, jti, exp)
     }
 
-    func markSeen(_ request: APIRequest) async throws -> APIResponse {
-        let app = try await authenticateCode(request)
-        let body = try decodeBody(request, as: SeenBody.self)
+    nonisolated func markSeen(_ call: EngineCall<MarkInboxSeen>) async throws -> EmptyResponse {
+        let (app, body) = (call.app, call.body)
         var input = WireInput()
         input.identifier("externalUserId", body.externalUserId, maxLength: Self.maxUserIdLength)
         if body.messages.count > Self.maxInboxLimit { input.refuse("messages", "at most \(Self.maxInboxLimit) marks a request") }
@@ -179,11 +148,9 @@ extension PlatformEngine {
             for mark in body.messages {
                 // `timestampDelta` is the seconds between seeing and reporting: the user saw it that long ago.
                 let seenAt = now - max(0, min(mark.timestampDelta, 366 * 86_400)) * 1000
-                try db.execute("""
-                    UPDATE inbox SET seen = 1, seenAt = ? WHERE applicationKey = ? AND externalUserId = ? AND id = ? AND seen = 0
-                    """, [seenAt, app.key, body.externalUserId, mark.messageId])
+                try db.inbox.markSeen(applicationKey: app.key, user: body.externalUserId, messageId: mark.messageId, at: seenAt)
             }
         }
-        return APIResponse.empty()
+        return EmptyResponse()
     }
 }

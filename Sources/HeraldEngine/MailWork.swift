@@ -90,8 +90,8 @@ extension PlatformEngine {
     private func claimMail(bulkId: String?) async throws -> (next: ClaimedMail?, interrupted: [ClaimedMail]) {
         let at = nowMs
         let lease = at + Int64((mailer?.handOverLease ?? 120) * 1000)
-        return try await store.write { [self] db in
-            try releaseDue(db, at: at)
+        return try await store.write { db in
+            try db.holds.releaseDue(at: at)
             func mails(_ outbox: String, limit: Int) throws -> [ClaimedMail] {
                 try db.rows("""
                     SELECT s.applicationKey, s.id, s.address, s.text, s.sentAt, b.sender, b.subject

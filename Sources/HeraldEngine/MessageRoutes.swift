@@ -8,15 +8,18 @@ struct MessageRecord: Sendable {
     var text: String
     var placeholder: String
 
+    init(key: String, applicationKey: String, text: String, placeholder: String) {
+        self.key = key
+        self.applicationKey = applicationKey
+        self.text = text
+        self.placeholder = placeholder
+    }
+
     init(row: SQLRow) {
         key = row["key"]
         applicationKey = row["applicationKey"]
         text = row["text"]
         placeholder = row["placeholder"]
-    }
-
-    static func find(_ db: any EngineSQL, applicationKey: String, key: String) throws -> MessageRecord? {
-        try db.row("SELECT * FROM message WHERE applicationKey = ? AND key = ?", [applicationKey, key]).map(MessageRecord.init)
     }
 
     var template: MessageTemplate { MessageTemplate(text: text, linkPlaceholder: placeholder) }
@@ -29,24 +32,31 @@ struct MessageRecord: Sendable {
 }
 
 extension PlatformEngine {
+    /// An application's messages and settings.
+    static let messageRoutes: [EngineRoute] = [
+        EngineRoute(GetApplicationMessage.self, .read) { engine, call in try await engine.getMessage(call) },
+        EngineRoute(CreateApplicationMessage.self, .send, status: 201) { engine, call in try await engine.createMessage(call) },
+        EngineRoute(UpdateApplicationMessage.self, .send) { engine, call in try await engine.updateMessage(call) },
+        EngineRoute(GetApplicationSettings.self, .read) { _, call in call.app.settings },
+        EngineRoute(UpdateApplicationSettings.self, .admin) { engine, call in try await engine.updateSettings(call) },
+    ]
+
     static let maxMessageLength = 1600
     static let maxPlaceholderLength = 16
     static let maxKeyLength = 100
 
-    func getMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
-        let key = p["messageId"] ?? ""
-        guard let message = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: key) }) else {
+    nonisolated func getMessage(_ call: EngineCall<GetApplicationMessage>) async throws -> ApplicationMessage {
+        let (app, key) = (call.app, call.path.messageId)
+        guard let message = try await store.read({ db in try db.applications.message(applicationKey: app.key, key: key) }) else {
             throw APIError.notFound("Message \(key) not found")
         }
-        return try Self.json(message.wire)
+        return message.wire
     }
 
-    func createMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
+    nonisolated func createMessage(_ call: EngineCall<CreateApplicationMessage>) async throws -> ApplicationMessage {
+        let (app, body) = (call.app, call.body)
         // A message of one's own is an edit too: with editing off, invitations say what the admin's messages say.
         guard app.messageEditingAllowed else { throw Self.editingOff }
-        let body = try decodeBody(request, as: ApplicationMessageBody.self)
         let key = body.key ?? Identifiers.hex(bytes: 16).uppercased()
         let text = body.text ?? ""
         var input = Self.validate(text: text, placeholder: body.placeholder)
@@ -55,38 +65,33 @@ extension PlatformEngine {
         let now = nowMs
         let placeholder = body.placeholder ?? MessageTemplate.defaultLinkPlaceholder
         let message = try await store.write { db -> MessageRecord in
-            if try db.row("SELECT 1 FROM message WHERE key = ?", [key]) != nil {
+            if try db.applications.messageExists(key: key) {
                 throw APIError.badRequest("a message with key \(key) already exists", validationErrors: ["key": ["already exists"]])
             }
-            try db.execute("""
-                INSERT INTO message(key, applicationKey, text, placeholder, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, [key, app.key, text, placeholder, now, now])
-            guard let m = try MessageRecord.find(db, applicationKey: app.key, key: key) else {
+            try db.applications.addMessage(MessageRecord(key: key, applicationKey: app.key, text: text, placeholder: placeholder), at: now)
+            guard let m = try db.applications.message(applicationKey: app.key, key: key) else {
                 throw APIError.server(status: 500, text: "message vanished after insert")
             }
             return m
         }
-        return try Self.json(message.wire, status: 201)
+        return message.wire
     }
 
-    func updateMessage(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
+    nonisolated func updateMessage(_ call: EngineCall<UpdateApplicationMessage>) async throws -> ApplicationMessage {
+        let (app, body, key) = (call.app, call.body, call.path.messageId)
         guard app.messageEditingAllowed else { throw Self.editingOff }
-        let body = try decodeBody(request, as: ApplicationMessageBody.self)
-        let key = p["messageId"] ?? ""
         let now = nowMs
         let message = try await store.write { db -> MessageRecord in
-            guard var m = try MessageRecord.find(db, applicationKey: app.key, key: key) else {
+            guard var m = try db.applications.message(applicationKey: app.key, key: key) else {
                 throw APIError.notFound("Message \(key) not found")
             }
             if let text = body.text { m.text = text }
             if let placeholder = body.placeholder { m.placeholder = placeholder }
             try Self.validate(text: m.text, placeholder: m.placeholder).check("the message is not valid")
-            try db.execute("UPDATE message SET text = ?, placeholder = ?, updatedAt = ? WHERE key = ?",
-                           [m.text, m.placeholder, now, key])
+            try db.applications.updateMessage(m, at: now)
             return m
         }
-        return try Self.json(message.wire)
+        return message.wire
     }
 
     static let editingOff = APIError.forbidden("message editing is not allowed for this application")
@@ -101,26 +106,18 @@ extension PlatformEngine {
 
     // MARK: - Settings
 
-    func getSettings(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        try Self.json(try await authenticateSecret(request, applicationKey: p["applicationKey"]).settings)
-    }
-
-    func updateSettings(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
-        let body = try decodeBody(request, as: ApplicationSettingsBody.self)
+    nonisolated func updateSettings(_ call: EngineCall<UpdateApplicationSettings>) async throws -> ApplicationSettings {
+        let (app, body) = (call.app, call.body)
         let updated = try await store.write { db -> ApplicationRecord in
-            if let key = body.defaultMessageKey, try MessageRecord.find(db, applicationKey: app.key, key: key) == nil {
+            if let key = body.defaultMessageKey, try db.applications.message(applicationKey: app.key, key: key) == nil {
                 throw APIError.badRequest("no message \(key) in this application",
                                           validationErrors: ["defaultMessageKey": ["unknown message"]])
             }
-            try db.execute("""
-                UPDATE application SET messageEditingAllowed = COALESCE(?, messageEditingAllowed),
-                    inboxAuthMode = COALESCE(?, inboxAuthMode), defaultMessageKey = COALESCE(?, defaultMessageKey)
-                WHERE key = ?
-                """, [body.messageEditingAllowed, body.inboxAuthMode?.rawValue, body.defaultMessageKey, app.key])
-            guard let a = try ApplicationRecord.find(db, key: app.key) else { throw APIError.unauthorized }
+            try db.applications.update(key: app.key, messageEditingAllowed: body.messageEditingAllowed,
+                                       inboxAuthMode: body.inboxAuthMode, defaultMessageKey: body.defaultMessageKey)
+            guard let a = try db.applications.find(key: app.key) else { throw APIError.unauthorized }
             return a
         }
-        return try Self.json(updated.settings)
+        return updated.settings
     }
 }

@@ -9,35 +9,6 @@ extension PlatformEngine {
     /// The words that opt a number out when a reply is one of them (any case; the configured ones are added).
     public static let stopWords: Set<String> = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT"]
 
-    /// The opted-out numbers among `msisdns` (E.164 without the plus), with when they opted out.
-    nonisolated static func optedOut(_ db: any EngineSQL, applicationKey: String, msisdns: [String]) throws -> [String: Date] {
-        var found: [String: Date] = [:]
-        for chunk in SQLBatch.chunks(Array(Set(msisdns))) {
-            for row in try db.rows("SELECT msisdn, createdAt FROM optout WHERE applicationKey = ? AND msisdn IN (\(SQLBatch.list(chunk.count)))",
-                                   [applicationKey] + Array(chunk)) {
-                found[row["msisdn"]] = Date(epochMilliseconds: row["createdAt"])
-            }
-        }
-        return found
-    }
-
-    /// Opts `msisdn` out (kept as it was when it already is); answers the entry.
-    nonisolated func optOut(_ db: any EngineSQL, applicationKey: String, msisdn: String, source: String, at: Int64) throws -> OptOut {
-        try db.execute("""
-            INSERT INTO optout(applicationKey, msisdn, createdAt, source) VALUES (?, ?, ?, ?)
-            ON CONFLICT(applicationKey, msisdn) DO NOTHING
-            """, [applicationKey, msisdn, at, source])
-        guard let row = try db.row("SELECT * FROM optout WHERE applicationKey = ? AND msisdn = ?", [applicationKey, msisdn]) else {
-            throw EngineStoreError.failed("the opt-out of +\(msisdn) was not kept")
-        }
-        return Self.optOut(row)
-    }
-
-    static func optOut(_ row: SQLRow) -> OptOut {
-        OptOut(number: "+" + (row["msisdn"] as String), since: WireTime.text(Date(epochMilliseconds: row["createdAt"])),
-               source: row["source"])
-    }
-
     /// A number from a path: E.164 (with or without the plus), valid; else a 400 naming it.
     nonisolated static func optOutNumber(_ text: String) throws -> String {
         let parser = try PhoneNumberParser(defaultRegion: nil)
@@ -50,54 +21,57 @@ extension PlatformEngine {
 
     // MARK: - Routes
 
-    nonisolated func listOptOuts(_ request: APIRequest) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let list = try await store.read { db in
-            try db.rows("SELECT * FROM optout WHERE applicationKey = ? ORDER BY createdAt DESC, msisdn", [app.key]).map(Self.optOut)
-        }
-        return try Self.json(OptOutList(optOuts: list))
+    /// The numbers that said stop.
+    static let optOutRoutes: [EngineRoute] = [
+        EngineRoute(ListOptOuts.self, .read) { engine, call in try await engine.listOptOuts(call) },
+        // The body is optional; one that is there must be an opt-out (a malformed one is a 400, not ignored).
+        EngineRoute(AddOptOut.self, .send, whenNoBody: OptOutBody()) { engine, call in try await engine.addOptOut(call) },
+        EngineRoute(RemoveOptOut.self, .send) { engine, call in try await engine.removeOptOut(call) },
+    ]
+
+    nonisolated func listOptOuts(_ call: EngineCall<ListOptOuts>) async throws -> OptOutList {
+        let app = call.app
+        let list = try await store.read { db in try db.optOuts.list(applicationKey: app.key) }
+        return OptOutList(optOuts: list)
     }
 
-    nonisolated func addOptOut(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let msisdn = try Self.optOutNumber(p["number"] ?? "")
-        // The body is optional; one that is there must be an opt-out (a malformed one is a 400, not ignored).
-        let body = (request.body?.isEmpty ?? true) ? nil : try decodeBody(request, as: OptOutBody.self)
+    nonisolated func addOptOut(_ call: EngineCall<AddOptOut>) async throws -> OptOut {
+        let (app, body) = (call.app, call.body)
+        let msisdn = try Self.optOutNumber(call.path.number)
         var input = WireInput()
-        input.text("source", body?.source, maxLength: 64)
-        if body?.source?.lowercased().hasPrefix(OptOut.replySourcePrefix) == true {
+        input.text("source", body.source, maxLength: 64)
+        if body.source?.lowercased().hasPrefix(OptOut.replySourcePrefix) == true {
             input.refuse("source", "\"\(OptOut.replySourcePrefix)…\" is kept for opt-outs a person's reply made")
         }
         try input.check("invalid opt-out")
         let at = nowMs
-        let entry = try await store.write { [self] db in
-            try optOut(db, applicationKey: app.key, msisdn: msisdn, source: body?.source ?? "herald", at: at)
+        let entry = try await store.write { db in
+            try db.optOuts.add(applicationKey: app.key, msisdn: msisdn, source: body.source ?? "herald", at: at)
         }
-        return try Self.json(entry)
+        return entry
     }
 
     /// Takes a number's opt-out back. One the person asked for (a stop reply) is theirs: on a server only an admin key
     /// removes it. Every removal is logged with the key that made it.
-    nonisolated func removeOptOut(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let msisdn = try Self.optOutNumber(p["number"] ?? "")
-        let caller = request.caller
+    nonisolated func removeOptOut(_ call: EngineCall<RemoveOptOut>) async throws -> OptOutList {
+        let app = call.app
+        let msisdn = try Self.optOutNumber(call.path.number)
+        let caller = call.request.caller
         let removed = try await store.write { db -> OptOut in
-            guard let row = try db.row("SELECT * FROM optout WHERE applicationKey = ? AND msisdn = ?", [app.key, msisdn]) else {
+            guard let entry = try db.optOuts.find(applicationKey: app.key, msisdn: msisdn) else {
                 throw APIError.notFound("+\(msisdn) is not opted out")
             }
-            let entry = Self.optOut(row)
             if entry.fromThePerson, let caller, caller.role != .admin {
                 throw APIError.forbidden("+\(msisdn) opted out by replying (\(entry.source)): only an admin key takes that back")
             }
-            try db.execute("DELETE FROM optout WHERE applicationKey = ? AND msisdn = ?", [app.key, msisdn])
+            try db.optOuts.remove(applicationKey: app.key, msisdn: msisdn)
             return entry
         }
         log.notice("opt-out removed", metadata: [
             "number": "+\(msisdn)", "source": "\(removed.source)", "since": "\(removed.since)",
             "by": "\(caller.map { "key \($0.keyId) \"\($0.name)\" (\($0.role.rawValue))" } ?? "this terminal")",
         ])
-        return try Self.json(OptOutList(optOuts: []))
+        return OptOutList(optOuts: [])
     }
 
     /// How often the carrier's received messages are collected (a pass between takes none).
@@ -131,8 +105,8 @@ extension PlatformEngine {
             .first.map { $0.uppercased() } ?? ""
         guard Self.stopWords.contains(word) || config.extraStopWords.contains(word) else { return nil }
         let at = nowMs
-        return try await store.write { [self] db in
-            try optOut(db, applicationKey: applicationKey, msisdn: msisdn, source: "\(OptOut.replySourcePrefix) \(word)", at: at)
+        return try await store.write { db in
+            try db.optOuts.add(applicationKey: applicationKey, msisdn: msisdn, source: "\(OptOut.replySourcePrefix) \(word)", at: at)
         }
     }
 }

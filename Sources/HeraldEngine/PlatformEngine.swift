@@ -63,13 +63,23 @@ public actor PlatformEngine {
 
     /// Answers one wire request. Never throws: every failure is an error-envelope response.
     public func handle(_ request: APIRequest) async -> APIResponse {
+        await answering(request) { engine in try await engine.route(request) }
+    }
+
+    /// Answers a request a Herald server's router already matched to `route` (no second look through the routes).
+    public func handle(_ request: APIRequest, on route: EngineRoute) async -> APIResponse {
+        await answering(request) { engine in try await engine.answer(request, on: route) }
+    }
+
+    /// Runs `work` for `request` between the configured faults, every failure turned into its error envelope.
+    private func answering(_ request: APIRequest, _ work: (isolated PlatformEngine) async throws -> APIResponse) async -> APIResponse {
         let fault = faults.next(for: request)
         if let fault, let early = fault.responseBeforeProcessing { return early }
         if case .delay(let seconds) = fault { try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
         let response: APIResponse
         let path = request.path
         do {
-            response = try await route(request)
+            response = try await work(self)
         } catch let error as APIError {
             response = error.response
         } catch let error as EngineError {
@@ -88,16 +98,28 @@ public actor PlatformEngine {
         return fault?.responseAfterProcessing ?? response
     }
 
+    /// The embedded platform's routing: the first route of the request's method whose path matches.
     func route(_ request: APIRequest) async throws -> APIResponse {
-        let path = request.path
         try Self.checkValues(request)
         for route in Self.routes where route.method == request.method {
-            if let parameters = route.path.match(path) { return try await route.answer(self, request, parameters) }
+            if let parameters = route.path.match(request.path) { return try await route.answer(self, request, parameters) }
         }
-        if PathTemplate.decodedSegments(of: path) == nil {
-            throw APIError.badRequest("badly encoded path \(path)", validationErrors: [:])
+        throw Self.noRoute(request)
+    }
+
+    /// A request answered by the route a server matched: its parameters read from that route's own template.
+    func answer(_ request: APIRequest, on route: EngineRoute) async throws -> APIResponse {
+        try Self.checkValues(request)
+        guard let parameters = route.path.match(request.path) else { throw Self.noRoute(request) }
+        return try await route.answer(self, request, parameters)
+    }
+
+    /// Why no route answers `request`: a badly encoded path (400), else none has it (404).
+    static func noRoute(_ request: APIRequest) -> APIError {
+        if PathTemplate.decodedSegments(of: request.path) == nil {
+            return APIError.badRequest("badly encoded path \(request.path)", validationErrors: [:])
         }
-        throw APIError.notFound("no endpoint \(request.method.rawValue) \(path)")
+        return APIError.notFound("no endpoint \(request.method.rawValue) \(request.path)")
     }
 
     static let maxPathSegment = 1024
@@ -173,7 +195,4 @@ public actor PlatformEngine {
         return busy
     }
 
-    static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> APIResponse {
-        try APIResponse.json(value, status: status)
-    }
 }

@@ -67,10 +67,16 @@ public struct SentMessage: Sendable, Hashable {
 }
 
 extension PlatformEngine {
+    /// Invitations sent, and where a bulk's messages stand.
+    static let sendingRoutes: [EngineRoute] = [
+        EngineRoute(SendInvitation.self, .send) { engine, call in try await engine.sendInvitations(call) },
+        EngineRoute(GetDeliveryInfos.self, .read) { engine, call in try await engine.deliveryInfos(call) },
+    ]
+
     static let maxClientMessageIdLength = 200
 
-    func sendInvitations(_ request: APIRequest) async throws -> APIResponse {
-        var (answer, replayed) = try await acceptInvitations(request)
+    func sendInvitations(_ call: EngineCall<SendInvitation>) async throws -> SendInvitationResponse {
+        var (answer, replayed) = try await acceptInvitations(call)
         bell.ring()
         // The carrier gets the messages only now that they are committed (the outbox); one that fails here
         // is handed over by the next pass.
@@ -100,15 +106,14 @@ extension PlatformEngine {
                 answer.sendSmsResponse.responses[i].reason = now.reason
             }
         }
-        return try Self.json(answer)
+        return answer
     }
 
     /// Validates a send request and stores its bulk, messages and event in one unit of work. Numbers are parsed and
     /// texts rendered before it, so the writer is held only for the inserts. Answers the response and the
     /// messageIds that replayed an earlier send.
-    private nonisolated func acceptInvitations(_ request: APIRequest) async throws -> (SendInvitationResponse, replayed: Set<String>) {
-        let app = try await authenticateSecret(request)
-        let body = try decodeBody(request, as: SendInvitationBody.self)
+    private nonisolated func acceptInvitations(_ call: EngineCall<SendInvitation>) async throws -> (SendInvitationResponse, replayed: Set<String>) {
+        let (app, body) = (call.app, call.body)
         let destinations = body.recipients.destinations
         if destinations.isEmpty {
             throw APIError.badRequest("no destinations", validationErrors: ["recipients.destinations": ["must not be empty"]])
@@ -144,11 +149,11 @@ extension PlatformEngine {
                 throw APIError.badRequest("invalid sender: \(error.description)", validationErrors: ["sender": [error.description]])
             }
         }
-        if body.email != nil, let limit = config.emailsPerKeyPerHour, let caller = request.caller {
+        if body.email != nil, let limit = config.emailsPerKeyPerHour, let caller = call.request.caller {
             try emailQuota.take(destinations.count, keyId: caller.keyId, limit: limit, now: clock.now())
         }
         let messageKey = body.messageKey
-        guard var stored = try await store.read({ db in try MessageRecord.find(db, applicationKey: app.key, key: messageKey) }) else {
+        guard var stored = try await store.read({ db in try db.applications.message(applicationKey: app.key, key: messageKey) }) else {
             throw APIError.badRequest("unknown messageKey \(body.messageKey)",
                                       validationErrors: ["messageKey": ["no such message in this application"]])
         }
@@ -245,7 +250,7 @@ extension PlatformEngine {
             if case .success(let msisdn) = p.address { return msisdn }
             return nil
         }
-        let stopped = try Self.optedOut(db, applicationKey: app.key, msisdns: valid)
+        let stopped = try db.optOuts.optedOut(applicationKey: app.key, msisdns: valid)
         var prepared = prepared
         for i in prepared.indices {
             if case .success(let msisdn) = prepared[i].address, let since = stopped[msisdn] {
@@ -465,13 +470,12 @@ extension PlatformEngine {
 
     // MARK: - Delivery infos
 
-    nonisolated func deliveryInfos(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request)
-        let bulkId = p["bulkId"] ?? ""
+    nonisolated func deliveryInfos(_ call: EngineCall<GetDeliveryInfos>) async throws -> DeliveryInfosResponse {
+        let (app, bulkId) = (call.app, call.path.bulkId)
         if config.collectReportsOnRead { try await catchUp(bulkId: bulkId) }
         let rows = try await bulkMessages(app: app, bulkId: bulkId)
         guard let rows else { throw APIError.notFound(GetDeliveryInfos.unknownBulkText) }
-        return try Self.json(DeliveryInfosResponse(resourceURL: request.path, deliveryInfo: rows.map(\.deliveryInfo)))
+        return DeliveryInfosResponse(resourceURL: call.request.path, deliveryInfo: rows.map(\.deliveryInfo))
     }
 
     /// The accepted messages of an application's bulk, nil when it has no such bulk.

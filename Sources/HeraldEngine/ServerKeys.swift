@@ -40,31 +40,23 @@ extension PlatformEngine {
         let info = ServerKeyInfo(id: Identifiers.hex(bytes: 4), name: trimmed, role: role, applicationKey: appKey,
                                  createdAt: Date(epochMilliseconds: nowMs), revokedAt: nil)
         try await store.write { db in
-            if try db.row("SELECT 1 FROM apiKey WHERE name = ? AND revokedAt IS NULL", [trimmed]) != nil {
+            if try db.keys.liveKeyNamed(trimmed) {
                 throw EngineError.invalidArgument("a key named \"\(trimmed)\" exists already: revoke it or choose another name")
             }
-            try db.execute("INSERT INTO apiKey(id, applicationKey, name, role, hash, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                           [info.id, appKey, trimmed, role.rawValue, Self.keyHash(key), info.createdAt.epochMilliseconds])
+            try db.keys.add(info, hash: Self.keyHash(key))
         }
         return (key, info)
     }
 
     /// Every key made, revoked ones included, oldest first.
     public nonisolated func serverKeys() async throws -> [ServerKeyInfo] {
-        try await store.read { db in try db.rows("SELECT * FROM apiKey ORDER BY createdAt, id").map(Self.keyInfo) }
+        try await store.read { db in try db.keys.all() }
     }
 
     /// Revokes the key with this id or name; nil when none is live under it.
     public func revokeServerKey(_ idOrName: String) async throws -> ServerKeyInfo? {
         let at = nowMs
-        return try await store.write { db in
-            guard let row = try db.row("SELECT * FROM apiKey WHERE (id = ? OR name = ?) AND revokedAt IS NULL",
-                                       [idOrName, idOrName]) else { return nil }
-            try db.execute("UPDATE apiKey SET revokedAt = ? WHERE id = ?", [at, row["id"] as String])
-            var info = Self.keyInfo(row)
-            info.revokedAt = Date(epochMilliseconds: at)
-            return info
-        }
+        return try await store.write { db in try db.keys.revoke(idOrName: idOrName, at: at) }
     }
 
     /// The live key presented, with its application; nil for an unknown or revoked key.
@@ -72,22 +64,16 @@ extension PlatformEngine {
         guard key.hasPrefix(Self.serverKeyPrefix) else { return nil }
         let hash = Self.keyHash(key)
         return try await store.read { db in
-            guard let row = try db.row("SELECT * FROM apiKey WHERE hash = ? AND revokedAt IS NULL", [hash]),
-                  let app = try ApplicationRecord.find(db, key: row["applicationKey"]) else { return nil }
-            return ServerKeyHolder(key: Self.keyInfo(row), application: ApplicationCredentials(
+            guard let key = try db.keys.live(hash: hash),
+                  let app = try db.applications.find(key: key.applicationKey) else { return nil }
+            return ServerKeyHolder(key: key, application: ApplicationCredentials(
                 applicationKey: app.key, secret: app.secret, applicationCode: app.code, messageKey: app.defaultMessageKey ?? ""))
         }
     }
 
     /// The ids of every revoked key (a replica's event streams end when theirs is among them).
     public nonisolated func revokedServerKeyIds() async throws -> Set<String> {
-        try await store.read { db in Set(try db.rows("SELECT id FROM apiKey WHERE revokedAt IS NOT NULL").map { $0["id"] as String }) }
-    }
-
-    private nonisolated static func keyInfo(_ row: SQLRow) -> ServerKeyInfo {
-        ServerKeyInfo(id: row["id"], name: row["name"], role: KeyRole(rawValue: row["role"]) ?? .viewer,
-                      applicationKey: row["applicationKey"], createdAt: Date(epochMilliseconds: row["createdAt"]),
-                      revokedAt: (row["revokedAt"] as Int64?).map(Date.init(epochMilliseconds:)))
+        try await store.read { db in try db.keys.revokedIds() }
     }
 
     /// Throws when the database does not answer (the server's `/health`).

@@ -89,16 +89,22 @@ extension PlatformEngine {
                             messageId: row["messageId"], referrer: row["referrer"])
     }
 
-    func referral(_ request: APIRequest, _ p: [String: String]) async throws -> APIResponse {
-        let app = try await authenticateSecret(request, applicationKey: p["applicationKey"])
-        if let messageId = request.query["messageId"], !messageId.isEmpty {
+    /// A message's short link, a referrer's own link; and a short link's landing.
+    static let shortLinkRoutes: [EngineRoute] = [
+        EngineRoute(GetReferralLink.self, .referral) { engine, call in try await engine.referral(call) },
+        EngineRoute(.get, clickPath, .open) { engine, _, p in try await engine.click(p) },
+    ]
+
+    func referral(_ call: EngineCall<GetReferralLink>) async throws -> ReferralLink {
+        let (app, query) = (call.app, call.request.query)
+        if let messageId = query["messageId"], !messageId.isEmpty {
             guard let link = try await shortLink(applicationKey: app.key, messageId: messageId) else {
                 throw APIError.notFound("No link for message \(messageId)")
             }
-            return try Self.json(link)
+            return link
         }
-        if let referrer = request.query["referrer"] {
-            do { return try Self.json(try await referralLink(applicationKey: app.key, referrer: referrer)) } catch let e as EngineError {
+        if let referrer = query["referrer"] {
+            do { return try await referralLink(applicationKey: app.key, referrer: referrer) } catch let e as EngineError {
                 throw APIError.badRequest(e.description, validationErrors: ["referrer": [e.description]])
             }
         }

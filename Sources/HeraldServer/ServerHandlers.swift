@@ -127,19 +127,20 @@ struct ServerHandlers: Sendable {
 
     /// A wire route handed to the engine: a server key becomes the application's secret (its code on inbox routes);
     /// a user's JWT, or the application code where the operator allowed it, goes as it came, and the engine checks it.
-    func forward(_ request: Request, _ context: ServerContext, access: RouteAccess) async throws -> Response {
+    func forward(_ request: Request, _ context: ServerContext, to route: EngineRoute) async throws -> Response {
         var wire = try await WireRequest.full(of: request, context: context, options: options)
+        let access = route.access
         if case .key(let holder) = context.identity {
-            if access == .referral, !holder.key.role.maySend { return try await referralForViewer(wire, holder: holder) }
+            if access == .referral, !holder.key.role.maySend { return try await referralForViewer(wire, holder: holder, route: route) }
             let credential = access == .inbox || access == .inboxWrite ? holder.application.applicationCode : holder.application.secret
             wire.headers["Authorization"] = Credential.app(credential).headerValue
             wire.caller = APICaller(keyId: holder.key.id, name: holder.key.name, role: holder.key.role)
         }
-        return WireAnswer.response(await engine.handle(wire))
+        return WireAnswer.response(await engine.handle(wire, on: route))
     }
 
     /// A viewer's referral read: a link made already, never a new one.
-    private func referralForViewer(_ request: APIRequest, holder: ServerKeyHolder) async throws -> Response {
+    private func referralForViewer(_ request: APIRequest, holder: ServerKeyHolder, route: EngineRoute) async throws -> Response {
         if request.query["messageId"].map({ !$0.isEmpty }) != true, let referrer = request.query["referrer"] {
             try PlatformEngine.checkValues(request)
             guard let link = try await engine.existingReferralLink(applicationKey: holder.application.applicationKey, referrer: referrer) else {
@@ -149,7 +150,7 @@ struct ServerHandlers: Sendable {
         }
         var wire = request
         wire.headers["Authorization"] = Credential.app(holder.application.secret).headerValue
-        return WireAnswer.response(await engine.handle(wire))
+        return WireAnswer.response(await engine.handle(wire, on: route))
     }
 }
 

@@ -21,7 +21,8 @@ struct ServerRoute: Sendable {
 }
 
 /// Every route a Herald server answers, in one list: the server's own, then the engine's wire routes
-/// (`PlatformEngine.routes`) that the server does not answer itself. Anything else is 404 before any key is looked at.
+/// (`PlatformEngine.routes`) that the server does not answer itself, each handed to the engine with the route
+/// Hummingbird matched (the engine does not look for it again). Anything else is 404 before any key is looked at.
 enum ServerRoutes {
     static let health: PathTemplate = "/health"
     static let live: PathTemplate = "/health/live"
@@ -48,7 +49,7 @@ enum ServerRoutes {
         .filter { route in !own.contains { $0.method == route.method && $0.path == route.path } }
         .map { route in
             ServerRoute(route.method, route.path, route.access) { handlers, request, context in
-                try await handlers.forward(request, context, access: route.access)
+                try await handlers.forward(request, context, to: route)
             }
         }
 }
