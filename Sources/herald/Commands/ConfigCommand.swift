@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `herald config`: what config.toml may hold.
+/// `herald config`: check config.toml, show what is in effect and where each value came from, list every key.
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "What config.toml may hold.", subcommands: [ConfigKeysCommand.self])
+        commandName: "config", abstract: "Check config.toml, show the configuration in effect, list the keys it may hold.", subcommands: [ConfigCheckCommand.self, ConfigShowCommand.self, ConfigKeysCommand.self])
 }
 
 /// `herald config keys`: every key of config.toml with what it takes and the variable that overrides it, from the

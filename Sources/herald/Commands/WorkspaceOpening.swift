@@ -20,8 +20,10 @@ extension GlobalOptions {
     /// The workspace configuration and platform from config.toml and the environment
     /// (`HERALD_SANDBOX_TIME_SCALE`, `HERALD_INBOX_JWT_KEY_ID`, `HERALD_INBOX_JWT_SECRET`, `HERALD_HOLD_SECONDS`,
     /// `HERALD_CARRIER_LOG`).
-    func workspaceSetup(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkspaceSetup {
-        let config = try self.config()
+    /// `config`: the file already read (nil: read it now, its warnings printed).
+    func workspaceSetup(config read: HeraldConfig? = nil,
+                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkspaceSetup {
+        let config = try read ?? self.config()
         var engine = EngineConfig()
         do {
             if let scale = try EngineConfig.timeScale(fromEnvironment: environment) ?? config.timeScale { engine.timeScale = scale }

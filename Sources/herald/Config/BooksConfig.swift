@@ -14,39 +14,39 @@ extension HeraldConfig {
     }
 
     /// `[[books]]`: each with a name (letters, digits, `-`, `_`; not used twice), a kind and its folder (`~` is home).
-    static func parseBooks(_ value: TOMLValueConvertible, file: String, warnings: inout [String]) throws
+    static func parseBooks(_ value: TOMLValueConvertible, file: String, lines: ConfigLines, warnings: inout [String]) throws
         -> ([AddressBook], [String: CardDAVAccount]) {
         guard let array = value.array else {
-            throw ConfigError(file: file, message: "books must be written [[books]], one table per address book")
+            throw ConfigError(file: file, line: lines.line(of: "books"), message: "books must be written [[books]], one table per address book")
         }
         var books: [AddressBook] = []
         var accounts: [String: CardDAVAccount] = [:]
         for (i, item) in array.enumerated() {
             let at = "books[\(i + 1)]"
-            guard let table = item.table else { throw ConfigError(file: file, message: "\(at) must be a table: [[books]] then name = …") }
+            guard let table = item.table else { throw ConfigError(file: file, line: lines.line(of: at), message: "\(at) must be a table: [[books]] then name = …") }
             for key in table.keys.sorted() where !knownBook.contains(key) {
-                warnings.append("\(file): unknown key \"\(at).\(key)\" ignored (known: \(knownBook.sorted().joined(separator: ", ")))")
+                warnings.append("\(ConfigError.place(file, lines.line(of: "\(at).\(key)"))): unknown key \"\(at).\(key)\" ignored (known: \(knownBook.sorted().joined(separator: ", ")))")
             }
             guard let name = table["name"]?.string, !name.isEmpty, name.count <= 64,
                   name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                throw ConfigError(file: file, message: "\(at).name must be a word of letters, digits, - or _ (at most 64), like name = \"personal\"")
+                throw ConfigError(file: file, line: lines.line(of: at), message: "\(at).name must be a word of letters, digits, - or _ (at most 64), like name = \"personal\"")
             }
             guard !books.contains(where: { $0.name.lowercased() == name.lowercased() }) else {
-                throw ConfigError(file: file, message: "\(at).name \"\(name)\" is used by an earlier book: each book needs its own name")
+                throw ConfigError(file: file, line: lines.line(of: at), message: "\(at).name \"\(name)\" is used by an earlier book: each book needs its own name")
             }
             let kind = table["kind"]?.string ?? "vdir"
             guard let parsed = AddressBook.Kind(rawValue: kind) else {
-                throw ConfigError(file: file, message: "\(at).kind \"\(kind)\" is not one of vdir, carddav")
+                throw ConfigError(file: file, line: lines.line(of: at), message: "\(at).kind \"\(kind)\" is not one of vdir, carddav")
             }
             if parsed == .carddav {
                 guard let text = table["url"]?.string, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
                       url.host != nil else {
-                    throw ConfigError(file: file, message: "\(at) (\(name)) needs url = \"https://…\": its address book collection")
+                    throw ConfigError(file: file, line: lines.line(of: at), message: "\(at) (\(name)) needs url = \"https://…\": its address book collection")
                 }
                 let passwordFile = table["password_file"]?.string.map { expandingHome($0) }
                 let passwordCommand = table["password_command"]?.string
                 if passwordFile != nil && passwordCommand != nil {
-                    throw ConfigError(file: file, message: "\(at) (\(name)) sets both password_file and password_command: keep one")
+                    throw ConfigError(file: file, line: lines.line(of: at), message: "\(at) (\(name)) sets both password_file and password_command: keep one")
                 }
                 books.append(AddressBook(name: name, kind: .carddav, location: url.absoluteString))
                 accounts[name] = CardDAVAccount(url: url, username: table["username"]?.string, passwordFile: passwordFile,
@@ -54,7 +54,7 @@ extension HeraldConfig {
                 continue
             }
             guard let path = table["path"]?.string, !path.isEmpty else {
-                throw ConfigError(file: file, message: "\(at) (\(name)) needs path = \"…\": the folder of its .vcf files")
+                throw ConfigError(file: file, line: lines.line(of: at), message: "\(at) (\(name)) needs path = \"…\": the folder of its .vcf files")
             }
             books.append(AddressBook(name: name, kind: parsed, location: expandingHome(path)))
         }

@@ -21,14 +21,25 @@ struct HeraldConfig: Sendable {
     /// `[[books]]`: the address books contacts come from and are written back to, and how to reach the CardDAV ones.
     var books: [AddressBook] = []
     var bookAccounts: [String: CardDAVAccount] = [:]
-    /// Problems that did not stop loading (unknown keys), each naming the key.
+    /// Problems that did not stop loading (unknown keys), each naming the key and its line.
     var warnings: [String] = []
+    /// Values the file sets wrong, each naming its line: loading stops at the first, `herald config check` lists them all.
+    private(set) var problems: [ConfigError] = []
+    /// The file read, and the line each key stands on there.
+    private(set) var file: String?
+    private(set) var lines = ConfigLines("")
 
     /// A key declared in `ConfigKeys`; nil when the file does not set it.
     subscript<Value>(dynamicMember key: KeyPath<ConfigKeys, ConfigKey<Value>>) -> Value? {
         get { values[ConfigKeys.shared[keyPath: key].name] as? Value }
         set { values[ConfigKeys.shared[keyPath: key].name] = newValue }
     }
+
+    /// The value of the declared key `name` (dotted), nil when the file does not set it.
+    func value(named name: String) -> (any Sendable)? { values[name] }
+
+    /// How many declared keys the file sets.
+    var setKeyCount: Int { values.count }
 
     /// `[invite] numbers = "all-mobiles"`: every mobile of a person is invited (default "one-per-person").
     var inviteAllMobiles: Bool { self.inviteNumbers == "all-mobiles" }
@@ -64,6 +75,11 @@ struct HeraldConfig: Sendable {
     /// Loads `url`; a missing file is the empty configuration.
     static func load(from url: URL) throws -> HeraldConfig {
         guard FileManager.default.fileExists(atPath: url.path) else { return HeraldConfig() }
+        return try parse(try text(of: url), file: url.path)
+    }
+
+    /// The text of the config file at `url`, or why it cannot be read.
+    static func text(of url: URL) throws -> String {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ConfigError(file: url.path, message: "cannot read it (\(error.localizedDescription))")
@@ -71,26 +87,30 @@ struct HeraldConfig: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: url.path, message: "it is not UTF-8 text")
         }
-        return try parse(text, file: url.path)
+        return text
     }
 
-    static func parse(_ text: String, file: String) throws -> HeraldConfig {
+    /// Reads `text` (the file `file`); throws the first value set wrong, unless `keepGoing` (then see `problems`).
+    static func parse(_ text: String, file: String, keepGoing: Bool = false) throws -> HeraldConfig {
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
             throw ConfigError(file: file, message: "\(e.description) at line \(e.source.begin.line), column \(e.source.begin.column)")
         }
         var c = HeraldConfig()
+        c.file = file
+        c.lines = ConfigLines(text)
         try c.read(table, prefix: "", file: file)
+        if !keepGoing, let first = c.problems.first { throw first }
         if let keysValue = table["keys"] {
-            guard let keys = keysValue.table else { throw ConfigError(file: file, message: "[keys] must be a table of action = [\"key\", …]") }
-            c.keys = try parseKeys(keys, file: file)
+            guard let keys = keysValue.table else { throw ConfigError(file: file, line: c.lines.line(of: "keys"), message: "[keys] must be a table of action = [\"key\", …]") }
+            c.keys = try parseKeys(keys, file: file, lines: c.lines)
         }
         if let send = table["infobip"]?.table?["send"] {
-            guard let send = send.table else { throw ConfigError(file: file, message: "[infobip.send] must be a table") }
-            c.infobipSend = try parseInfobipSend(send, file: file, warnings: &c.warnings)
+            guard let send = send.table else { throw ConfigError(file: file, line: c.lines.line(of: "infobip.send"), message: "[infobip.send] must be a table") }
+            c.infobipSend = try parseInfobipSend(send, file: file, lines: c.lines, warnings: &c.warnings)
         }
         if let booksValue = table["books"] {
-            (c.books, c.bookAccounts) = try parseBooks(booksValue, file: file, warnings: &c.warnings)
+            (c.books, c.bookAccounts) = try parseBooks(booksValue, file: file, lines: c.lines, warnings: &c.warnings)
         }
         return c
     }
@@ -123,19 +143,23 @@ struct HeraldConfig: Sendable {
             let name = prefix.isEmpty ? key : "\(prefix).\(key)"
             guard let value = table[key], !ConfigKeys.tables.contains(name) else { continue }
             if let declaration = declared[name] {
-                do { values[name] = try declaration.readValue(value) } catch { throw ConfigError(file: file, message: error.message) }
+                do { values[name] = try declaration.readValue(value) } catch {
+                    problems.append(ConfigError(file: file, line: lines.line(of: name), message: error.message))
+                }
             } else if Self.sections.contains(name) {
-                guard let inner = value.table else { throw ConfigError(file: file, message: "[\(name)] must be a table") }
+                guard let inner = value.table else {
+                    throw ConfigError(file: file, line: lines.line(of: name), message: "[\(name)] must be a table")
+                }
                 tablesPresent.insert(name)
                 try read(inner, prefix: name, file: file)
             } else {
-                warnings.append("\(file): unknown key \"\(name)\" ignored (known: \(Self.known(in: prefix).joined(separator: ", ")))")
+                warnings.append("\(ConfigError.place(file, lines.line(of: name))): unknown key \"\(name)\" ignored (known: \(Self.known(in: prefix).joined(separator: ", ")))")
             }
         }
     }
 
     /// `[keys]`: action = ["key", …] (or a single key).
-    private static func parseKeys(_ keys: TOMLTable, file: String) throws -> [String: [String]] {
+    private static func parseKeys(_ keys: TOMLTable, file: String, lines: ConfigLines) throws -> [String: [String]] {
         var result: [String: [String]] = [:]
         for action in keys.keys {
             guard let v = keys[action] else { continue }
@@ -145,13 +169,13 @@ struct HeraldConfig: Sendable {
                 var list: [String] = []
                 for item in array {
                     guard let s = item.string else {
-                        throw ConfigError(file: file, message: "keys.\(action) must list keys as strings, like [\"q\", \"ctrl-c\"]")
+                        throw ConfigError(file: file, line: lines.line(of: "keys.\(action)"), message: "keys.\(action) must list keys as strings, like [\"q\", \"ctrl-c\"]")
                     }
                     list.append(s)
                 }
                 result[action] = list
             } else {
-                throw ConfigError(file: file, message: "keys.\(action) must be a key or a list of keys, like [\"q\", \"ctrl-c\"]")
+                throw ConfigError(file: file, line: lines.line(of: "keys.\(action)"), message: "keys.\(action) must be a key or a list of keys, like [\"q\", \"ctrl-c\"]")
             }
         }
         return result
@@ -161,6 +185,17 @@ struct HeraldConfig: Sendable {
 /// A config file that cannot be used; says which file and what to fix.
 struct ConfigError: Error, CustomStringConvertible, Equatable {
     let file: String
+    var line: Int?
     let message: String
-    var description: String { "\(file): \(message)" }
+
+    init(file: String, line: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    var description: String { "\(Self.place(file, line)): \(message)" }
+
+    /// `file:line`, or the file alone when the line is not known.
+    static func place(_ file: String, _ line: Int?) -> String { line.map { "\(file):\($0)" } ?? file }
 }

@@ -19,11 +19,11 @@ extension HeraldConfig {
         "turkey_iys_recipient_type", "turkey_iys_brand_code",
     ]
 
-    static func parseInfobipSend(_ t: TOMLTable, file: String, warnings: inout [String]) throws -> InfobipSendOptions {
+    static func parseInfobipSend(_ t: TOMLTable, file: String, lines: ConfigLines, warnings: inout [String]) throws -> InfobipSendOptions {
         for key in t.keys.sorted() where !knownInfobipSend.contains(key) {
-            warnings.append("\(file): unknown key \"infobip.send.\(key)\" ignored (known: \(knownInfobipSend.sorted().joined(separator: ", ")))")
+            warnings.append("\(ConfigError.place(file, lines.line(of: "infobip.send.\(key)"))): unknown key \"infobip.send.\(key)\" ignored (known: \(knownInfobipSend.sorted().joined(separator: ", ")))")
         }
-        func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(file: file, message: "infobip.send.\(key): \(message)") }
+        func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(file: file, line: lines.line(of: "infobip.send.\(key)"), message: "infobip.send.\(key): \(message)") }
         func string(_ key: String) throws -> String? {
             guard let v = t[key] else { return nil }
             guard let s = v.string, !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail(key, "must be a string, like \(key) = \"…\"") }
