@@ -4,18 +4,16 @@ import HeraldServices
 import HeraldTUI
 import HeraldViewModels
 
-// Each pane on a workspace: its view-model built from the workspace's services, and its hooks into the shell. The
-// only place panes and services meet (the TUI module knows view-models, not services).
+// Each pane on a workspace: its view-model built from the workspace's services and the one context every view-model
+// takes. The only place panes and services meet (the TUI module knows view-models, not services); nothing is set on a
+// view-model after its `init`.
 
 extension ContactsPane {
     /// The pane on a workspace (what the registry builds).
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
-        self.init(viewModel: ContactsViewModel(book: ws.book,
-                                               suggestions: ws.suggestions, effects: env.effects, toasts: env.app.toasts))
-        if !ws.config.books.isEmpty { viewModel.books = ws.books }
-        viewModel.invites = ws.invites
-        copier = env.copier
+        self.init(viewModel: ContactsViewModel(book: ws.book, suggestions: ws.suggestions, invites: ws.invites,
+                                               books: ws.config.books.isEmpty ? nil : ws.books, context: env.context))
     }
 }
 
@@ -23,17 +21,10 @@ extension SharePane {
     /// The pane on a workspace; choosing SMS or email opens `composer` for that channel.
     public convenience init(_ env: PaneEnvironment, composer: ComposerPane) {
         let ws = env.workspace
-        let model = ShareViewModel(share: ws.share, copier: env.copier, emailSender: ws.emailSender, mailProgram: ws.mailProgram, effects: env.effects,
-                                   settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
-                                                           sender: ws.config.sender))
-        let app = env.app
-        model.onToast = { app.toasts.post($1, level: $0) }
-        model.onCompose = { [weak composer] channel in
-            guard let composer else { return }
-            composer.model.setChannel(channel)
-            app.requestFocus(.composer)
-        }
-        self.init(model: model)
+        self.init(model: ShareViewModel(share: ws.share, composer: composer.model, emailSender: ws.emailSender,
+                                        mailProgram: ws.mailProgram, context: env.context,
+                                        settings: ShareSettings(referrer: ws.config.senderName ?? ws.config.sender ?? "Herald",
+                                                                sender: ws.config.sender)))
     }
 }
 
@@ -43,19 +34,11 @@ extension ComposerPane {
         let ws = env.workspace
         // A name kept by an earlier :name is read when the messages load (off the UI thread).
         let senderName = ws.config.senderName
-        let model = ComposerViewModel(templates: ws.templates, invites: ws.invites, effects: env.effects,
-                                      settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: senderName,
-                                                                 signature: ws.config.signature, previewLink: ws.linkExample,
-                                                                 referrer: senderName ?? ws.config.sender ?? ComposerSettings.defaultReferrer))
-        let app = env.app
-        model.onToast = { app.toasts.post($1, level: $0) }
-        model.onAskSenderName = { app.ask(inPalette: "name ") }
-        let invites = ws.invites, book = ws.book
-        model.saveSenderName = { name in try invites.saveSenderName(name) }
-        model.readSavedSenderName = { invites.savedSenderName }
-        model.latestStatuses = { numbers in try await book.latestStatuses(msisdns: numbers) }
-        model.readPeople = { ids in try await book.people(ids: ids) }
-        self.init(model: model)
+        self.init(model: ComposerViewModel(templates: ws.templates, invites: ws.invites,
+                                           source: ComposerSource(book: ws.book, invites: ws.invites), context: env.context,
+                                           settings: ComposerSettings(sender: ws.config.sender ?? "", senderName: senderName,
+                                                                      signature: ws.config.signature, previewLink: ws.linkExample,
+                                                                      referrer: senderName ?? ws.config.sender ?? ComposerSettings.defaultReferrer)))
         recipientIds = { [weak contacts] in contacts?.selection.sorted() ?? [] }
     }
 }
@@ -63,12 +46,8 @@ extension ComposerPane {
 extension InboxPane {
     /// The pane on a workspace, reading `env.inboxUser`'s inbox; its unread count feeds the status bar.
     public convenience init(_ env: PaneEnvironment) {
-        let model = InboxViewModel(service: env.workspace.inbox, effects: env.effects, user: env.inboxUser ?? "")
-        let app = env.app
-        model.onToast = { app.toasts.post($1, level: $0) }
-        model.onUnreadChanged = { app.setUnreadInbox($0) }
-        self.init(model: model, clock: env.clock)
-        copier = env.copier
+        self.init(model: InboxViewModel(service: env.workspace.inbox, context: env.context, user: env.inboxUser ?? ""),
+                  clock: env.clock)
         refreshInterval = env.workspace.connection.kind.inboxRefreshInterval
         if env.inboxUser != nil { start() }      // the status bar shows the unread count from the start
     }
@@ -78,9 +57,6 @@ extension DeliveriesPane {
     /// The pane on a workspace (what the registry builds).
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
-        self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites,
-                                                 effects: env.effects, toasts: env.app.toasts, clock: env.clock),
-                  clock: env.clock)
-        copier = env.copier
+        self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites, context: env.context), clock: env.clock)
     }
 }

@@ -7,9 +7,9 @@ import HeraldViewModels
 import Testing
 
 @Suite struct ComposerPaneTests {
-    func pane(_ ws: TestWorkspace, _ effects: EffectPump) async -> ComposerPane {
-        let model = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites,
-                                      effects: effects.queue, settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
+    func pane(_ ws: TestWorkspace, _ effects: EffectPump, source: ComposerSource = ComposerSource()) async -> ComposerPane {
+        let model = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: source,
+                                      context: effects.context(), settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
         let pane = ComposerPane(model: model)
         pane.didAppear()
         await effects.settle()
@@ -47,11 +47,10 @@ import Testing
     @Test func sendAsksForConfirmationWithRecipientsAndSegments() async throws {
         let ws = try await TestWorkspace()
         let effects = EffectPump()
-        let pane = await pane(ws, effects)
+        let store = ws.workspace.contacts
+        let pane = await pane(ws, effects, source: ComposerSource(readPeople: { ids in try store.people(ids: ids) }))
         let marko = try ws.workspace.contacts.insert(Person(firstName: "Marko", lastName: "Horvat",
                                                             phones: [LabeledPhone(label: nil, number: ws.workspace.parser.parse("+385912345678"))]))
-        let store = ws.workspace.contacts
-        pane.model.readPeople = { ids in try store.people(ids: ids) }
         pane.recipientIds = { [marko.id].compactMap { $0 } }
         #expect(pane.handle(action: .send))
         await effects.settle()                                  // the people are read off the UI thread

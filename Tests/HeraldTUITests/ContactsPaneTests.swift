@@ -26,7 +26,7 @@ struct ContactsPaneTests {
 
         /// The pane with its first listing and the rows of a first frame read (as the app loop would).
         func start() async throws -> ContactsPane {
-            let vm = ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: toasts)
+            let vm = ContactsViewModel(book: ws.book, suggestions: nil, context: effects.context(toasts: toasts))
             pane = ContactsPane(viewModel: vm)
             try await settle()
             return pane

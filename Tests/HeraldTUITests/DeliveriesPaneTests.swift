@@ -18,7 +18,7 @@ struct DeliveriesPaneTests {
         let bulk = try #require(try await ws.invites.invite(numbers: numbers).bulkId)
         let effects = EffectPump()
         let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites,
-                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+                                     context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
         func draw(height: Int = 10) -> Canvas {
@@ -80,7 +80,7 @@ struct DeliveriesPaneTests {
         ])
         let effects = EffectPump()
         let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites,
-                                     effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+                                     context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         await effects.settle()
         #expect(vm.visibleBulks.map(\.bulkId) == [newer, older])
@@ -195,7 +195,7 @@ struct DeliveriesPaneTests {
             _ = try #require(try await ws.invites.invite(numbers: [number]).bulkId)
             clock.advance(by: 60)
         }
-        vm = DeliveriesViewModel(book: test.book, invites: ws.invites, effects: effects.queue, toasts: ToastBoard(clock: clock), clock: clock)
+        vm = DeliveriesViewModel(book: test.book, invites: ws.invites, context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
         pane = DeliveriesPane(viewModel: vm, clock: clock)
         await effects.settle()
     }

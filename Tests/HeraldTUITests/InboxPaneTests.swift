@@ -12,7 +12,7 @@ import HeraldEmbedded
     let utc = TimeZone(identifier: "UTC")!
 
     func pane(_ ws: TestWorkspace, _ effects: EffectPump) -> InboxPane {
-        InboxPane(model: InboxViewModel(service: ws.workspace.inbox, effects: effects.queue, user: "ana",
+        InboxPane(model: InboxViewModel(service: ws.workspace.inbox, context: effects.context(), user: "ana",
                                         dates: InboxDateParser(timeZone: utc)), timeZone: utc)
     }
 
@@ -57,7 +57,7 @@ import HeraldEmbedded
             try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Message \(i)", body: "b", at: t0.addingTimeInterval(Double(i)))
         }
         let effects = EffectPump()
-        let pane = InboxPane(model: InboxViewModel(service: ws.workspace.inbox, effects: effects.queue, user: "ana",
+        let pane = InboxPane(model: InboxViewModel(service: ws.workspace.inbox, context: effects.context(), user: "ana",
                                                    filter: InboxFilter(limit: 2), dates: InboxDateParser(timeZone: utc)), timeZone: utc)
         pane.didAppear()
         await effects.settle()

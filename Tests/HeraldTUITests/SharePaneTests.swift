@@ -7,11 +7,9 @@ import HeraldViewModels
 import Testing
 
 @Suite struct SharePaneTests {
-    func pane(_ ws: TestWorkspace, _ effects: EffectPump, terminal: @escaping ([UInt8]) -> Bool = { _ in true }) async -> SharePane {
-        let copier = Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: effects.queue, onToast: { _, _ in },
-                            onTerminalBytes: terminal)
-        let model = ShareViewModel(share: ws.workspace.share, copier: copier,
-                                   emailSender: nil, mailProgram: nil, effects: effects.queue,
+    func pane(_ ws: TestWorkspace, _ effects: EffectPump, terminal: @escaping ([UInt8]) -> Void = { _ in }) async -> SharePane {
+        let model = ShareViewModel(share: ws.workspace.share, composer: nil, emailSender: nil, mailProgram: nil,
+                                   context: effects.context(terminal: TerminalHandOver(write: terminal, suspend: nil)),
                                    settings: ShareSettings(referrer: "Ana", sender: "Herald"))
         let pane = SharePane(model: model)
         pane.didAppear()
@@ -65,7 +63,7 @@ import Testing
         let ws = try await TestWorkspace()
         let effects = EffectPump()
         nonisolated(unsafe) var written: [UInt8] = []
-        let pane = await pane(ws, effects) { written += $0; return true }
+        let pane = await pane(ws, effects) { written += $0 }
         #expect(pane.handle(action: .copy))
         await effects.settle()
         let url = try #require(pane.model.link?.url)

@@ -10,17 +10,17 @@ import Testing
     @Test func thePreviewIsOfARecipientSentToNotOfOneLeftOut() async throws {
         let ws = try await TestWorkspace()
         let pump = EffectPump()
-        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, effects: pump.queue,
-                                   settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
+        // Ana comes first by name, but her number was invited already: the send leaves her out.
+        let source = ComposerSource(latestStatuses: { numbers in
+            Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385911111111" }.map { ($0, .deliveredToTerminal) })
+        })
+        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: source,
+                                   context: pump.context(), settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
         vm.load()
         await pump.settle()
         func person(_ first: String, _ last: String, _ number: String) throws -> Person {
             try ws.workspace.contacts.insert(Person(firstName: first, lastName: last,
                                                     phones: [LabeledPhone(label: nil, number: ws.workspace.parser.parse(number))]))
-        }
-        // Ana comes first by name, but her number was invited already: the send leaves her out.
-        vm.latestStatuses = { numbers in
-            Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385911111111" }.map { ($0, .deliveredToTerminal) })
         }
         vm.setRecipients([try person("Ana", "Kovačević", "+385911111111"), try person("Željka", "Perić", "+385922222222")])
         #expect(vm.prepareSend() == nil)

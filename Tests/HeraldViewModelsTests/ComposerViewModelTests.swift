@@ -16,17 +16,17 @@ import HeraldEmbedded
         return try ws.workspace.contacts.insert(Person(firstName: first, lastName: "Test", phones: phones, emails: emails))
     }
 
-    func composer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil) -> ComposerViewModel {
-        ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites,
-                          effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: "Ana",
-                                                                          signature: signature))
+    func composer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil, source: ComposerSource = ComposerSource(),
+                  toasts: ToastLog = ToastLog()) -> ComposerViewModel {
+        ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: source,
+                          context: pump.context(toasts: toasts.board), settings: ComposerSettings(sender: "Herald", senderName: "Ana",
+                                                                                                  signature: signature))
     }
 
     /// A composer whose toasts are noted, its messages loaded.
     func loadedComposer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil) async -> (ComposerViewModel, ToastLog) {
         let toasts = ToastLog()
-        let vm = composer(ws, pump, signature: signature)
-        vm.onToast = toasts.sink()
+        let vm = composer(ws, pump, signature: signature, toasts: toasts)
         vm.load()
         await pump.settle()
         return (vm, toasts)
@@ -142,14 +142,14 @@ import HeraldEmbedded
     @Test func theConfirmationShowsThePreviewAndSenderCountsOnlyNumbersThatWillBeSentAndListsNamesInOrder() async throws {
         let ws = try await TestWorkspace()
         let pump = EffectPump()
-        let vm = composer(ws, pump)
-        vm.load()
-        await pump.settle()
         // Zora's number was invited before: the send will leave it out, so the question does too.
-        vm.latestStatuses = { numbers in
+        let ledger = StatusAnswer { numbers in
             UIThreadGuard.storageTouched("read")      // as the ledger does: recorded if called from UI code
             return Dictionary(uniqueKeysWithValues: numbers.filter { $0 == "+385913333333" }.map { ($0, .messageWaiting) })
         }
+        let vm = composer(ws, pump, source: ComposerSource(latestStatuses: { ledger.answer($0) }))
+        vm.load()
+        await pump.settle()
         vm.setRecipients([try person(ws, "Zora", "+385913333333"), try person(ws, "Marko", "+385912345678"),
                           try person(ws, "Ana", "+385981111111")])
         let ui = UIThreadGuard()
@@ -165,7 +165,7 @@ import HeraldEmbedded
         #expect(!c.needsExplicitYes)
         // More than 50 numbers ask for an explicit y.
         vm.setRecipients(try (0..<51).map { try person(ws, "P\($0)", "+38591\(String(format: "%07d", 2_000_000 + $0))") })
-        vm.latestStatuses = { _ in [:] }
+        ledger.answer = { _ in [:] }
         #expect(vm.prepareSend() == nil)
         await pump.settle()
         #expect(vm.confirmation?.needsExplicitYes == true)
@@ -175,19 +175,20 @@ import HeraldEmbedded
         let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites,
-                                   effects: pump.queue, settings: ComposerSettings(sender: "Herald", senderName: nil,
-                                                                                   previewLink: ws.workspace.linkExample))
-        vm.onToast = toasts.sink()
-        var asked = 0
-        vm.onAskSenderName = { asked += 1 }
         let invites = ws.workspace.invites
-        vm.saveSenderName = { try invites.saveSenderName($0) }
+        let vm = ComposerViewModel(templates: ws.workspace.templates, invites: invites,
+                                   source: ComposerSource(saveSenderName: { try invites.saveSenderName($0) }),
+                                   context: pump.context(toasts: toasts.board),
+                                   settings: ComposerSettings(sender: "Herald", senderName: nil, previewLink: ws.workspace.linkExample))
+        var asked = 0
+        /// The shell's `:name ` question, counted each time the composer asked it.
+        func countAsked() { if vm.context.app.takePaletteRequest() == "name " { asked += 1 } }
         vm.load()
         await pump.settle()
         vm.setRecipients([try person(ws, "Zora", "+385913333333")])
         #expect(vm.prepareSend() == "no sender name")
         await pump.settle()
+        countAsked()
         #expect(asked == 1 && vm.confirmation == nil, "the question is who invites, not whether to send")
         #expect(toasts.texts.last?.contains("who invites?") == true)
         vm.setSenderName("  ")                          // nothing is not a name
@@ -203,6 +204,7 @@ import HeraldEmbedded
         vm.cancelSend()
         #expect(vm.prepareSend() == nil)
         await pump.settle()
+        countAsked()
         #expect(asked == 1 && vm.confirmation != nil)
     }
 
@@ -210,10 +212,7 @@ import HeraldEmbedded
         let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = composer(ws, pump)
-        vm.onToast = toasts.sink()
-        var sentBulks: [String] = []
-        vm.onSent = { sentBulks = $0 }
+        let vm = composer(ws, pump, toasts: toasts)
         vm.load()
         await pump.settle()
         #expect(vm.prepareSend() == "nobody selected: pick people in Contacts (space) first")
@@ -228,7 +227,7 @@ import HeraldEmbedded
         vm.confirmSend()
         #expect(vm.confirmation == nil)
         await pump.settle()
-        let bulk = try #require(sentBulks.first)
+        let bulk = try #require(vm.sentBulkIds.first)
         #expect(toasts.texts.last == "sent 1 invitation, bulk \(bulk)")
         #expect(try ws.workspace.ledger.bulk(id: bulk) != nil)
     }
@@ -237,8 +236,6 @@ import HeraldEmbedded
         let ws = try await TestWorkspace()
         let pump = EffectPump()
         let vm = composer(ws, pump)
-        var sentBulks: [String] = []
-        vm.onSent = { sentBulks = $0 }
         vm.load()
         await pump.settle()
         vm.setText("Come along, {RECEIVER_NAME}: <>")
@@ -246,7 +243,7 @@ import HeraldEmbedded
         vm.prepareSend()
         vm.confirmSend()
         await pump.settle()
-        let bulk = try #require(sentBulks.first)
+        let bulk = try #require(vm.sentBulkIds.first)
         let record = try #require(try ws.workspace.ledger.bulk(id: bulk))
         #expect(record.messageText == "Come along, {RECEIVER_NAME}: <>")
         #expect(vm.messages.count == 2)
@@ -282,4 +279,10 @@ import HeraldEmbedded
         vm.previousMessage()
         #expect(vm.text == PlatformEngine.defaultMessageText)
     }
+}
+
+/// The ledger's answer to "which of these numbers were invited", changed between sends.
+nonisolated private final class StatusAnswer: @unchecked Sendable {
+    var answer: @Sendable ([String]) -> [String: DeliveryStatus]
+    init(_ answer: @escaping @Sendable ([String]) -> [String: DeliveryStatus]) { self.answer = answer }
 }

@@ -13,7 +13,7 @@ struct ContactsEditingViewModelTests {
         let ui = UISide()
         let effects = EffectPump(ui: ui)
         let toasts = ToastBoard(clock: ws.clock)
-        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: toasts) }
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, context: effects.context(toasts: toasts)) }
         await effects.settle()
         return (vm, effects, ui, toasts)
     }

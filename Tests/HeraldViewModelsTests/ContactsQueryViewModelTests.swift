@@ -12,7 +12,7 @@ struct ContactsQueryViewModelTests {
     private func make(_ ws: TestWorkspace) async -> (ContactsViewModel, EffectPump, UISide) {
         let ui = UISide()
         let effects = EffectPump(ui: ui)
-        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: ToastBoard(clock: ws.clock)) }
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, context: effects.context(toasts: ToastBoard(clock: ws.clock))) }
         await effects.settle()
         return (vm, effects, ui)
     }
@@ -96,8 +96,8 @@ struct ContactsBooksViewModelTests {
         let ws = try await TestWorkspace(config: config)
         let ui = UISide()
         let effects = EffectPump(ui: ui)
-        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: ToastBoard(clock: ws.clock)) }
-        ui { vm.books = ws.workspace.books }
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, books: ws.workspace.books,
+                                        context: effects.context(toasts: ToastBoard(clock: ws.clock))) }
         await effects.settle()
         #expect(vm.bookLine == "books: friends syncing…")
         _ = try await ws.workspace.books.sync()
@@ -142,8 +142,8 @@ struct ContactsConflictViewModelTests {
 
         let ui = UISide()
         let effects = EffectPump(ui: ui)
-        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, effects: effects.queue, toasts: ToastBoard(clock: ws.clock)) }
-        ui { vm.books = ws.workspace.books }
+        let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, books: ws.workspace.books,
+                                        context: effects.context(toasts: ToastBoard(clock: ws.clock))) }
         await effects.settle()
         #expect(vm.bookLine == "books: dav: 1 conflict to settle (C)")
         ui { vm.askConflict() }

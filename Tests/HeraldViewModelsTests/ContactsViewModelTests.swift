@@ -16,7 +16,7 @@ struct ContactsViewModelTests {
         let effects = EffectPump(ui: ui)
         let vm = ui {
             ContactsViewModel(book: ws.book, suggestions: ws.workspace.suggestions,
-                              effects: effects.queue, toasts: toasts ?? ToastBoard(clock: ws.clock))
+                              context: effects.context(toasts: toasts ?? ToastBoard(clock: ws.clock)))
         }
         await effects.settle()
         return (vm, effects, ui)

@@ -14,8 +14,8 @@ struct DeliveriesViewModelTests {
                       toasts: ToastBoard? = nil) async -> DeliveriesViewModel {
         let effects = effects ?? EffectPump(ui: ui)
         let vm = ui {
-            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites, effects: effects.queue,
-                                toasts: toasts ?? ToastBoard(clock: ws.clock), clock: ws.clock)
+            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites,
+                                context: effects.context(toasts: toasts ?? ToastBoard(clock: ws.clock), clock: ws.clock))
         }
         await effects.settle()
         return vm

@@ -24,7 +24,7 @@ import HeraldEmbedded
     /// Ana's inbox view-model with its first page read, and the pump its effects go through.
     func loaded(_ ws: TestWorkspace) async -> (InboxViewModel, EffectPump) {
         let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(), user: "ana")
         vm.reload()
         await pump.settle()
         return (vm, pump)
@@ -102,9 +102,7 @@ import HeraldEmbedded
     @Test func openingAMessageDropsTheUnreadCountAtOnceAndTheMarkSticks() async throws {
         let ws = try await workspace(messages: 5)
         let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        var reported: [Int] = []
-        vm.onUnreadChanged = { reported.append($0) }
+        let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(), user: "ana")
         vm.reload()
         await pump.settle()
         vm.openCurrent()
@@ -116,7 +114,7 @@ import HeraldEmbedded
         // The service's own event for the same mark must not count twice.
         vm.handle(.inboxSeenChanged(InboxSeenChange(externalUserId: "ana", messageIds: [vm.messages[0].messageId], seen: true)))
         #expect(vm.counts.unread == 2)
-        #expect(reported.last == 2)
+        #expect(vm.context.app.unreadInbox == 2)       // what the status bar was told last
         // A fresh load agrees: the platform kept the mark.
         vm.reload()
         await pump.settle()
@@ -141,7 +139,7 @@ import HeraldEmbedded
         #expect(vm.messages.first { $0.messageId == id }?.seen == false)
         #expect(vm.counts.unread == 4)
         #expect(vm.countsSummary == "5 messages, 4 unread")
-        let again = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
+        let again = InboxViewModel(service: ws.workspace.inbox, context: pump.context(), user: "ana")
         again.reload()
         await pump.settle()
         #expect(again.counts.unread == 4)
@@ -159,8 +157,7 @@ import HeraldEmbedded
         let ws = try await workspace(messages: 4)
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.onToast = toasts.sink()
+        let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(toasts: toasts.board), user: "ana")
         vm.reload()
         await pump.settle()
         await ws.workspace.engine.injectFaults(.serverError(status: 500), count: 1, pathPrefix: "/mobile/2/messages/seen")
@@ -215,7 +212,7 @@ import HeraldEmbedded
     @Test func dateRangeAcceptsISODatesAndRefusesNonsense() async throws {
         let ws = try await workspace(messages: 4)
         let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana",
+        let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(), user: "ana",
                                 dates: InboxDateParser(timeZone: TimeZone(identifier: "UTC")!))
         vm.reload()
         await pump.settle()
@@ -238,8 +235,7 @@ import HeraldEmbedded
         try await ws.workspace.engine.setInboxAuthMode(.jwt, applicationKey: ws.workspace.credentials.applicationKey)
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: "ana")
-        vm.onToast = toasts.sink()
+        let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(toasts: toasts.board), user: "ana")
         vm.reload()
         await pump.settle()
         #expect(vm.messages.isEmpty)
@@ -259,7 +255,7 @@ import HeraldEmbedded
     @Test func anEmptyUserAsksForOne() async throws {
         let ws = try await workspace(messages: 1)
         let pump = EffectPump()
-        let vm = InboxViewModel(service: ws.workspace.inbox, effects: pump.queue, user: " ")
+        let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(), user: " ")
         vm.reload()
         #expect(vm.problem?.contains(":user ID") == true)
         vm.setUser("ana")

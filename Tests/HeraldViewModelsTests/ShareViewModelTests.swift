@@ -8,12 +8,11 @@ import Testing
 @Suite struct ShareViewModelTests {
     /// The Share view-model; its copies go through OSC 52 to `terminal`, their toasts to `toasts`.
     func share(_ ws: TestWorkspace, _ pump: EffectPump, sender: String? = "Herald", toasts: ToastLog = ToastLog(),
-               terminal: @escaping ([UInt8]) -> Bool = { _ in true }) -> ShareViewModel {
-        ShareViewModel(share: ws.workspace.share,
-                       copier: Copier(clipboard: Clipboard(method: .osc52, environment: [:]), effects: pump.queue,
-                                      onToast: toasts.sink(), onTerminalBytes: terminal),
+               composer: ComposerViewModel? = nil, terminal: @escaping ([UInt8]) -> Void = { _ in }) -> ShareViewModel {
+        ShareViewModel(share: ws.workspace.share, composer: composer,
                        emailSender: ws.workspace.emailSender, mailProgram: ws.workspace.mailProgram,
-                       effects: pump.queue, settings: ShareSettings(referrer: "Ana", sender: sender))
+                       context: pump.context(toasts: toasts.board, terminal: TerminalHandOver(write: terminal, suspend: nil)),
+                       settings: ShareSettings(referrer: "Ana", sender: sender))
     }
 
     @Test func everyChannelSaysWhetherItCanBeUsedAndWhyNot() async throws {
@@ -67,8 +66,7 @@ import Testing
         let pump = EffectPump()
         let toasts = ToastLog()
         nonisolated(unsafe) var written: [[UInt8]] = []
-        let vm = share(ws, pump, toasts: toasts) { written.append($0); return true }
-        vm.onToast = toasts.sink()
+        let vm = share(ws, pump, toasts: toasts) { written.append($0) }
         vm.refresh()
         await pump.settle()
         vm.choose(.link)
@@ -82,13 +80,14 @@ import Testing
         let ws = try await TestWorkspace()
         let pump = EffectPump()
         let toasts = ToastLog()
-        let vm = share(ws, pump)
-        vm.onToast = toasts.sink()
-        var composed: [ShareChannel] = []
-        vm.onCompose = { composed.append($0) }
+        let composer = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: ComposerSource(),
+                                         context: pump.context(), settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
+        composer.setChannel(.email)
+        let vm = share(ws, pump, toasts: toasts, composer: composer)
         vm.choose(.sms)
+        #expect(composer.channel == .sms && vm.context.app.takeFocusRequest() == .composer)
         vm.choose(.email)
-        #expect(composed == [.sms])
+        #expect(composer.channel == .sms && vm.context.app.takeFocusRequest() == nil)    // nothing composed for email
         #expect(toasts.entries.last?.level == .warning)
         #expect(toasts.texts.last?.hasPrefix("Email invite is not available: ") == true)
         #expect(vm.current == .email)

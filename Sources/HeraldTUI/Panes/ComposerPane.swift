@@ -194,7 +194,7 @@ public final class ComposerPane: LivePane {
                 PaneBinding(.yes, footer: explicit ? "send" : nil) { model.confirmSend() },
                 PaneBinding(.pressButton, footer: explicit ? nil : "send") {
                     if self.confirmButton == 1 { model.cancelSend() } else if explicit {
-                        model.onToast(.info, "this sends to \(confirmation.destinations) numbers: type y to send")
+                        model.notify("this sends to \(confirmation.destinations) numbers: type y to send", level: .info)
                     } else { model.confirmSend() }
                 },
                 PaneBinding(.no, footer: "cancel") { model.cancelSend() },
@@ -230,14 +230,14 @@ public final class ComposerPane: LivePane {
     }
 
     private func insertPlaceholder() {
-        guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        guard !model.isReadOnly else { model.notify(model.readOnlyReason ?? "", level: .warning); return }
         syncEditor()
         editor.insert(model.linkPlaceholder)
         model.setText(editor.text)
     }
 
     private func beginEditing() {
-        guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        guard !model.isReadOnly else { model.notify(model.readOnlyReason ?? "", level: .warning); return }
         syncEditor()
         focus = .text
     }
@@ -267,11 +267,11 @@ public final class ComposerPane: LivePane {
     }
 
     private func editExternally() {
-        guard !model.isReadOnly else { model.onToast(.warning, model.readOnlyReason ?? ""); return }
+        guard !model.isReadOnly else { model.notify(model.readOnlyReason ?? "", level: .warning); return }
         // Editing before the messages arrive would start from nothing, and the load would then overwrite the edit.
-        guard !model.isLoading else { model.onToast(.info, "the messages are still loading; press e again in a moment"); return }
-        guard let suspendTerminal = suspendTerminal ?? PaneTerminalHooks.suspend else {
-            model.onToast(.warning, "no terminal to hand to $EDITOR here")
+        guard !model.isLoading else { model.notify("the messages are still loading; press e again in a moment", level: .info); return }
+        guard let suspendTerminal = suspendTerminal ?? model.context.terminal.suspend else {
+            model.notify("no terminal to hand to $EDITOR here", level: .warning)
             return
         }
         do {
@@ -279,7 +279,7 @@ public final class ComposerPane: LivePane {
             model.setText(edited)
             syncEditor()
         } catch {
-            model.onToast(.error, error.description)
+            model.notify(error.description, level: .error)
         }
     }
 

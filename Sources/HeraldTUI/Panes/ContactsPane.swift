@@ -8,8 +8,8 @@ import HeraldViewModels
 public final class ContactsPane: LivePane {
     public let viewModel: ContactsViewModel
     public let title = "Contacts"
-    /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
-    public var copier: Copier?
+    /// The copy key's way to the clipboard: the view-model's context's.
+    public var copier: Copier? { viewModel.context.copier }
     private var list = ListState()
     private var search = TextFieldState()
     /// Where the last layout put the list (below the search line, when there is one) and the search line.
@@ -31,7 +31,7 @@ public final class ContactsPane: LivePane {
         return viewModel.isSearching || form != nil ? .editor : .contacts
     }
     public var capturesAllKeys: Bool { viewModel.mergeQuestion != nil || viewModel.conflictQuestion != nil }
-    /// Hands the terminal to $EDITOR for `E` and the form's ctrl-o (nil: `PaneTerminalHooks.suspend`, set by the launcher).
+    /// Hands the terminal to $EDITOR for `E` and the form's ctrl-o (nil: the terminal the view-model's context lends).
     public var suspendTerminal: ((() -> Void) -> Void)?
     public var environment = ProcessInfo.processInfo.environment
     /// Invites these people with what the Composer is set to (the shell opens the Composer's confirmation).
@@ -400,7 +400,7 @@ public final class ContactsPane: LivePane {
     /// Opens `card` in the person's editor (the terminal handed over meanwhile); a card with problems opens again
     /// with them on top. A card given up on is kept in a file, and the toast says where and what is wrong.
     private func runCardEditor(_ card: String, name: String, save: (ContactDraft) -> Void) {
-        guard let suspend = suspendTerminal ?? PaneTerminalHooks.suspend else {
+        guard let suspend = suspendTerminal ?? viewModel.context.terminal.suspend else {
             viewModel.notify("no terminal to hand to $EDITOR here")
             return
         }

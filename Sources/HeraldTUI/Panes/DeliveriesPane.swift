@@ -8,8 +8,8 @@ public final class DeliveriesPane: LivePane {
     public let viewModel: DeliveriesViewModel
     public let title = "Deliveries"
     private let clock: any HeraldClock
-    /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
-    public var copier: Copier?
+    /// The copy key's way to the clipboard: the view-model's context's.
+    public var copier: Copier? { viewModel.context.copier }
     private var list = ListState()
     private var recipientList = ListState()
     private var tableRect = Rect.zero

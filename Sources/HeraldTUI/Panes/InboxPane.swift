@@ -7,8 +7,8 @@ import HeraldViewModels
 public final class InboxPane: LivePane {
     public let model: InboxViewModel
     public let title = "Inbox"
-    /// The copy key's way to the clipboard (nil: the key does nothing, as in tests without a terminal).
-    public var copier: Copier?
+    /// The copy key's way to the clipboard: the view-model's context's.
+    public var copier: Copier? { model.context.copier }
     private var list = ListState()
     private var listRect = Rect.zero
     private var editing: Editing?
@@ -347,9 +347,9 @@ public final class InboxPane: LivePane {
         // (its optimistic marks already counted), so it has the last word for its user.
         switch serviceEvent {
         case .inboxSeenChanged(let change) where change.externalUserId == model.user && started:
-            model.onUnreadChanged(model.counts.unread)
+            model.context.app.setUnreadInbox(model.counts.unread)
         case .inboxLoaded(let loaded) where loaded.externalUserId == model.user && started:
-            model.onUnreadChanged(model.counts.unread)
+            model.context.app.setUnreadInbox(model.counts.unread)
         default: break
         }
         return changed

@@ -27,13 +27,16 @@ public final class AppViewModel {
     public var held: HeldSends?
     public private(set) var wantsToQuit = false
     private let clock: any HeraldClock
+    /// The terminal the screen runs on (the launcher's), lent to the panes: `.none` in tests and the benchmark.
+    public let terminal: TerminalHandOver
 
     public init(workspaceName: String, platformName: String = "embedded",
-                toasts: ToastBoard, clock: any HeraldClock = SystemClock()) {
+                toasts: ToastBoard, clock: any HeraldClock = SystemClock(), terminal: TerminalHandOver = .none) {
         self.workspaceName = TerminalSafeText.sanitize(workspaceName)
         self.platformName = platformName
         self.toasts = toasts
         self.clock = clock
+        self.terminal = terminal
     }
 
     /// Records the pane now shown; call from the shell's one focus path only.

@@ -8,27 +8,15 @@ import HeraldServices
 /// draws (link placeholder, fields, characters forcing UCS-2), and the send confirmation.
 /// Confined to the app loop's thread; service calls go through `effects`.
 public final class ComposerViewModel {
+    public let context: ViewModelContext
     private let templates: TemplateService
     private let invites: InviteService
-    private let effects: EffectQueue
+    /// The ledger's statuses, the people selected, the sender name kept: read off the UI thread.
+    private let source: ComposerSource
     public private(set) var settings: ComposerSettings
 
-    /// Called for toasts.
-    public var onToast: (ToastLevel, String) -> Void = { _, _ in }
-    /// The latest status of each number (E.164) in the ledger, so the confirmation counts only numbers the
-    /// send will really go to; read off the UI thread. The workspace wires it (nil: nothing is known to be invited).
-    public var latestStatuses: (@Sendable ([String]) async throws -> [String: DeliveryStatus])?
-    /// Reads people by id off the UI thread (the workspace wires the address book).
-    public var readPeople: (@Sendable ([Int64]) async throws -> [Person])?
-    /// Called after invitations went out, with the bulk ids.
-    public var onSent: ([String]) -> Void = { _ in }
-    /// Asks the person who invites (the message has {SENDER_NAME} and no name is known): the shell opens `:name `.
-    public var onAskSenderName: (() -> Void)?
-    /// Keeps the name for the next sends and the next run (off the UI thread).
-    public var saveSenderName: (@Sendable (String) async throws -> Void)?
-    /// Reads the sender name kept by an earlier `:name`; asked when the messages load, off the UI thread, and used
-    /// when no sender name was configured.
-    public var readSavedSenderName: (@Sendable () async -> String?)?
+    /// The bulks the last send made (empty before any).
+    public private(set) var sentBulkIds: [String] = []
     /// A send waits for the name asked for.
     private var awaitingSenderName = false
 
@@ -59,14 +47,18 @@ public final class ComposerViewModel {
     /// When the send the confirmation asks about leaves (`t` in it cycles); back to `.soon` for each new confirmation.
     public private(set) var sendWhen: SendWhen = .soon
 
-    public init(templates: TemplateService, invites: InviteService, effects: EffectQueue,
+    public init(templates: TemplateService, invites: InviteService, source: ComposerSource, context: ViewModelContext,
                 settings: ComposerSettings) {
         self.templates = templates
         self.invites = invites
-        self.effects = effects
+        self.source = source
+        self.context = context
         self.settings = settings
         self.sender = settings.sender
     }
+
+    /// Tells the person at the keyboard something (a toast).
+    public func notify(_ text: String, level: ToastLevel) { context.toasts.post(text, level: level) }
 
     // MARK: derived state
 
@@ -154,8 +146,8 @@ public final class ComposerViewModel {
     public func load() {
         isLoading = true
         let templates = self.templates
-        let readSaved = settings.senderName == nil ? readSavedSenderName : nil
-        effects.perform({ () async throws -> ([ApplicationMessage], Result<Bool, any Error>, String?) in
+        let readSaved = settings.senderName == nil ? source.readSavedSenderName : nil
+        context.effects.perform({ () async throws -> ([ApplicationMessage], Result<Bool, any Error>, String?) in
             let saved = await readSaved?()
             let list = await templates.list()
             let allowed: Result<Bool, any Error>
@@ -180,7 +172,7 @@ public final class ComposerViewModel {
                 case .failure(let error):
                     // Unknown, not "allowed": the platform decides when a change is saved.
                     self.editingAllowed = nil
-                    self.onToast(.warning, "could not read whether messages may be edited: " + userMessage(for: error))
+                    self.notify("could not read whether messages may be edited: " + userMessage(for: error), level: .warning)
                 }
                 if let selectedKey, let i = list.firstIndex(where: { $0.key == selectedKey }) {
                     self.messageIndex = i
@@ -189,7 +181,7 @@ public final class ComposerViewModel {
                 }
             case .failure(let error):
                 self.loadProblem = "cannot load the messages: " + userMessage(for: error)
-                self.onToast(.error, self.loadProblem ?? "")
+                self.notify(self.loadProblem ?? "", level: .error)
             }
             if self.sendWhenLoaded {
                 self.sendWhenLoaded = false
@@ -223,7 +215,7 @@ public final class ComposerViewModel {
 
     /// Next signature choice (none → configured → none); refused while read-only.
     public func cycleSignature() {
-        guard !isReadOnly else { onToast(.warning, readOnlyReason ?? ""); return }
+        guard !isReadOnly else { notify(readOnlyReason ?? "", level: .warning); return }
         signatureIndex = (signatureIndex + 1) % signatureChoices.count
     }
 
@@ -240,21 +232,15 @@ public final class ComposerViewModel {
 
     /// Sets the recipients to the people with these ids, read off the UI thread; `then` runs once they are in.
     public func setRecipients(ids: [Int64], then: (() -> Void)? = nil) {
-        guard !ids.isEmpty, let read = readPeople else {
+        guard !ids.isEmpty, let read = source.readPeople else {
             if ids.isEmpty { setRecipients([]) }
             then?()
             return
         }
-        effects.perform({ try await read(ids) }) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let people):
-                self.setRecipients(people)
-                then?()
-            case .failure(let error):
-                // Never "nobody selected": the person at the keyboard is told the selection could not be read.
-                self.onToast(.error, "could not read the \(ids.count) selected people: \(userMessage(for: error))")
-            }
+        // Never "nobody selected" on a failure: the person at the keyboard is told the selection could not be read.
+        context.run({ try await read(ids) }, for: self, failure: "could not read the \(ids.count) selected people") { vm, people in
+            vm.setRecipients(people)
+            then?()
         }
     }
 
@@ -264,18 +250,12 @@ public final class ComposerViewModel {
     /// Saves the text (with the signature) as a new custom message and selects it.
     public func saveAsCustom() {
         let text = fullText, placeholder = linkPlaceholder, templates = self.templates
-        effects.perform({ try await templates.create(text: text, placeholder: placeholder) }) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let message):
-                self.messages.append(message)
-                self.messageIndex = self.messages.count - 1
-                self.text = message.text
-                self.signatureIndex = 0
-                self.onToast(.success, "saved as message \(message.key)")
-            case .failure(let error):
-                self.onToast(.error, "not saved: " + userMessage(for: error))
-            }
+        context.run({ try await templates.create(text: text, placeholder: placeholder) }, for: self, failure: "not saved") { vm, message in
+            vm.messages.append(message)
+            vm.messageIndex = vm.messages.count - 1
+            vm.text = message.text
+            vm.signatureIndex = 0
+            vm.notify("saved as message \(message.key)", level: .success)
         }
     }
 
@@ -294,26 +274,26 @@ public final class ComposerViewModel {
     @discardableResult
     public func prepareSend() -> String? {
         if let problem = sendProblem() {
-            onToast(.warning, problem)
+            notify(problem, level: .warning)
             return problem
         }
         if needsSenderName {
             // Never a message with a gap where the name goes: ask once, keep the answer, then go on.
             awaitingSenderName = true
-            onToast(.warning, "who invites? the message says {SENDER_NAME}: type your name and Enter (kept for the next sends)")
-            onAskSenderName?()
+            notify("who invites? the message says {SENDER_NAME}: type your name and Enter (kept for the next sends)", level: .warning)
+            context.app.ask(inPalette: "name ")
             return "no sender name"
         }
         // Numbers already invited or on their way are left out, as the send will leave them out: which
         // they are is read off the UI thread, and the question opens once it is known.
-        guard channel == .sms, let lookup = latestStatuses else { confirm(latest: [:]); return nil }
+        guard channel == .sms, let lookup = source.latestStatuses else { confirm(latest: [:]); return nil }
         let numbers = recipients.flatMap(\.invitableNumbers)
-        effects.perform({ try await lookup(numbers) }) { [weak self] result in
+        context.effects.perform({ try await lookup(numbers) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let latest): self.confirm(latest: latest)
             case .failure(let error):
-                self.onToast(.warning, "could not read which numbers are already invited: \(userMessage(for: error))")
+                self.notify("could not read which numbers are already invited: \(userMessage(for: error))", level: .warning)
                 self.confirm(latest: [:])
             }
         }
@@ -351,7 +331,7 @@ public final class ComposerViewModel {
             let problem = channel == .email ? "none of the selected people has an email address"
                 : alreadyInvited > 0 ? "nothing to send: every number is already invited or on its way"
                 : "none of the selected people has a number that can receive SMS"
-            onToast(.warning, problem)
+            notify(problem, level: .warning)
             return
         }
         let title = channel == .email
@@ -381,21 +361,18 @@ public final class ComposerViewModel {
     public func setSenderName(_ given: String) {
         let name = given.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            onToast(.warning, "a name is 1 to 100 characters without control characters, e.g. :name Ana Horvat")
+            notify("a name is 1 to 100 characters without control characters, e.g. :name Ana Horvat", level: .warning)
             return
         }
         settings.senderName = name
         let shown = TerminalSafeText.sanitize(name, singleLine: true)
-        if let save = saveSenderName {
-            effects.perform({ try await save(name) }) { [weak self] result in
-                guard let self else { return }
-                switch result {
-                case .success: self.onToast(.success, "invitations now say they are from \(shown) (kept for the next sends)")
-                case .failure(let error): self.onToast(.warning, "invitations say \(shown) now, but it could not be kept: \(userMessage(for: error))")
-                }
+        if let save = source.saveSenderName {
+            context.run({ try await save(name) }, for: self, failure: "invitations say \(shown) now, but it could not be kept",
+                        level: .warning) { vm, _ in
+                vm.notify("invitations now say they are from \(shown) (kept for the next sends)", level: .success)
             }
         } else {
-            onToast(.success, "invitations now say they are from \(shown)")
+            notify("invitations now say they are from \(shown)", level: .success)
         }
         if awaitingSenderName {
             awaitingSenderName = false
@@ -454,7 +431,7 @@ public final class ComposerViewModel {
         let text = fullText, placeholder = linkPlaceholder, key = selectedMessage?.key
         let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
         let sendAt = sendWhen.date(now: Date())
-        effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
+        context.effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
             var saved: ApplicationMessage?
             var messageKey = key
             if modified || key == nil {
@@ -490,10 +467,10 @@ public final class ComposerViewModel {
                 note += "; \(refused.count) refused" + (reasons.isEmpty ? "" : ": " + reasons)
             }
             if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
-            onToast(invite.bulkIds.isEmpty || accepted == 0 ? .warning : .success, note)
-            onSent(invite.bulkIds)
+            notify(note, level: invite.bulkIds.isEmpty || accepted == 0 ? .warning : .success)
+            sentBulkIds = invite.bulkIds
         case .failure(let error):
-            onToast(.error, "not sent: " + userMessage(for: error))
+            notify("not sent: " + userMessage(for: error), level: .error)
         }
     }
 
@@ -505,7 +482,7 @@ public final class ComposerViewModel {
         let email = EmailOptions(text: fullText)
         let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
         let sendAt = sendWhen.date(now: Date())
-        effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
+        context.effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
             (try await invites.invite(people: people, options: InviteOptions(messageKey: key, fields: fields, sendAt: sendAt, email: email)),
              nil)
         }) { [weak self] result in self?.finishSend(result) }

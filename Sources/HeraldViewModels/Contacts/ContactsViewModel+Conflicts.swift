@@ -32,19 +32,15 @@ extension ContactsViewModel {
     public func askConflict() {
         guard let books else { notify("no address books are configured"); return }
         let book = self.book
-        effects.perform({ () async throws -> ConflictQuestion? in
+        context.run({ () async throws -> ConflictQuestion? in
             let all = try await books.conflicts()
             guard let first = all.first else { return nil }
             let name = try await book.person(id: first.personId)?.displayName ?? "contact \(first.personId)"
             return ConflictQuestion(first, name: name, more: all.count - 1)
-        }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let question?): self.conflictQuestion = question
-            case .success(nil): self.notify("no conflicts: every card is the same here and on its server")
-            case .failure(let error): self.notify("cannot read the conflicts: \(Self.describe(error))", level: .error)
-            }
-        })
+        }, for: self, failure: "cannot read the conflicts") { vm, question in
+            guard let question else { vm.notify("no conflicts: every card is the same here and on its server"); return }
+            vm.conflictQuestion = question
+        }
     }
 
     public func cancelConflict() { conflictQuestion = nil }
@@ -53,16 +49,10 @@ extension ContactsViewModel {
     public func settleConflict(keepMine: Bool) {
         guard let question = conflictQuestion, let books else { return }
         conflictQuestion = nil
-        effects.perform({ try await books.resolve(personId: question.personId, keepMine: keepMine) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success:
-                self.notify(keepMine ? "kept Herald's version of \(question.name): the next sync sends it"
-                                     : "kept the server's version of \(question.name)", level: .success)
-                self.reload()
-            case .failure(let error):
-                self.notify("not settled: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await books.resolve(personId: question.personId, keepMine: keepMine) }, for: self, failure: "not settled") { vm, _ in
+            vm.notify(keepMine ? "kept Herald's version of \(question.name): the next sync sends it"
+                               : "kept the server's version of \(question.name)", level: .success)
+            vm.reload()
+        }
     }
 }

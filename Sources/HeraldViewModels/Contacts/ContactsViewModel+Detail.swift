@@ -56,17 +56,11 @@ extension ContactsViewModel {
         }
         let choice: String? = number.chosen ? nil : e164
         let book = self.book
-        effects.perform({ try await book.setSMSNumber(choice, personId: id) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success:
-                self.toasts.post(choice.map { "invitations to \(detail.name) go to \($0)" }
-                                 ?? "Herald chooses \(detail.name)'s number again", level: .success)
-                self.readDetail(personId: id, reasons: detail.reasons, opening: false)
-                self.refreshRows()
-            case .failure(let error):
-                self.toasts.post("could not save the choice: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.setSMSNumber(choice, personId: id) }, for: self, failure: "could not save the choice") { vm, _ in
+            vm.notify(choice.map { "invitations to \(detail.name) go to \($0)" }
+                      ?? "Herald chooses \(detail.name)'s number again", level: .success)
+            vm.readDetail(personId: id, reasons: detail.reasons, opening: false)
+            vm.refreshRows()
+        }
     }
 }

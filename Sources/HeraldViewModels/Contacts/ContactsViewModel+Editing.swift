@@ -36,35 +36,25 @@ extension ContactsViewModel {
     public func withCard(_ then: @escaping (Int64, String) -> Void) {
         guard let id = editTarget else { notify("nobody to edit: move the cursor to a person"); return }
         let book = self.book
-        effects.perform({ try await book.card(personId: id) }, then: { [weak self] result in
-            switch result {
-            case .success(let card?): then(id, card)
-            case .success(nil): self?.notify("that person is no longer in the address book")
-            case .failure(let error): self?.notify("could not read the contact: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.card(personId: id) }, for: self, failure: "could not read the contact") { vm, card in
+            guard let card else { vm.notify("that person is no longer in the address book"); return }
+            then(id, card)
+        }
     }
 
     /// Stores a card the person edited: a new contact (`personId` nil) or changes to one.
     public func save(_ draft: ContactDraft, personId: Int64?) {
         let book = self.book
-        effects.perform({ () async throws -> (Person?, Bool) in
+        context.run({ () async throws -> (Person?, Bool) in
             if let personId { return (try await book.save(draft, personId: personId), false) }
             return (try await book.add(draft, book: draft.book), true)
-        }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success((let person?, let added)):
-                let name = TerminalSafeText.sanitize(person.displayName)
-                self.notify(added ? "Added \(name)" : "Saved \(name)", level: .success)
-                self.reload(keepingCursor: true)
-                if let id = self.detail?.personId, id == person.id { self.readDetail(personId: id, reasons: self.detail?.reasons, opening: false) }
-            case .success((nil, _)):
-                self.notify("nothing changed", level: .info)
-            case .failure(let error):
-                self.notify("not saved: \(Self.describe(error))", level: .error)
-            }
-        })
+        }, for: self, failure: "not saved") { vm, saved in
+            guard let person = saved.0 else { vm.notify("nothing changed", level: .info); return }
+            let name = TerminalSafeText.sanitize(person.displayName)
+            vm.notify(saved.1 ? "Added \(name)" : "Saved \(name)", level: .success)
+            vm.reload(keepingCursor: true)
+            if let id = vm.detail?.personId, id == person.id { vm.readDetail(personId: id, reasons: vm.detail?.reasons, opening: false) }
+        }
     }
 
     /// Deletes the selection (or the person under the cursor) at once; `u` brings them back.
@@ -72,19 +62,13 @@ extension ContactsViewModel {
         let ids = targets()
         guard !ids.isEmpty else { notify("nobody to delete: move the cursor to a person"); return }
         let book = self.book
-        effects.perform({ try await book.delete(ids: ids) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let people):
-                self.deletedForUndo = people
-                self.picks.clear()
-                let what = people.count == 1 ? TerminalSafeText.sanitize(people[0].displayName) : "\(people.count) people"
-                self.notify("Deleted \(what) — u brings \(people.count == 1 ? "them" : "them all") back", level: .success)
-                self.reload(keepingCursor: false)
-            case .failure(let error):
-                self.notify("not deleted: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.delete(ids: ids) }, for: self, failure: "not deleted") { vm, people in
+            vm.deletedForUndo = people
+            vm.picks.clear()
+            let what = people.count == 1 ? TerminalSafeText.sanitize(people[0].displayName) : "\(people.count) people"
+            vm.notify("Deleted \(what) — u brings \(people.count == 1 ? "them" : "them all") back", level: .success)
+            vm.reload(keepingCursor: false)
+        }
     }
 
     /// `u`: brings back the people just deleted, else the selection a select-none or invert cleared.
@@ -111,12 +95,9 @@ extension ContactsViewModel {
         let ids = selectionInListOrder()
         guard ids.count >= 2 else { notify("select the people to merge (space), at least two"); return }
         let book = self.book
-        effects.perform({ try await book.mergePlan(ids: ids) }, then: { [weak self] result in
-            switch result {
-            case .success(let plan): self?.mergeQuestion = MergePreview(plan)
-            case .failure(let error): self?.notify("cannot merge: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.mergePlan(ids: ids) }, for: self, failure: "cannot merge") { vm, plan in
+            vm.mergeQuestion = MergePreview(plan)
+        }
     }
 
     public func cancelMerge() { mergeQuestion = nil }
@@ -126,17 +107,11 @@ extension ContactsViewModel {
         guard let plan = mergeQuestion else { return }
         mergeQuestion = nil
         let book = self.book
-        effects.perform({ try await book.merge(ids: plan.ids) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let done):
-                self.picks.clear()
-                self.notify("Merged \(done.removed.count + 1) people into \(TerminalSafeText.sanitize(done.merged.displayName))", level: .success)
-                self.reload(keepingCursor: false)
-            case .failure(let error):
-                self.notify("not merged: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.merge(ids: plan.ids) }, for: self, failure: "not merged") { vm, done in
+            vm.picks.clear()
+            vm.notify("Merged \(done.removed.count + 1) people into \(TerminalSafeText.sanitize(done.merged.displayName))", level: .success)
+            vm.reload(keepingCursor: false)
+        }
     }
 
     /// `=`: only the people who look like one person, group after group; again (or esc) shows everyone.

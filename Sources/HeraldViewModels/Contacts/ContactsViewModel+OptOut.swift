@@ -11,7 +11,7 @@ extension ContactsViewModel {
         guard !ids.isEmpty else { notify("nobody to opt out: move the cursor to a person"); return }
         guard let invites else { notify("opting out needs the platform, which this screen has not", level: .info); return }
         let book = self.book
-        effects.perform({ () async throws -> (optedOut: Bool, numbers: Int) in
+        context.run({ () async throws -> (optedOut: Bool, numbers: Int) in
             let numbers = Array(Set(try await book.people(ids: ids).flatMap(\.distinctNumbers))).sorted()
             guard !numbers.isEmpty else { return (false, 0) }
             let out = Set(try await invites.optOuts().map(\.number))
@@ -21,16 +21,14 @@ extension ContactsViewModel {
             }
             _ = try await invites.optOut(numbers: numbers.filter { !out.contains($0) })
             return (true, numbers.count)
-        }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success((_, 0)): self.notify("no number to opt out", level: .info)
-            case .success((true, let n)):
-                self.notify("opted out \(counted(n, "number")): no invitation goes to \(n == 1 ? "it" : "them") (O again takes \(n == 1 ? "it" : "them") off the list)",
-                            level: .success)
-            case .success((false, let n)): self.notify("\(counted(n, "number")) taken off the opt-out list: \(n == 1 ? "it" : "they") may be invited again", level: .success)
-            case .failure(let error): self.notify("opt-out not changed: \(Self.describe(error))", level: .error)
+        }, for: self, failure: "opt-out not changed") { vm, done in
+            switch done {
+            case (_, 0): vm.notify("no number to opt out", level: .info)
+            case (true, let n):
+                vm.notify("opted out \(counted(n, "number")): no invitation goes to \(n == 1 ? "it" : "them") (O again takes \(n == 1 ? "it" : "them") off the list)",
+                          level: .success)
+            case (false, let n): vm.notify("\(counted(n, "number")) taken off the opt-out list: \(n == 1 ? "it" : "they") may be invited again", level: .success)
             }
-        })
+        }
     }
 }

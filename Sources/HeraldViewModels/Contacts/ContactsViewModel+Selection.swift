@@ -56,30 +56,19 @@ extension ContactsViewModel {
     /// Adds everyone shown who is in `state` to the selection (read off the UI thread), and says how many.
     public func select(_ state: StateSelection) {
         let book = self.book, listing = self.listing
-        effects.perform({ try await book.ids(of: listing, in: state) }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let ids):
-                let added = Set(ids).subtracting(self.selection)
-                self.picks.add(ids, undoable: true)
-                let people = ids.count == 1 ? "1 person" : "\(ids.count) people"
-                self.toasts.post(ids.isEmpty ? "nobody shown is \(state.phrase)"
-                                 : "\(people) \(state.phrase) selected (\(added.count) new; u undoes)", level: .info)
-            case .failure(let error):
-                self.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.ids(of: listing, in: state) }, for: self, failure: "could not read the contacts") { vm, ids in
+            let added = Set(ids).subtracting(vm.selection)
+            vm.picks.add(ids, undoable: true)
+            let people = ids.count == 1 ? "1 person" : "\(ids.count) people"
+            vm.notify(ids.isEmpty ? "nobody shown is \(state.phrase)"
+                      : "\(people) \(state.phrase) selected (\(added.count) new; u undoes)", level: .info)
+        }
     }
 
     /// Every id of the listing shown: at hand for a search, read off the UI thread for everyone.
     private func withIdsOfListing(_ body: @escaping ([Int64]) -> Void) {
         if let ids = listing.ids { body(ids); return }
         let book = self.book, listing = self.listing
-        effects.perform({ try await book.ids(of: listing) }, then: { [weak self] result in
-            switch result {
-            case .success(let ids): body(ids)
-            case .failure(let error): self?.toasts.post("could not read the contacts: \(Self.describe(error))", level: .error)
-            }
-        })
+        context.run({ try await book.ids(of: listing) }, for: self, failure: "could not read the contacts") { _, ids in body(ids) }
     }
 }

@@ -26,10 +26,13 @@ nonisolated extension Array {
 /// (marked as loading), and a row not read yet is shown as a placeholder. Every read carries the
 /// generation of the listing it was asked for, so a late answer to an older search is dropped.
 public final class ContactsViewModel {
+    public let context: ViewModelContext
     public let book: ContactBook
     private let suggestionService: SuggestionService?
-    let effects: EffectQueue
-    let toasts: ToastBoard
+    /// The platform's opt-out list, through the invitation service (`O`); nil where nothing sends.
+    public let invites: InviteService?
+    /// The address books (`[[books]]`), whose state the title shows; nil when the workspace has none to show.
+    public let books: BookSyncer?
 
     public private(set) var sort: ContactSort = .firstName
     public private(set) var query = ""
@@ -53,13 +56,6 @@ public final class ContactsViewModel {
     public private(set) var queryProblem: String?
     /// The searches made before, for ↑ and ↓ in the search field.
     public private(set) var history = SearchHistory()
-    /// The address books (`[[books]]`), whose state the title shows; nil when the workspace has none to show.
-    /// The platform's opt-out list, through the invitation service (`O`); nil where nothing sends.
-    public var invites: InviteService?
-
-    public var books: BookSyncer? {
-        didSet { loadBookStates() }
-    }
     /// "books: personal ✓ · work: 1 conflict to settle": how each book stands, nil without books.
     public private(set) var bookLine: String?
     /// The books of the config, in order: where `a` may put a new contact.
@@ -92,15 +88,21 @@ public final class ContactsViewModel {
     private var relistWanted = false
     private var relistKeepsCursor = true
 
-    public init(book: ContactBook, suggestions: SuggestionService?, effects: EffectQueue, toasts: ToastBoard) {
+    public init(book: ContactBook, suggestions: SuggestionService?, invites: InviteService? = nil, books: BookSyncer? = nil,
+                context: ViewModelContext) {
+        self.context = context
         self.book = book
         suggestionService = suggestions
-        self.effects = effects
-        self.toasts = toasts
+        self.invites = invites
+        self.books = books
         listing = ContactListing(query: "", sort: .firstName, total: 0, ids: nil)
         reload()
         loadSearchHistory()
+        loadBookStates()
     }
+
+    var effects: EffectQueue { context.effects }
+    var toasts: ToastBoard { context.toasts }
 
     // MARK: the list
 
@@ -293,27 +295,22 @@ public final class ContactsViewModel {
     public func loadSuggestions() {
         guard let service = suggestionService else { return }
         let wanted = suggestionCount, book = self.book
-        effects.perform({ () async throws -> ([Suggestion], [PersonInvitationSummary]) in
+        context.run({ () async throws -> ([Suggestion], [PersonInvitationSummary]) in
             let found = try await service.suggestions(count: wanted)
             try await service.markShown(found)
             return (found, try await book.summaries(for: found.map(\.person)))
-        }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let (found, summaries)):
-                let before = self.visibleSuggestions.count
-                self.suggested = found
-                self.suggestionRows = Self.suggestionRows(found, summaries)
-                // People rows sit after the suggestions: move them (and a cursor among them) along.
-                let shift = self.visibleSuggestions.count - before
-                if shift != 0 {
-                    self.pages.shift(by: shift)
-                    if self.cursor >= before && self.cursor > 0 { self.cursor = max(0, self.cursor + shift) }
-                }
-            case .failure(let error):
-                self.toasts.post("suggestions unavailable: \(Self.describe(error))", level: .warning)
+        }, for: self, failure: "suggestions unavailable", level: .warning) { vm, read in
+            let (found, summaries) = read
+            let before = vm.visibleSuggestions.count
+            vm.suggested = found
+            vm.suggestionRows = Self.suggestionRows(found, summaries)
+            // People rows sit after the suggestions: move them (and a cursor among them) along.
+            let shift = vm.visibleSuggestions.count - before
+            if shift != 0 {
+                vm.pages.shift(by: shift)
+                if vm.cursor >= before && vm.cursor > 0 { vm.cursor = max(0, vm.cursor + shift) }
             }
-        })
+        }
     }
 
     private static func suggestionRows(_ found: [Suggestion], _ summaries: [PersonInvitationSummary]) -> [ContactRow] {
@@ -343,9 +340,7 @@ public final class ContactsViewModel {
         isSearching = false
         guard history.remember(query) else { return }
         let book = self.book, kept = history.entries
-        effects.perform({ try await book.saveSearchHistory(kept) }, then: { [weak self] result in
-            if case .failure(let error) = result { self?.toasts.post("could not keep the search history: \(Self.describe(error))", level: .warning) }
-        })
+        context.run({ try await book.saveSearchHistory(kept) }, for: self, failure: "could not keep the search history", level: .warning) { _, _ in }
     }
 
     /// ↑ (`delta` -1) and ↓ (+1) in the search field: an earlier or later search from the history, run at once;
@@ -359,12 +354,9 @@ public final class ContactsViewModel {
     /// Reads the searches kept from earlier runs.
     public func loadSearchHistory() {
         let book = self.book
-        effects.perform({ try await book.searchHistory() }, then: { [weak self] result in
-            switch result {
-            case .success(let kept): self?.history.load(kept)
-            case .failure(let error): self?.toasts.post("could not read the search history: \(Self.describe(error))", level: .warning)
-            }
-        })
+        context.run({ try await book.searchHistory() }, for: self, failure: "could not read the search history", level: .warning) { vm, kept in
+            vm.history.load(kept)
+        }
     }
 
     /// Runs the search for `text` now (called on every keystroke). A query that cannot be read (`status:maybe`)

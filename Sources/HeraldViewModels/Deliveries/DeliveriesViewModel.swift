@@ -11,11 +11,9 @@ import HeraldServices
 /// into the counts in memory. A batch that does not continue it (the pane missed one) reads a fresh
 /// snapshot. Render and keys only read what this holds.
 public final class DeliveriesViewModel {
+    public let context: ViewModelContext
     public let book: ContactBook
     private let invites: InviteService
-    private let effects: EffectQueue
-    private let toasts: ToastBoard
-    private let clock: any HeraldClock
     /// How long a changed cell stays highlighted.
     public var highlightDuration: TimeInterval = 1.5
 
@@ -71,15 +69,16 @@ public final class DeliveriesViewModel {
         public init(_ row: String, _ column: DeliveryColumn) { self.row = row; self.column = column }
     }
 
-    public init(book: ContactBook, invites: InviteService, effects: EffectQueue, toasts: ToastBoard,
-                clock: any HeraldClock = SystemClock()) {
+    public init(book: ContactBook, invites: InviteService, context: ViewModelContext) {
         self.book = book
         self.invites = invites
-        self.effects = effects
-        self.toasts = toasts
-        self.clock = clock
+        self.context = context
         reload()
     }
+
+    private var effects: EffectQueue { context.effects }
+    private var toasts: ToastBoard { context.toasts }
+    private var clock: any HeraldClock { context.clock }
 
     // MARK: reading
 
@@ -375,21 +374,16 @@ public final class DeliveriesViewModel {
         guard !bulkIds.isEmpty else { toasts.post("no bulk to resend", level: .warning); return }
         let what = bulkIds.count == 1 ? "in bulk \(bulkIds[0].prefix(8))" : "in \(counted(bulkIds.count, "selected bulk"))"
         let book = self.book
-        effects.perform({
+        context.run({
             var failed: [String] = []
             for id in bulkIds {
                 failed += try await book.recipients(ofBulk: id).map(\.invitation).filter { $0.status.isResendable(for: $0.msisdn) }
                     .map(\.msisdn)
             }
             return failed
-        }, then: { [weak self] result in
-            switch result {
-            case .success(let failed): self?.confirmResend(of: bulkIds, failed: failed, what: what)
-            case .failure(let error):
-                self?.toasts.post("could not read the bulks to resend: \(userMessage(for: error))",
-                                  level: .error)
-            }
-        })
+        }, for: self, failure: "could not read the bulks to resend") { vm, failed in
+            vm.confirmResend(of: bulkIds, failed: failed, what: what)
+        }
     }
 
     private func confirmResend(of bulkIds: [String], failed numbers: [String], what: String) {
@@ -413,11 +407,8 @@ public final class DeliveriesViewModel {
     public func takeBack() -> Bool {
         guard let bulk = heldBulk else { return false }
         let invites = self.invites, id = bulk.bulkId
-        effects.perform({ try await invites.cancel(bulkId: id) }) { [weak self] result in
-            switch result {
-            case .success(let answer): self?.toasts.post("bulk \(id.prefix(8)): \(answer.summary)", level: answer.left == 0 ? .success : .warning)
-            case .failure(let error): self?.toasts.post(userMessage(for: error), level: .error)
-            }
+        context.run({ try await invites.cancel(bulkId: id) }, for: self, failure: nil) { vm, answer in
+            vm.toasts.post("bulk \(id.prefix(8)): \(answer.summary)", level: answer.left == 0 ? .success : .warning)
         }
         return true
     }
@@ -434,14 +425,9 @@ public final class DeliveriesViewModel {
             return
         }
         let invites = self.invites, id = bulk.bulkId
-        effects.perform({ try await invites.reschedule(bulkId: id, to: sendAt) }) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let answer):
-                self.reload()
-                self.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(WallClock.timeOrDay(sendAt, now: self.clock.now()))", level: .success)
-            case .failure(let error): self.toasts.post(userMessage(for: error), level: .error)
-            }
+        context.run({ try await invites.reschedule(bulkId: id, to: sendAt) }, for: self, failure: nil) { vm, answer in
+            vm.reload()
+            vm.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(WallClock.timeOrDay(sendAt, now: vm.clock.now()))", level: .success)
         }
     }
 
@@ -456,7 +442,7 @@ public final class DeliveriesViewModel {
         let original = confirmation.bulkIds.count == 1 ? confirmation.bulkIds[0] : nil
         selectedBulks = []
         selectedRecipients = []
-        effects.perform({
+        context.run({
             var sent = numbers.isEmpty ? InviteResult()
                 : try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default, resendOf: original))
             if !emails.isEmpty {
@@ -470,19 +456,12 @@ public final class DeliveriesViewModel {
                 sent.skipped += mailed.skipped
             }
             return sent
-        }, then: { [weak self] result in
-            guard let self else { return }
-            self.isResending = false
-            switch result {
-            case .success(let sent):
-                var text = "resent to \(counted(sent.recipients.count, "number"))"
-                if let bulk = sent.bulkId { text += ": new bulk \(bulk.prefix(8))" + (original.map { ", a resend of \($0.prefix(8))" } ?? "") }
-                if !sent.skipped.isEmpty { text += "; \(sent.skipped.count) skipped by the resend policy" }
-                self.toasts.post(text, level: sent.recipients.isEmpty ? .warning : .success)
-            case .failure(let error):
-                self.toasts.post("resend failed: \(userMessage(for: error))", level: .error)
-            }
-        })
+        }, for: self, failure: "resend failed", finally: { $0.isResending = false }) { vm, sent in
+            var text = "resent to \(counted(sent.recipients.count, "number"))"
+            if let bulk = sent.bulkId { text += ": new bulk \(bulk.prefix(8))" + (original.map { ", a resend of \($0.prefix(8))" } ?? "") }
+            if !sent.skipped.isEmpty { text += "; \(sent.skipped.count) skipped by the resend policy" }
+            vm.toasts.post(text, level: sent.recipients.isEmpty ? .warning : .success)
+        }
     }
 
     // MARK: events

@@ -6,13 +6,9 @@ import HeraldServices
 /// (older pages load as the cursor nears the end), counters, the message opened, and why the inbox
 /// could not be read. Confined to the app loop's thread; service calls go through `effects`.
 public final class InboxViewModel {
+    public let context: ViewModelContext
     private let service: InboxService
-    private let effects: EffectQueue
     private let dates: InboxDateParser
-    /// Called for toasts (the shell forwards them to its toast centre).
-    public var onToast: (ToastLevel, String) -> Void = { _, _ in }
-    /// Called whenever the unread counter changes (for the status bar).
-    public var onUnreadChanged: (Int) -> Void = { _ in }
 
     /// The external user id whose inbox is shown.
     public private(set) var user: String
@@ -49,14 +45,17 @@ public final class InboxViewModel {
     /// Bumped on every new first-page load: answers to older requests are dropped.
     private var generation = 0
 
-    public init(service: InboxService, effects: EffectQueue, user: String, filter: InboxFilter = InboxFilter(),
+    public init(service: InboxService, context: ViewModelContext, user: String, filter: InboxFilter = InboxFilter(),
                 dates: InboxDateParser = InboxDateParser()) {
         self.service = service
-        self.effects = effects
+        self.context = context
         self.user = user.trimmingCharacters(in: .whitespaces)
         self.filter = filter
         self.dates = dates
     }
+
+    /// Tells the person at the keyboard something (a toast).
+    public func notify(_ text: String, level: ToastLevel) { context.toasts.post(text, level: level) }
 
     /// The message under the cursor.
     public var current: InboxMessage? { messages.indices.contains(cursor) ? messages[cursor] : nil }
@@ -95,7 +94,7 @@ public final class InboxViewModel {
         isLoading = true
         refreshProblem = nil
         let service = self.service, user = self.user, filter = self.filter
-        effects.perform({ try await service.fetch(user: user, filter: filter) }, supersedes: Self.pageEffect) { [weak self] result in
+        context.effects.perform({ try await service.fetch(user: user, filter: filter) }, supersedes: Self.pageEffect) { [weak self] result in
             guard let self, asked == self.generation else { return }
             self.isLoading = false
             switch result {
@@ -122,7 +121,7 @@ public final class InboxViewModel {
         let asked = generation, marks = seenEdits
         let service = self.service, user = self.user, filter = self.filter
         isRefreshing = true
-        effects.perform({ try await service.fetch(user: user, filter: filter, announce: false) }) { [weak self] result in
+        context.effects.perform({ try await service.fetch(user: user, filter: filter, announce: false) }) { [weak self] result in
             guard let self else { return }
             self.isRefreshing = false
             defer {
@@ -157,7 +156,7 @@ public final class InboxViewModel {
         isLoading = true
         let asked = generation
         let service = self.service
-        effects.perform({ try await service.nextPage(after: page) }, supersedes: Self.pageEffect) { [weak self] result in
+        context.effects.perform({ try await service.nextPage(after: page) }, supersedes: Self.pageEffect) { [weak self] result in
             guard let self, asked == self.generation else { return }
             self.isLoading = false
             switch result {
@@ -166,7 +165,7 @@ public final class InboxViewModel {
                 self.messages += next.messages.filter { !known.contains($0.messageId) }
                 self.accept(next)
             case .failure(let error):
-                self.onToast(.error, "could not load older messages: " + InboxAuthAdvice.message(for: error))
+                self.notify("could not load older messages: " + InboxAuthAdvice.message(for: error), level: .error)
             }
         }
     }
@@ -188,13 +187,13 @@ public final class InboxViewModel {
         problem = text
         messages = []; cursor = 0; opened = nil; hasMore = false; lastPage = nil
         setCounts(.zero)
-        onToast(.error, text)
+        notify(text, level: .error)
     }
 
     private func setCounts(_ new: InboxCounts) {
         let before = counts.unread
         counts = new
-        if new.unread != before { onUnreadChanged(new.unread) }
+        if new.unread != before { context.app.setUnreadInbox(new.unread) }
     }
 
     // MARK: user and filter
@@ -209,7 +208,7 @@ public final class InboxViewModel {
     /// Next topic: none → each topic seen → none.
     public func cycleTopic() {
         guard !topics.isEmpty else {
-            onToast(.info, "no topics seen yet in this inbox")
+            notify("no topics seen yet in this inbox", level: .info)
             return
         }
         if let t = filter.topic, let i = topics.firstIndex(of: t) {
@@ -276,7 +275,7 @@ public final class InboxViewModel {
     public func openNeighbour(forward: Bool) {
         let to = cursor + (forward ? 1 : -1)
         guard messages.indices.contains(to) else {
-            onToast(.info, forward ? "this is the last message loaded" : "this is the first message")
+            notify(forward ? "this is the last message loaded" : "this is the first message", level: .info)
             return
         }
         moveCursor(to: to)
@@ -287,21 +286,21 @@ public final class InboxViewModel {
     /// until opened again; an open message is closed, as a mail reader does.
     public func markCurrentUnread() {
         guard let message = opened ?? current else { return }
-        guard message.seen else { onToast(.info, "this message is already unread"); return }
+        guard message.seen else { notify("this message is already unread", level: .info); return }
         opened = nil
         applySeen([message.messageId], seen: false)
         let service = self.service, user = self.user, id = message.messageId
-        effects.perform({ try await service.markUnread(user: user, messageIds: [id]) }) { [weak self] result in
+        context.effects.perform({ try await service.markUnread(user: user, messageIds: [id]) }) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
             self.applySeen([id], seen: true)
-            self.onToast(.error, userMessage(for: error))
+            self.notify(userMessage(for: error), level: .error)
         }
     }
 
     /// Marks every loaded unread message seen (`A`), in one call.
     public func markAllSeen() {
         let ids = messages.filter { !$0.seen }.map(\.messageId)
-        guard !ids.isEmpty else { onToast(.info, "every loaded message is already read"); return }
+        guard !ids.isEmpty else { notify("every loaded message is already read", level: .info); return }
         submitSeen(ids, saying: "marked \(ids.count) message\(ids.count == 1 ? "" : "s") read")
     }
 
@@ -318,17 +317,17 @@ public final class InboxViewModel {
     private func submitSeen(_ ids: [String], saying done: String?) {
         applySeen(ids, seen: true)
         let service = self.service, user = self.user
-        effects.perform({ try await service.markSeen(user: user, messageIds: ids) }) { [weak self] result in
+        context.effects.perform({ try await service.markSeen(user: user, messageIds: ids) }) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success: if let done { self.onToast(.success, done) }
+            case .success: if let done { self.notify(done, level: .success) }
             case .failure(let error):
                 if case InboxError.seenNotSaved(_, let pending) = error, pending > 0 {
-                    self.onToast(.warning, userMessage(for: error))
+                    self.notify(userMessage(for: error), level: .warning)
                     return
                 }
                 self.applySeen(ids, seen: false)
-                self.onToast(.error, userMessage(for: error))
+                self.notify(userMessage(for: error), level: .error)
             }
         }
     }
@@ -400,10 +399,10 @@ public final class InboxViewModel {
 
     /// `n` / `N`: the next or previous match after the cursor (among the messages loaded); a toast when none.
     public func findNext(backward: Bool = false) {
-        guard !search.query.isEmpty else { onToast(.info, "no search yet: press / to search"); return }
+        guard !search.query.isEmpty else { notify("no search yet: press / to search", level: .info); return }
         let start = backward ? cursor - 1 : cursor + 1
         guard let at = search.find(from: start, count: messages.count, backward: backward, text: searchText(at:)) else {
-            onToast(.info, "no loaded message matches \"\(search.query)\"")
+            notify("no loaded message matches \"\(search.query)\"", level: .info)
             return
         }
         moveCursor(to: at)

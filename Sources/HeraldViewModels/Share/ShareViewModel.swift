@@ -6,20 +6,15 @@ import HeraldServices
 /// The Share pane's state: the ways to share with their availability, the referral link and its
 /// clicks, its QR code, and the social share URLs. Confined to the app loop's thread.
 public final class ShareViewModel {
+    public let context: ViewModelContext
     private let share: ShareService
-    /// The copy key's way to the clipboard (the same for every pane).
-    private let copier: Copier
+    /// Where SMS and email invites are written: the Composer, shown for that channel.
+    private let composer: ComposerViewModel?
     /// The From of email invitations; nil when none is set.
     private let emailSender: EmailAddress?
     /// The mail program this machine's platform hands email to; nil when the platform sends email itself (a server).
     private let mailProgram: MailProgram?
-    private let effects: EffectQueue
     public let settings: ShareSettings
-
-    /// Called for toasts.
-    public var onToast: (ToastLevel, String) -> Void = { _, _ in }
-    /// SMS or email invite chosen: the shell switches to the composer for that channel.
-    public var onCompose: (ShareChannel) -> Void = { _ in }
 
     public let channels: [ShareChannel] = ShareChannel.allCases
     public private(set) var cursor = 0
@@ -32,13 +27,14 @@ public final class ShareViewModel {
     /// Whether the QR code is shown large (the `Q` key or the QR row).
     public private(set) var showsQR = false
 
-    public init(share: ShareService, copier: Copier, emailSender: EmailAddress?, mailProgram: MailProgram?, effects: EffectQueue,
-                settings: ShareSettings) {
+    /// - Parameter composer: where choosing SMS or email leads (nil: nowhere).
+    public init(share: ShareService, composer: ComposerViewModel?, emailSender: EmailAddress?, mailProgram: MailProgram?,
+                context: ViewModelContext, settings: ShareSettings) {
         self.share = share
-        self.copier = copier
+        self.composer = composer
         self.emailSender = emailSender
         self.mailProgram = mailProgram
-        self.effects = effects
+        self.context = context
         self.settings = settings
     }
 
@@ -89,7 +85,7 @@ public final class ShareViewModel {
     public func refresh() {
         isLoadingLink = true
         let share = self.share, referrer = settings.referrer
-        effects.perform({ try await share.referralLink(referrer: referrer) }) { [weak self] result in
+        context.effects.perform({ try await share.referralLink(referrer: referrer) }) { [weak self] result in
             guard let self else { return }
             self.isLoadingLink = false
             switch result {
@@ -129,12 +125,16 @@ public final class ShareViewModel {
     public func choose(_ channel: ShareChannel) {
         if let index = channels.firstIndex(of: channel) { cursor = index }
         switch availability(of: channel) {
-        case .unavailable(let reason): onToast(.warning, "\(channel.title) is not available: \(reason)"); return
-        case .waiting(let text): onToast(.info, text); return
+        case .unavailable(let reason): context.toasts.post("\(channel.title) is not available: \(reason)", level: .warning); return
+        case .waiting(let text): context.toasts.post(text, level: .info); return
         case .available: break
         }
         switch channel {
-        case .sms, .email: onCompose(channel)
+        case .sms, .email:
+            // SMS or email invite chosen: the Composer is shown for that channel.
+            guard let composer else { return }
+            composer.setChannel(channel)
+            context.app.requestFocus(.composer)
         case .link: copyLink()
         case .qr: showsQR.toggle()
         case .social(let platform):
@@ -144,7 +144,7 @@ public final class ShareViewModel {
 
     /// Shows or hides the large QR code.
     public func toggleQR() {
-        guard link != nil else { onToast(.info, "the referral link is still loading"); return }
+        guard link != nil else { context.toasts.post("the referral link is still loading", level: .info); return }
         showsQR.toggle()
     }
 
@@ -166,11 +166,11 @@ public final class ShareViewModel {
     }
 
     public func copyLink() {
-        guard let url = link?.url else { onToast(.info, "the referral link is still loading"); return }
+        guard let url = link?.url else { context.toasts.post("the referral link is still loading", level: .info); return }
         copy(url, what: "link")
     }
 
-    private func copy(_ text: String, what: String) { copier.copy(CopyTarget(text: text, what: what)) }
+    private func copy(_ text: String, what: String) { context.copier.copy(CopyTarget(text: text, what: what)) }
 
     /// Folds a service event into the state; true when something shown changed.
     @discardableResult

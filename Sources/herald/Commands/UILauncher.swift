@@ -126,15 +126,14 @@ struct UILauncher {
         let terminal: NcursesTerminal
         do { terminal = try NcursesTerminal(theme: theme) } catch { return .failed("\(error)") }
         defer { terminal.stop() }
-        PaneTerminalHooks.writeBytes = { terminal.writeRaw($0) }      // OSC 52 copies (every pane's copy key)
-        PaneTerminalHooks.suspend = { terminal.suspend($0) }          // $EDITOR (Composer pane)
-        defer { PaneTerminalHooks.writeBytes = nil; PaneTerminalHooks.suspend = nil }
         let clock = SystemClock()
         let effects = EffectQueue { mailbox.post(.effect($0)) }
         let subscription = workspace.bus.subscribe { mailbox.post(.service($0)) }
         defer { subscription.cancel() }
         let app = AppViewModel(workspaceName: name, platformName: workspace.connection.kind.shortName,
-                               toasts: ToastBoard(clock: clock), clock: clock)
+                               toasts: ToastBoard(clock: clock), clock: clock,
+                               // OSC 52 copies (every pane's copy key), $EDITOR (Contacts, Composer), ctrl-z
+                               terminal: TerminalHandOver(write: { terminal.writeRaw($0) }, suspend: { terminal.suspend($0) }))
         app.setPlatformLink(workspace.platformLink)
         if let notice { app.toasts.post(notice, level: .warning, seconds: 12) }
         let invites = workspace.invites
