@@ -16,8 +16,7 @@ extension PlatformEngine {
         if let reportToken { return reportToken }
         let made = Identifiers.hex(bytes: 24)
         let token = try await store.write { db -> String in
-            try db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", [Self.reportTokenKey, made])
-            return try db.value(String.self, "SELECT value FROM meta WHERE key = ?", [Self.reportTokenKey]) ?? made
+            try db.applications.metaOnce(Self.reportTokenKey, made)
         }
         reportToken = token
         return token
@@ -61,15 +60,8 @@ extension PlatformEngine {
     /// Reports of messages this deployment does not know are dropped (logged).
     func storeCarrierReports(_ reports: [CarrierReport]) async throws -> Int {
         guard !reports.isEmpty else { return 0 }
-        let owners = try await store.read { db -> [String: [(app: String, bulk: String)]] in
-            var found: [String: [(app: String, bulk: String)]] = [:]
-            for chunk in SQLBatch.chunks(Array(Set(reports.map(\.messageId)))) {
-                for row in try db.rows("SELECT applicationKey, id, bulkId FROM sent WHERE id IN (\(SQLBatch.list(chunk.count)))", chunk.map { $0 }) {
-                    found[row["id"], default: []].append((row["applicationKey"], row["bulkId"]))
-                }
-            }
-            return found
-        }
+        let ids = reports.map(\.messageId)
+        let owners = try await store.read { db in try db.bulks.owners(messageIds: ids) }
         var byApplication: [String: [CarrierReport]] = [:]
         var unknown = 0
         for report in reports {

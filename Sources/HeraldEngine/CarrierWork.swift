@@ -29,13 +29,7 @@ extension PlatformEngine {
 
     /// When the earliest report is due or the earliest held message is released (one read); nil when nothing waits.
     func nextReportDue() async throws -> Date? {
-        try await store.read { db in
-            try db.value(Int64.self, """
-                SELECT MIN(due) FROM (
-                    SELECT MIN(nextCheckAt) AS due FROM sent WHERE nextCheckAt IS NOT NULL AND outbox = 0
-                    UNION ALL SELECT MIN(notBefore) AS due FROM sent WHERE outbox = 3) AS next
-                """).map(Date.init(epochMilliseconds:))
-        }
+        try await store.read { db in try db.outbox.nextDue() }.map(Date.init(epochMilliseconds:))
     }
 
     /// Hands messages committed to the outbox to the carrier and stores its first reports. Messages are claimed
@@ -58,37 +52,13 @@ extension PlatformEngine {
         }
     }
 
-    private struct Claimed: Sendable {
-        var applicationKey: String
-        var message: OutboundSMS
-    }
-
     /// Claims up to a batch of outbox messages in one unit of work: new ones, and claims whose lease ran out.
-    private func claimOutbox(bulkId: String?) async throws -> [Claimed] {
+    private func claimOutbox(bulkId: String?) async throws -> [ClaimedSMS] {
         let at = nowMs
         let lease = at + Int64(carrier.handOverLease * 1000)
-        return try await store.write { db -> [Claimed] in
+        return try await store.write { db in
             try db.holds.releaseDue(at: at)
-            let rows = try db.rows("""
-                SELECT s.applicationKey, s.id, s.bulkId, s.address, s.text, s.sentAt, s.outbox, s.notBefore, b.sender
-                FROM sent s JOIN bulk b ON b.id = s.bulkId
-                WHERE s.channel = 'sms' AND (s.outbox = 1 OR (s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?))
-                  \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
-                """, [at] + (bulkId.map { [$0] } ?? []) + [Self.carrierBatch])
-            for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
-                for chunk in SQLBatch.chunks(group) {
-                    try db.execute("""
-                        UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))
-                        """, [lease, app] + chunk.map { $0["id"] as String })
-                }
-            }
-            return rows.map { row in
-                let outbox: Int = row["outbox"]
-                return Claimed(applicationKey: row["applicationKey"], message: OutboundSMS(
-                    messageId: row["id"], bulkId: row["bulkId"], address: row["address"], sender: row["sender"],
-                    text: row["text"] ?? "", acceptedAt: Date(epochMilliseconds: row["sentAt"]), mayHaveBeenSent: outbox == 2,
-                    sendAt: (row["notBefore"] as Int64?).flatMap { $0 > at ? Date(epochMilliseconds: $0) : nil }))
-            }
+            return try db.outbox.claimSMS(at: at, lease: lease, bulkId: bulkId, limit: Self.carrierBatch)
         }
     }
 
@@ -99,21 +69,16 @@ extension PlatformEngine {
         let dueBy = nowMs
         var after: (Int64, String) = (Int64.min, "")
         while true {
-            let arguments: SQLArguments = [dueBy] + (bulkId.map { [$0] } ?? []) + [after.0, after.1, Self.carrierBatch]
+            let page = after
             let rows = try await store.read { db in
-                try db.rows("""
-                    SELECT applicationKey, id, bulkId, sentAt, status, nextCheckAt FROM sent
-                    WHERE nextCheckAt IS NOT NULL AND outbox = 0 AND nextCheckAt <= ? \(bulkId == nil ? "" : "AND bulkId = ?")
-                      AND (nextCheckAt, id) > (?, ?)
-                    ORDER BY nextCheckAt, id LIMIT ?
-                    """, arguments)
+                try db.outbox.dueReports(by: dueBy, bulkId: bulkId, after: page, limit: Self.carrierBatch)
             }
             guard let last = rows.last else { return changed }
-            after = (last["nextCheckAt"], last["id"])
-            for (app, group) in Dictionary(grouping: rows, by: { $0["applicationKey"] as String }) {
-                let inFlight = group.map { row in
-                    InFlightSMS(messageId: row["id"], bulkId: row["bulkId"], acceptedAt: Date(epochMilliseconds: row["sentAt"]),
-                                status: DeliveryStatus(parsing: row["status"]))
+            after = (last.nextCheckAt, last.messageId)
+            for (app, group) in Dictionary(grouping: rows, by: \.applicationKey) {
+                let inFlight = group.map { due in
+                    InFlightSMS(messageId: due.messageId, bulkId: due.bulkId, acceptedAt: Date(epochMilliseconds: due.sentAt),
+                                status: due.status)
                 }
                 let reports = try await carrier.reports(inFlight, at: now)
                 changed += try await storeReports(reports, applicationKey: app, from: .due)
@@ -142,49 +107,31 @@ extension PlatformEngine {
         let at = nowMs
         let changed = try await store.write { [self] db -> Int in
             var changes: [String: [DeliveryInfo]] = [:]
-            var current: [String: SQLRow] = [:]
-            for chunk in SQLBatch.chunks(reports) {
-                for row in try db.rows("""
-                    SELECT id, bulkId, address, price, currency, reason, status, outbox, nextCheckAt FROM sent
-                    WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))
-                    """, [applicationKey] + chunk.map(\.messageId)) {
-                    current[row["id"]] = row
-                }
-            }
-            // Each row as the report leaves it: (id, status, nextCheckAt, price, currency, reason, permanent).
-            var updates: [SQLArguments] = []
+            let current = try db.outbox.reported(applicationKey: applicationKey, ids: reports.map(\.messageId))
+            var updates: [ReportedUpdate] = []
             for report in reports {
                 guard let row = current[report.messageId] else { continue }
-                let outbox: Int = row["outbox"]
-                let final = outbox == 0 && row["nextCheckAt"] as Int64? == nil
+                let outbox = row.outbox
+                let final = outbox == 0 && row.nextCheckAt == nil
                 switch source {
                 case .outbox: guard outbox == 1 || outbox == 2 else { continue }   // never a held one (3)
                 case .due: guard outbox == 0, !final else { continue }
                 case .carrier: guard outbox == 2 || (outbox == 0 && !final) else { continue }
                 }
-                let price: Double = report.price ?? row["price"]
-                let currency: String? = report.currency ?? (row["currency"] as String?)
-                let reason: String? = report.reason ?? (row["reason"] as String?)
-                updates.append([report.messageId, report.status.rawValue, report.nextCheckAt?.epochMilliseconds, price, currency,
-                                reason, report.permanent])
-                if report.status.rawValue != row["status"] as String || price != row["price"] as Double {
-                    let bulkId: String = row["bulkId"]
-                    changes[bulkId, default: []].append(DeliveryInfo(
-                        address: row["address"], messageId: report.messageId, clientCorrelator: bulkId,
+                let price = report.price ?? row.price
+                let currency = report.currency ?? row.currency
+                let reason = report.reason ?? row.reason
+                updates.append(ReportedUpdate(messageId: report.messageId, status: report.status,
+                                              nextCheckAt: report.nextCheckAt?.epochMilliseconds, price: price, currency: currency,
+                                              reason: reason, permanent: report.permanent))
+                if report.status.rawValue != row.status || price != row.price {
+                    changes[row.bulkId, default: []].append(DeliveryInfo(
+                        address: row.address, messageId: report.messageId, clientCorrelator: row.bulkId,
                         deliveryStatus: report.status, price: price, currency: currency,
                         reason: report.status.isImpossible || report.status == .deliveryUncertain ? reason : nil, permanent: report.permanent ? true : nil))
                 }
             }
-            // One statement per chunk; the casts give PostgreSQL the types of a VALUES list's NULLs.
-            for chunk in SQLBatch.chunks(updates) {
-                try db.execute("""
-                    UPDATE sent SET status = CAST(v.column2 AS TEXT), statusAt = ?, nextCheckAt = CAST(v.column3 AS BIGINT),
-                        outbox = 0, price = CAST(v.column4 AS DOUBLE PRECISION), currency = CAST(v.column5 AS TEXT),
-                        reason = CAST(v.column6 AS TEXT), permanentFailure = CAST(v.column7 AS BIGINT)
-                    FROM (VALUES \(SQLBatch.values(chunk.count, columns: 7))) AS v
-                    WHERE sent.applicationKey = ? AND sent.id = v.column1
-                    """, [at] + chunk.flatMap { $0 } + [applicationKey])
-            }
+            try db.outbox.store(updates, applicationKey: applicationKey, at: at)
             for (bulkId, infos) in changes.sorted(by: { $0.key < $1.key }) {
                 try appendEvent(db, applicationKey: applicationKey,
                                 .deliveryChanged(bulkId: bulkId, deliveryInfo: infos, isDelta: true))
@@ -200,7 +147,7 @@ extension PlatformEngine {
     /// Puts a bulk's messages back in the outbox, as a crash between commit and hand-over leaves them (tests).
     func markInOutbox(bulkId: String) async throws {
         try await store.write { db in
-            try db.execute("UPDATE sent SET outbox = 1, nextCheckAt = NULL WHERE bulkId = ? AND accepted = 1", [bulkId])
+            try db.outbox.reset(bulkId: bulkId, toOutbox: 1)
         }
     }
 
@@ -208,7 +155,7 @@ extension PlatformEngine {
     /// lease run out (tests).
     func markHandedWithoutAnswer(bulkId: String) async throws {
         try await store.write { db in
-            try db.execute("UPDATE sent SET outbox = 2, nextCheckAt = 0 WHERE bulkId = ? AND accepted = 1", [bulkId])
+            try db.outbox.reset(bulkId: bulkId, toOutbox: 2)
         }
     }
 }

@@ -46,35 +46,23 @@ public final class EventBell: @unchecked Sendable {
 extension PlatformEngine {
     /// Stores an event of `applicationKey` inside the caller's unit of work.
     nonisolated func appendEvent(_ db: any EngineSQL, applicationKey: String, _ event: PlatformEvent) throws {
-        let payload = try HeraldJSON.encode(event)
-        try db.execute("INSERT INTO event(applicationKey, type, payload, createdAt) VALUES (?, ?, ?, ?)",
-                       [applicationKey, event.type, String(decoding: payload, as: UTF8.self), nowMs])
-        try db.announceEvents()
+        try db.events.append(applicationKey: applicationKey, type: event.type, payload: try HeraldJSON.encode(event), at: nowMs)
     }
 
     /// Events of an application after `id`, oldest first (a read beside the engine's work, not behind it).
     public nonisolated func events(applicationKey: String, after id: Int64, limit: Int = 500) async throws -> [StoredEvent] {
-        try await store.read { db in
-            try db.rows("SELECT id, type, payload, createdAt FROM event WHERE applicationKey = ? AND id > ? ORDER BY id LIMIT ?",
-                        [applicationKey, id, limit]).map { row in
-                StoredEvent(id: row["id"], type: row["type"], payload: Data((row["payload"] as String).utf8),
-                            createdAt: Date(epochMilliseconds: row["createdAt"]))
-            }
-        }
+        try await store.read { db in try db.events.after(id, applicationKey: applicationKey, limit: limit) }
     }
 
     /// The ids of the newest and the oldest event of an application (0 and nil when there is none).
     public nonisolated func eventRange(applicationKey: String) async throws -> (newest: Int64, oldest: Int64?) {
-        try await store.read { db in
-            let row = try db.row("SELECT MAX(id) AS newest, MIN(id) AS oldest FROM event WHERE applicationKey = ?", [applicationKey])
-            return ((row?["newest"] as Int64?) ?? 0, row?["oldest"] as Int64?)
-        }
+        try await store.read { db in try db.events.range(applicationKey: applicationKey) }
     }
 
     /// Removes events older than `age` seconds; a subscriber away longer starts from a fresh snapshot.
     @discardableResult
     public func pruneEvents(olderThan age: TimeInterval) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-age).epochMilliseconds
-        return try await store.write { db in try db.execute("DELETE FROM event WHERE createdAt < ?", [cutoff]) }
+        return try await store.write { db in try db.events.prune(before: cutoff) }
     }
 }

@@ -77,12 +77,7 @@ extension PlatformEngine {
     /// hand-over whose lease ran out. One read of the outbox index.
     private func mailWaiting(bulkId: String?) async throws -> Bool {
         let at = nowMs
-        return try await store.read { db in
-            try !db.rows("""
-                SELECT 1 FROM sent WHERE outbox > 0 AND channel = 'email' \(bulkId == nil ? "" : "AND bulkId = ?")
-                  AND (outbox = 1 OR (outbox = 2 AND COALESCE(nextCheckAt, 0) <= ?) OR (outbox = 3 AND notBefore <= ?)) LIMIT 1
-                """, (bulkId.map { [$0] } ?? []) + [at, at]).isEmpty
-        }
+        return try await store.read { db in try db.outbox.mailWaiting(at: at, bulkId: bulkId) }
     }
 
     /// Claims the next new email invitation in one unit of work (one at a time: its lease is the time of one
@@ -92,23 +87,8 @@ extension PlatformEngine {
         let lease = at + Int64((mailer?.handOverLease ?? 120) * 1000)
         return try await store.write { db in
             try db.holds.releaseDue(at: at)
-            func mails(_ outbox: String, limit: Int) throws -> [ClaimedMail] {
-                try db.rows("""
-                    SELECT s.applicationKey, s.id, s.address, s.text, s.sentAt, b.sender, b.subject
-                    FROM sent s JOIN bulk b ON b.id = s.bulkId
-                    WHERE s.channel = 'email' AND \(outbox) \(bulkId == nil ? "" : "AND s.bulkId = ?") LIMIT ?
-                    """, (outbox.contains("?") ? [at] : []) + (bulkId.map { [$0] } ?? []) + [limit]).map { row in
-                    ClaimedMail(applicationKey: row["applicationKey"], messageId: row["id"], from: row["sender"],
-                                to: row["address"], subject: (row["subject"] as String?) ?? "", text: row["text"] ?? "",
-                                acceptedAt: Date(epochMilliseconds: row["sentAt"]))
-                }
-            }
-            let interrupted = try mails("s.outbox = 2 AND COALESCE(s.nextCheckAt, 0) <= ?", limit: Self.carrierBatch)
-            let next = try mails("s.outbox = 1", limit: 1).first
-            if let next {
-                try db.execute("UPDATE sent SET outbox = 2, nextCheckAt = ? WHERE applicationKey = ? AND id = ?",
-                               [lease, next.applicationKey, next.messageId])
-            }
+            let interrupted = try db.outbox.interruptedMail(at: at, bulkId: bulkId, limit: Self.carrierBatch)
+            let next = try db.outbox.claimMail(bulkId: bulkId, lease: lease)
             return (next, interrupted)
         }
     }

@@ -244,7 +244,7 @@ extension PlatformEngine {
                                    message: MessageRecord, now: Date, _ db: any EngineSQL) throws
         -> (SendInvitationResponse, replayed: Set<String>) {
         // Which destinations replay an earlier messageId (in an earlier request or earlier in this one).
-        var earlier = try Self.storedMessages(db, applicationKey: app.key, ids: prepared.compactMap(\.clientId))
+        var earlier = try db.bulks.messages(applicationKey: app.key, ids: prepared.compactMap(\.clientId))
         // A number that said stop is refused, with the day it did, in the unit that would have accepted it.
         let valid = prepared.compactMap { p -> String? in
             if case .success(let msisdn) = p.address { return msisdn }
@@ -269,8 +269,8 @@ extension PlatformEngine {
             bulkId = only  // a pure replay of one earlier request answers with that request's bulk
         } else {
             bulkId = Identifiers.uuid()
-            try db.execute("INSERT INTO bulk(id, applicationKey, messageKey, sender, createdAt, subject) VALUES (?, ?, ?, ?, ?, ?)",
-                           [bulkId, app.key, message.key, sender, now.epochMilliseconds, subject])
+            try db.bulks.addBulk(id: bulkId, applicationKey: app.key, messageKey: message.key, sender: sender, subject: subject,
+                                 at: now.epochMilliseconds)
         }
         var responses: [SendInvitationResponse.MessageResponse] = []
         var replayed = Set<String>()
@@ -299,27 +299,9 @@ extension PlatformEngine {
                 replayed)
     }
 
-    /// The stored messages with these ids, by id (a chunk per read).
-    private static func storedMessages(_ db: any EngineSQL, applicationKey: String, ids: [String]) throws -> [String: SentMessage] {
-        var found: [String: SentMessage] = [:]
-        for chunk in SQLBatch.chunks(Array(Set(ids))) {
-            for row in try db.rows("SELECT * FROM sent WHERE applicationKey = ? AND id IN (\(SQLBatch.list(chunk.count)))",
-                                   [applicationKey] + Array(chunk)) {
-                let sent = SentMessage(row: row)
-                found[sent.messageId] = sent
-            }
-        }
-        return found
-    }
-
     /// The stored status and failure reason of every message of these bulks, by messageId.
     private func storedOutcomes(bulkIds: [String]) async throws -> [String: (status: DeliveryStatus, reason: String?)] {
-        let rows = try await store.read { db in
-            try db.rows("SELECT id, status, reason FROM sent WHERE bulkId IN (\(SQLBatch.list(bulkIds.count)))", bulkIds)
-        }
-        return Dictionary(rows.map { ($0["id"] as String, (DeliveryStatus(parsing: $0["status"]), $0["reason"] as String?)) }) {
-            first, _ in first
-        }
+        try await store.read { db in try db.bulks.outcomes(bulkIds: bulkIds) }
     }
 
     /// The path of a bulk's delivery infos, its id encoded (a hand-made path would not be).
@@ -348,40 +330,26 @@ extension PlatformEngine {
         let at = now.epochMilliseconds
         let linked = new.indices.filter { new[$0].sent.linkCode != nil }
         for chunk in SQLBatch.chunks(linked) {
-            let taken = Set(try db.rows("""
-                INSERT INTO shortLink(code, applicationKey, messageId, createdAt) VALUES \(SQLBatch.values(chunk.count, columns: 4))
-                ON CONFLICT(code) DO NOTHING RETURNING code
-                """, chunk.flatMap { i -> SQLArguments in [new[i].sent.linkCode, applicationKey, new[i].sent.messageId, at] })
-                .map { $0["code"] as String })
+            let taken = try db.links.addMessageLinks(chunk.compactMap { i in new[i].sent.linkCode.map { ($0, new[i].sent.messageId) } },
+                                                     applicationKey: applicationKey, at: at)
             // A code that was taken already (a one in 2^40 chance) gets another, and the text its link.
             for i in chunk where !taken.contains(new[i].sent.linkCode ?? "") {
                 var p = prepared[new[i].position]
                 repeat {
                     p.linkCode = Identifiers.linkCode()
                     render(&p, message: message)
-                } while try db.execute("""
-                    INSERT INTO shortLink(code, applicationKey, messageId, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(code) DO NOTHING
-                    """, [p.linkCode, applicationKey, new[i].sent.messageId, at]) == 0
+                } while try db.links.addMessageLinks([(p.linkCode, new[i].sent.messageId)], applicationKey: applicationKey, at: at).isEmpty
                 new[i].sent.linkCode = p.linkCode
                 new[i].sent.text = p.text
             }
         }
-        for chunk in SQLBatch.chunks(new) {
-            try db.execute("""
-                INSERT INTO sent(id, applicationKey, bulkId, position, address, accepted, reason, text, price, sentAt, linkCode,
-                                 status, statusAt, outbox, nextCheckAt, notBefore, channel)
-                VALUES \(SQLBatch.values(chunk.count, columns: 17))
-                """, chunk.flatMap { m -> SQLArguments in
-                    let s = m.sent
-                    let email = prepared[m.position].email
-                    // Accepted: in the outbox (1), or held here until its time (3) unless the carrier holds it itself (an
-                    // email is always held here); refused: never handed over (0).
-                    let outbox = !s.accepted ? 0 : s.notBefore == nil || (carrier.holdsScheduled && !email) ? 1 : 3
-                    return [s.messageId, applicationKey, s.bulkId, m.position, s.address, s.accepted, s.reason, s.text, s.price,
-                            at, s.linkCode, s.status.rawValue, at, outbox, nil, s.notBefore?.epochMilliseconds,
-                            email ? "email" : "sms"]
-                })
-        }
+        try db.bulks.insert(new.map { m in
+            let email = prepared[m.position].email
+            // Accepted: in the outbox (1), or held here until its time (3) unless the carrier holds it itself (an
+            // email is always held here); refused: never handed over (0).
+            let outbox = !m.sent.accepted ? 0 : m.sent.notBefore == nil || (carrier.holdsScheduled && !email) ? 1 : 3
+            return NewSentRow(message: m.sent, position: m.position, outbox: outbox, email: email)
+        }, applicationKey: applicationKey, at: at)
     }
 
     enum AddressCheck: Error, Sendable { case invalid(String) }
@@ -429,16 +397,12 @@ extension PlatformEngine {
 
     /// A stored message (rendered text, price, link), nil when unknown.
     public func sentMessage(applicationKey: String, messageId: String) async throws -> SentMessage? {
-        try await store.read { db in
-            try db.row("SELECT * FROM sent WHERE applicationKey = ? AND id = ?", [applicationKey, messageId]).map(SentMessage.init)
-        }
+        try await store.read { db in try db.bulks.message(applicationKey: applicationKey, id: messageId) }
     }
 
     /// Every stored message of a bulk, in request order (rejected ones included).
     public func messages(bulkId: String) async throws -> [SentMessage] {
-        try await store.read { db in
-            try db.rows("SELECT * FROM sent WHERE bulkId = ? ORDER BY position", [bulkId]).map(SentMessage.init)
-        }
+        try await store.read { db in try db.bulks.messages(bulkId: bulkId) }
     }
 
     /// The stored status of a message (reports due by now collected first when the engine collects on read).
@@ -473,23 +437,8 @@ extension PlatformEngine {
     nonisolated func deliveryInfos(_ call: EngineCall<GetDeliveryInfos>) async throws -> DeliveryInfosResponse {
         let (app, bulkId) = (call.app, call.path.bulkId)
         if config.collectReportsOnRead { try await catchUp(bulkId: bulkId) }
-        let rows = try await bulkMessages(app: app, bulkId: bulkId)
+        let rows = try await store.read { db in try db.bulks.accepted(bulkId: bulkId, applicationKey: app.key) }
         guard let rows else { throw APIError.notFound(GetDeliveryInfos.unknownBulkText) }
         return DeliveryInfosResponse(resourceURL: call.request.path, deliveryInfo: rows.map(\.deliveryInfo))
-    }
-
-    /// The accepted messages of an application's bulk, nil when it has no such bulk.
-    private nonisolated func bulkMessages(app: ApplicationRecord, bulkId: String) async throws -> [SentMessage]? {
-        try await store.read { db -> [SentMessage]? in
-            guard try db.row("SELECT 1 FROM bulk WHERE id = ? AND applicationKey = ?", [bulkId, app.key]) != nil else { return nil }
-            return try db.rows("""
-                SELECT s.*, l.clicks AS clicks FROM sent s LEFT JOIN shortLink l ON l.code = s.linkCode
-                WHERE s.bulkId = ? AND s.accepted = 1 ORDER BY s.position
-                """, [bulkId]).map { row in
-                var message = SentMessage(row: row)
-                message.clicks = row["clicks"]
-                return message
-            }
-        }
     }
 }

@@ -78,13 +78,11 @@ extension PlatformEngine {
 
     /// Throws when the database does not answer (the server's `/health`).
     public nonisolated func checkHealth() async throws {
-        try await store.read { db in _ = try db.value(Int.self, "SELECT COUNT(*) FROM application") }
+        try await store.read { db in _ = try db.applications.count() }
     }
 
     /// Messages the carrier has not finished with: still in the outbox, or waiting for a report.
     public nonisolated func carrierQueue() async throws -> Int {
-        try await store.read { db in
-            try db.value(Int.self, "SELECT COUNT(*) FROM sent WHERE outbox > 0 OR nextCheckAt IS NOT NULL") ?? 0
-        }
+        try await store.read { db in try db.outbox.carrierQueue() }
     }
 }

@@ -6,10 +6,9 @@ extension PlatformEngine {
     @discardableResult
     public func recordClick(code: String) async throws -> Int? {
         let clicks = try await store.write { [self] db -> Int? in
-            guard try db.execute("UPDATE shortLink SET clicks = clicks + 1 WHERE code = ?", [code]) > 0,
-                  let row = try db.row("SELECT * FROM shortLink WHERE code = ?", [code]) else { return nil }
-            try clicked(row, db)
-            return row["clicks"]
+            guard let link = try db.links.click(code: code) else { return nil }
+            try clicked(link, db)
+            return link.clicks
         }
         if clicks != nil { bell.ring() }
         return clicks
@@ -22,9 +21,8 @@ extension PlatformEngine {
         let changed = try await store.write { [self] db -> Bool in
             var any = false
             for (code, n) in counts.sorted(by: { $0.key < $1.key }) where n > 0 {
-                guard try db.execute("UPDATE shortLink SET clicks = clicks + ? WHERE code = ?", [n, code]) > 0,
-                      let row = try db.row("SELECT * FROM shortLink WHERE code = ?", [code]) else { continue }
-                try clicked(row, db)
+                guard let link = try db.links.click(code: code, times: n) else { continue }
+                try clicked(link, db)
                 any = true
             }
             return any
@@ -34,34 +32,28 @@ extension PlatformEngine {
 
     /// Tells of a link's new count: the link itself, and for a message's own link its delivery info with the clicks, so
     /// every terminal following the bulk sees them (Deliveries, status) as it sees a status change.
-    private nonisolated func clicked(_ row: SQLRow, _ db: any EngineSQL) throws {
-        let app: String = row["applicationKey"]
-        try appendEvent(db, applicationKey: app, .linkClicked(link(row)))
-        guard let messageId = row["messageId"] as String?,
-              let sent = try db.row("SELECT * FROM sent WHERE applicationKey = ? AND id = ?", [app, messageId]) else { return }
-        var message = SentMessage(row: sent)
-        message.clicks = row["clicks"]
+    private nonisolated func clicked(_ link: ShortLinkRecord, _ db: any EngineSQL) throws {
+        let app = link.applicationKey
+        try appendEvent(db, applicationKey: app, .linkClicked(wire(link)))
+        guard let messageId = link.messageId, var message = try db.bulks.message(applicationKey: app, id: messageId) else { return }
+        message.clicks = link.clicks
         try appendEvent(db, applicationKey: app, .deliveryChanged(bulkId: message.bulkId, deliveryInfo: [message.deliveryInfo], isDelta: true))
     }
 
     /// Whether a short link with this code exists (a read, no write).
     public nonisolated func shortLinkExists(code: String) async throws -> Bool {
         guard WireInput.identifierProblem(code, maxLength: 64) == nil else { return false }
-        return try await store.read { db in try db.row("SELECT 1 FROM shortLink WHERE code = ?", [code]) != nil }
+        return try await store.read { db in try db.links.find(code: code) != nil }
     }
 
     /// A person's referral link when one was made already (a viewer may read it, not create it).
     public nonisolated func existingReferralLink(applicationKey: String, referrer: String) async throws -> ReferralLink? {
-        try await store.read { [self] db in
-            try db.row("SELECT * FROM shortLink WHERE applicationKey = ? AND referrer = ?", [applicationKey, referrer]).map(link)
-        }
+        try await store.read { [self] db in try db.links.find(applicationKey: applicationKey, referrer: referrer).map(wire) }
     }
 
     /// The short link put in a sent message, with its clicks.
     public func shortLink(applicationKey: String, messageId: String) async throws -> ReferralLink? {
-        try await store.read { [self] db in
-            try db.row("SELECT * FROM shortLink WHERE applicationKey = ? AND messageId = ?", [applicationKey, messageId]).map(link)
-        }
+        try await store.read { [self] db in try db.links.find(applicationKey: applicationKey, messageId: messageId).map(wire) }
     }
 
     /// A person's own referral link, created on first ask.
@@ -71,22 +63,19 @@ extension PlatformEngine {
         }
         let now = nowMs
         return try await store.write { [self] db in
-            let sql = "SELECT * FROM shortLink WHERE applicationKey = ? AND referrer = ?"
-            if let row = try db.row(sql, [applicationKey, referrer]) { return link(row) }
+            if let link = try db.links.find(applicationKey: applicationKey, referrer: referrer) { return wire(link) }
             var code = Identifiers.linkCode()
-            while try db.execute("""
-                INSERT INTO shortLink(code, applicationKey, referrer, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(code) DO NOTHING
-                """, [code, applicationKey, referrer, now]) == 0 {
+            while try !db.links.addReferral(code: code, applicationKey: applicationKey, referrer: referrer, at: now) {
                 code = Identifiers.linkCode()
             }
             return ReferralLink(url: config.link(code: code), code: code, clicks: 0, referrer: referrer)
         }
     }
 
-    nonisolated func link(_ row: SQLRow) -> ReferralLink {
-        let code: String = row["code"]
-        return ReferralLink(url: config.link(code: code), code: code, clicks: row["clicks"],
-                            messageId: row["messageId"], referrer: row["referrer"])
+    /// A stored link as the wire shows it, with its full URL.
+    nonisolated func wire(_ link: ShortLinkRecord) -> ReferralLink {
+        ReferralLink(url: config.link(code: link.code), code: link.code, clicks: link.clicks, messageId: link.messageId,
+                     referrer: link.referrer)
     }
 
     /// A message's short link, a referrer's own link; and a short link's landing.

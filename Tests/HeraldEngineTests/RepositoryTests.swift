@@ -124,4 +124,130 @@ import Testing
         try await store.write { db in try db.keys.removeJWTKey(applicationKey: app, keyId: "b") }
         #expect(try await store.read { db in try db.keys.jwtSecretHex(applicationKey: app, keyId: "b") } == nil)
     }
+
+    /// Two messages of a new bulk, stored as a send stores them: one in the outbox, one held.
+    private func storeBulk(_ h: EngineHarness, id: String, at: Int64) async throws {
+        let app = h.creds.applicationKey
+        @Sendable func message(_ n: Int, notBefore: Date?) -> SentMessage {
+            SentMessage(messageId: "\(id)-\(n)", bulkId: id, address: "38598120000\(n)", accepted: true, reason: nil, text: "hi",
+                        price: 0.01, currency: nil, permanentFailure: false, sentAt: Date(epochMilliseconds: at), linkCode: "\(id)L\(n)",
+                        status: notBefore == nil ? .messageWaiting : .scheduled, notBefore: notBefore)
+        }
+        try await h.engine.store.write { db in
+            try db.bulks.addBulk(id: id, applicationKey: app, messageKey: h.creds.messageKey, sender: "Herald", subject: nil, at: at)
+            let taken = try db.links.addMessageLinks([("\(id)L0", "\(id)-0"), ("\(id)L1", "\(id)-1")], applicationKey: app, at: at)
+            #expect(taken == ["\(id)L0", "\(id)L1"])
+            try db.bulks.insert([NewSentRow(message: message(0, notBefore: nil), position: 0, outbox: 1, email: false),
+                                 NewSentRow(message: message(1, notBefore: Date(epochMilliseconds: at + 60_000)), position: 1, outbox: 3,
+                                            email: false)],
+                                applicationKey: app, at: at)
+        }
+    }
+
+    @Test func aBulkStoredIsReadBackInOrderWithItsLinksClicksAndOwners() async throws {
+        let h = try await EngineHarness.make()
+        defer { h.cleanUp() }
+        let app = h.creds.applicationKey
+        let store = h.engine.store
+        try await storeBulk(h, id: "b1", at: 1_000)
+        #expect(try await store.read { db in try db.bulks.exists("b1", applicationKey: app) })
+        #expect(try await !store.read { db in try db.bulks.exists("b1", applicationKey: "another") })
+        #expect(try await store.read { db in try db.bulks.messages(bulkId: "b1") }.map(\.messageId) == ["b1-0", "b1-1"])
+        #expect(try await store.read { db in try db.bulks.messages(applicationKey: app, ids: ["b1-1", "nope"]) }.keys.sorted() == ["b1-1"])
+        #expect(try await store.read { db in try db.bulks.message(applicationKey: app, id: "b1-0") }?.linkCode == "b1L0")
+        #expect(try await store.read { db in try db.bulks.accepted(bulkId: "b1", applicationKey: "another") } == nil)
+        let outcomes = try await store.read { db in try db.bulks.outcomes(bulkIds: ["b1"]).mapValues(\.status) }
+        #expect(outcomes == ["b1-0": .messageWaiting, "b1-1": .scheduled])
+        #expect(try await store.read { db in try db.bulks.owners(messageIds: ["b1-0"]) }["b1-0"]?.map(\.bulk) == ["b1"])
+
+        // A code taken already is left out; a click counts on the link and shows on the bulk's messages.
+        #expect(try await store.write { db in try db.links.addMessageLinks([("b1L0", "x")], applicationKey: app, at: 2_000) }.isEmpty)
+        #expect(try await store.write { db in try db.links.click(code: "b1L0", times: 2) }?.clicks == 2)
+        #expect(try await store.write { db in try db.links.click(code: "unknown") } == nil)
+        #expect(try await store.read { db in try db.links.find(applicationKey: app, messageId: "b1-0") }?.clicks == 2)
+        let accepted = try await store.read { db in try db.bulks.accepted(bulkId: "b1", applicationKey: app) }
+        #expect(accepted?.map(\.clicks) == [2, 0])
+        #expect(try await store.write { db in try db.links.addReferral(code: "ref1", applicationKey: app, referrer: "ana", at: 1) })
+        #expect(try await !store.write { db in try db.links.addReferral(code: "ref1", applicationKey: app, referrer: "ben", at: 1) })
+        #expect(try await store.read { db in try db.links.find(applicationKey: app, referrer: "ana") }?.code == "ref1")
+    }
+
+    @Test func anOutboxMessageIsClaimedOnceUntilItsLeaseRunsOutAndAReportIsStoredOnce() async throws {
+        let h = try await EngineHarness.make()
+        defer { h.cleanUp() }
+        let app = h.creds.applicationKey
+        let store = h.engine.store
+        try await storeBulk(h, id: "b2", at: 1_000)
+        #expect(try await store.read { db in try db.outbox.nextDue() } == 61_000, "the held message's time")
+        let claimed = try await store.write { db in try db.outbox.claimSMS(at: 2_000, lease: 10_000, bulkId: nil, limit: 100) }
+        #expect(claimed.map(\.message.messageId) == ["b2-0"] && claimed.first?.message.mayHaveBeenSent == false)
+        #expect(try await store.write { db in try db.outbox.claimSMS(at: 3_000, lease: 11_000, bulkId: nil, limit: 100) }.isEmpty,
+                "claimed once, not twice")
+        let again = try await store.write { db in try db.outbox.claimSMS(at: 10_000, lease: 20_000, bulkId: "b2", limit: 100) }
+        #expect(again.map(\.message.messageId) == ["b2-0"] && again.first?.message.mayHaveBeenSent == true, "its lease ran out")
+        #expect(try await store.read { db in try db.outbox.carrierQueue() } == 2)
+
+        // The report: handed over, due again at 30,000.
+        let found = try await store.read { db in try db.outbox.reported(applicationKey: app, ids: ["b2-0"]) }
+        #expect(found["b2-0"]?.outbox == 2)
+        let update = ReportedUpdate(messageId: "b2-0", status: .messageWaiting, nextCheckAt: 30_000, price: 0.02, currency: "EUR",
+                                    reason: nil, permanent: false)
+        try await store.write { db in try db.outbox.store([update], applicationKey: app, at: 12_000) }
+        let due = try await store.read { db in try db.outbox.dueReports(by: 30_000, bulkId: nil, after: (Int64.min, ""), limit: 10) }
+        #expect(due.map(\.messageId) == ["b2-0"] && due.first?.nextCheckAt == 30_000)
+        #expect(try await store.read { db in try db.outbox.dueReports(by: 29_999, bulkId: nil, after: (Int64.min, ""), limit: 10) }.isEmpty)
+        #expect(try await store.read { db in try db.outbox.dueReports(by: 30_000, bulkId: nil, after: (30_000, "b2-0"), limit: 10) }.isEmpty,
+                "the page after the last one read")
+        #expect(try await store.read { db in try db.outbox.reported(applicationKey: app, ids: ["b2-0"]) }["b2-0"]?.currency == "EUR")
+
+        // Put back in the outbox (as a crash before the hand-over leaves a bulk), it is claimed again; no email waits.
+        try await store.write { db in try db.outbox.reset(bulkId: "b2", toOutbox: 1) }
+        #expect(try await store.write { db in try db.outbox.claimSMS(at: 13_000, lease: 20_000, bulkId: nil, limit: 100) }.count == 2,
+                "every accepted message of the bulk, the held one too")
+        #expect(try await !store.read { db in try db.outbox.mailWaiting(at: 100_000, bulkId: nil) })
+        #expect(try await store.write { db in try db.outbox.claimMail(bulkId: nil, lease: 1) } == nil)
+    }
+
+    @Test func eventsAreNumberedInOrderReadAfterAnIdAndPruned() async throws {
+        let h = try await EngineHarness.make()
+        defer { h.cleanUp() }
+        let store = h.engine.store
+        let (before, _) = try await store.read { db in try db.events.range(applicationKey: "app") }
+        #expect(before == 0)
+        try await store.write { db in
+            for i in 1...3 { try db.events.append(applicationKey: "app", type: "t\(i)", payload: Data("{}".utf8), at: Int64(i * 1_000)) }
+        }
+        let all = try await store.read { db in try db.events.after(0, applicationKey: "app", limit: 10) }
+        #expect(all.map(\.type) == ["t1", "t2", "t3"])
+        #expect(try await store.read { db in try db.events.after(all[0].id, applicationKey: "app", limit: 1) }.map(\.type) == ["t2"])
+        #expect(try await store.write { db in try db.events.prune(before: 2_000) } == 1)
+        let (newest, oldest) = try await store.read { db in try db.events.range(applicationKey: "app") }
+        #expect(newest == all[2].id && oldest == all[1].id)
+    }
+
+    @Test func anApplicationIsFoundByKeySecretAndCodeItsSettingsChangeAndMetaIsSetOnce() async throws {
+        let h = try await EngineHarness.make()
+        defer { h.cleanUp() }
+        let creds = h.creds
+        let store = h.engine.store
+        #expect(try await store.read { db in try db.applications.find(secret: creds.secret) }?.key == creds.applicationKey)
+        #expect(try await store.read { db in try db.applications.find(code: creds.applicationCode) }?.key == creds.applicationKey)
+        #expect(try await store.read { db in try db.applications.find(secret: creds.applicationCode) } == nil)
+        #expect(try await store.read { db in try db.applications.count() } == 1)
+        try await store.write { db in try db.applications.update(key: creds.applicationKey, inboxAuthMode: .jwt) }
+        let app = try #require(try await store.read { db in try db.applications.find(key: creds.applicationKey) })
+        #expect(app.inboxAuthMode == .jwt && app.messageEditingAllowed, "a setting not given is kept")
+        #expect(try await store.write { db in try db.applications.metaOnce("token", "first") } == "first")
+        #expect(try await store.write { db in try db.applications.metaOnce("token", "second") } == "first")
+        try await store.write { db in try db.applications.setMeta("token", "third") }
+        #expect(try await store.read { db in try db.applications.meta("token") } == "third")
+
+        #expect(try await store.read { db in try db.applications.messageExists(key: creds.messageKey) })
+        var message = try #require(try await store.read { db in try db.applications.message(applicationKey: creds.applicationKey, key: creds.messageKey) })
+        #expect(try await store.read { db in try db.applications.message(applicationKey: "another", key: creds.messageKey) } == nil)
+        message.text = "changed <>"
+        try await store.write { [message] db in try db.applications.updateMessage(message, at: 5) }
+        #expect(try await store.read { db in try db.applications.message(applicationKey: creds.applicationKey, key: creds.messageKey) }?.text
+                == "changed <>")
+    }
 }

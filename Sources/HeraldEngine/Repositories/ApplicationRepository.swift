@@ -45,6 +45,17 @@ struct ApplicationRepository {
         try db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
     }
 
+    /// The value kept under `key`, set to `value` first when there is none (the first of several processes wins).
+    func metaOnce(_ key: String, _ value: String) throws -> String {
+        try db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", [key, value])
+        return try meta(key) ?? value
+    }
+
+    /// How many applications there are (a read that tells the database answers).
+    func count() throws -> Int {
+        try db.value(Int.self, "SELECT COUNT(*) FROM application") ?? 0
+    }
+
     // MARK: - Messages
 
     /// The application's message `key`, nil when it has none.

@@ -47,9 +47,7 @@ struct HoldRepository {
 
     /// Where an application's bulk stands at `now`; nil when it has no such bulk.
     func schedule(applicationKey: String, bulkId: String, now: Int64) throws -> BulkSchedule? {
-        guard try db.row("SELECT 1 FROM bulk WHERE id = ? AND applicationKey = ?", [bulkId, applicationKey]) != nil else {
-            return nil
-        }
+        guard try db.bulks.exists(bulkId, applicationKey: applicationKey) else { return nil }
         let isHeld = Self.isHeld
         let row = try db.row("""
             SELECT SUM(CASE WHEN \(isHeld) THEN 1 ELSE 0 END) AS held,

@@ -11,7 +11,11 @@
 extension EngineSQL {
     var applications: ApplicationRepository { ApplicationRepository(db: self) }
     var optOuts: OptOutRepository { OptOutRepository(db: self) }
+    var outbox: OutboxRepository { OutboxRepository(db: self) }
     var holds: HoldRepository { HoldRepository(db: self) }
+    var bulks: BulkRepository { BulkRepository(db: self) }
+    var events: EventRepository { EventRepository(db: self) }
     var inbox: InboxRepository { InboxRepository(db: self) }
+    var links: LinkRepository { LinkRepository(db: self) }
     var keys: KeyRepository { KeyRepository(db: self) }
 }
