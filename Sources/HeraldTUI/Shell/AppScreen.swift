@@ -213,7 +213,7 @@ public final class AppScreen: Screen {
             PaneBinding(.previousPane) { self.focus(self.app.selectedPane.moved(by: -1)) },
             PaneBinding(.redraw) { self.applyTheme(self.theme) },
             PaneBinding(.suspend) {
-                guard let suspend = app.terminal.suspend else {
+                guard let suspend = self.app.terminal.suspend else {
                     self.app.toasts.post("no terminal to suspend here", level: .info)
                     return
                 }
