@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 import Testing
 
 /// One run of the built `herald` binary: exit status and both output streams.
@@ -17,16 +18,15 @@ struct CLIRun {
 /// A private world for the CLI: its own HOME, XDG folders and data folder in a temp directory,
 /// so nothing of the user's is read or written; removed with the sandbox.
 final class CLISandbox: Sendable {
-    let root: URL
+    private let folder: TempDir
+    var root: URL { folder.url }
     var dataDir: URL { root.appendingPathComponent("data") }
     var configFile: URL { root.appendingPathComponent("config/herald/config.toml") }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("home"), withIntermediateDirectories: true)
+        folder = try TempDir("cli")
+        try folder.folder("home")
     }
-
-    deinit { try? FileManager.default.removeItem(at: root) }
 
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HERALD_") && !$0.key.hasPrefix("XDG_") }

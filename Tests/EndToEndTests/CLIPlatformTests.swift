@@ -1,10 +1,12 @@
 import Foundation
+import HeraldTestKit
 import Testing
 
 /// The real `herald` executable run as a subprocess on a throwaway data folder, with the simulated
 /// carrier sped up so a bulk settles in about a second.
 final class PlatformCLI: @unchecked Sendable {
-    let home: URL
+    private let folder: TempDir
+    var home: URL { folder.url }
     let dataDir: URL
     let binary: URL
     /// Added to every run's environment.
@@ -43,13 +45,10 @@ final class PlatformCLI: @unchecked Sendable {
 
     init(timeScale: String = "2000") throws {
         binary = try Self.locate()
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)")
-        dataDir = home.appendingPathComponent("data")
-        try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
+        folder = try TempDir("cli")
+        dataDir = try folder.folder("data")
         environment = ["HERALD_SANDBOX_TIME_SCALE": timeScale]
     }
-
-    deinit { try? FileManager.default.removeItem(at: home) }
 
     /// Herald's terminal UI on this workspace, in a real terminal (tmux) of `width` × `height`.
     func terminal(width: Int = 100, height: Int = 30, environment extra: [String: String] = [:]) throws -> TmuxSession {

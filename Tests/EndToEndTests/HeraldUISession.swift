@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 
 /// Runs blocking work (tmux commands, waiting for a process) on a thread of its own, so tests never
 /// block the few threads Swift concurrency has (on a 2-core machine two blocked tests would starve
@@ -20,7 +21,8 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
 /// simulated carrier sped up, its own XDG folders (no user config), and the log in TMP/state.
 /// Every method that waits is async and waits off the concurrency pool.
 final class HeraldUISession: @unchecked Sendable {
-    let folder: URL
+    private let dir: TempDir
+    var folder: URL { dir.url }
     let dataDir: URL
     let session: TmuxSession
     let started = Date()
@@ -29,9 +31,9 @@ final class HeraldUISession: @unchecked Sendable {
 
     init(width: Int = 100, height: Int = 30, timeScale: Int = 60, extraArguments: [String] = []) throws {
         binary = try HeraldBinary.url()
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-ui-\(UUID().uuidString.prefix(8))")
+        dir = try TempDir("e2e-ui")
+        let folder = dir.url
         dataDir = folder.appendingPathComponent("data")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         environment = [
             "HERALD_SANDBOX_TIME_SCALE": String(timeScale),
             "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
@@ -52,7 +54,6 @@ final class HeraldUISession: @unchecked Sendable {
 
     deinit {
         session.kill()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Starts the UI (off the pool: tmux is started by a blocking command).

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 import Testing
 
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: end-to-end tests need it (apt-get install tmux)"))
@@ -31,9 +32,8 @@ struct InboxEndToEndTests {
 
     @Test func readingAMessageLowersTheUnreadCountOnScreen() throws {
         let herald = try HeraldBinary.url()
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-inbox-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let tempDir = try TempDir("e2e-inbox")
+        let home = tempDir.url
         let session = try TmuxSession(command: [herald.path, "--demo"], width: 100, height: 30, environment: [
             "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,

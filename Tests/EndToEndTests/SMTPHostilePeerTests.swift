@@ -28,9 +28,8 @@ import Testing
     }
 
     @Test func repliesInjectedBeforeTLSNeverAnswerCommandsSentOverIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-smtp-mitm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("smtp-mitm")
+        let folder = tempDir.url
         let cert = folder.appendingPathComponent("smtp.pem"), key = folder.appendingPathComponent("smtp.key")
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

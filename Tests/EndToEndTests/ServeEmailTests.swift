@@ -101,9 +101,8 @@ final class TestSMTPServer {
     }
 
     @Test func theServerSendsTheTeamsEmailOverSMTPOnceAndEveryoneSeesIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-smtp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("smtp")
+        let folder = tempDir.url
         let smtp = try TestSMTPServer(folder: folder)
         let team = try Self.team(smtp)
         let ivo = try #require(team.ids["Ivo Test"]), dora = try #require(team.ids["Dora Test"])
@@ -145,9 +144,8 @@ final class TestSMTPServer {
     }
 
     @Test func aRefusedLoginIsAFailureWithTheServersWordsAndStartTLSIsRequiredWhenAsked() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-smtp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("smtp")
+        let folder = tempDir.url
         let smtp = try TestSMTPServer(folder: folder)
         /// A team server configured so, whose email to Ivo fails with `reason` and leaves the mailbox empty.
         func refused(password: String = "secret", extra: String = "", saying reason: String) throws {

@@ -9,8 +9,8 @@ import Testing
     @Test func twoReplicasOnPostgreSQLSurviveTheCarrierLeadersSIGKILL() throws {
         let cluster = try PostgresTestCluster.start()
         defer { cluster.stop() }
-        let handOvers = FileManager.default.temporaryDirectory.appendingPathComponent("herald-handovers-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: handOvers) }
+        let folder = try TempDir("handovers")
+        let handOvers = folder.file("carrier.log")
         let database = ["--database", cluster.url]
 
         let admin = try PlatformCLI(timeScale: "5")

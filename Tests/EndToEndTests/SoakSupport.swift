@@ -78,9 +78,9 @@ enum SQLiteShell {
         process.executableURL = URL(fileURLWithPath: path)
         // -ascii: columns end with 0x1F and rows with 0x1E, so text holding | or newlines survives.
         process.arguments = ["-readonly", "-batch", "-bail", "-ascii", "-cmd", ".timeout 10000", file.path, sql]
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-sqlite-\(UUID().uuidString)")
+        let folder = try TempDir("sqlite")
+        let scratch = folder.file("stderr")
         _ = FileManager.default.createFile(atPath: scratch.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let errHandle = try FileHandle(forWritingTo: scratch)
         let outPipe = Pipe()
         process.standardOutput = outPipe

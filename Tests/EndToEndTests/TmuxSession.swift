@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 
 /// Errors from driving tmux.
 struct TmuxError: Error, CustomStringConvertible {
@@ -10,7 +11,8 @@ struct TmuxError: Error, CustomStringConvertible {
 final class TmuxSession {
     let socket: String
     let target = "herald:0.0"
-    private let configDirectory: URL
+    private let folder: TempDir
+    private var configDirectory: URL { folder.url }
     private var killed = false
 
     /// The tmux executable, or nil when tmux is not installed.
@@ -26,9 +28,8 @@ final class TmuxSession {
     init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
         guard Self.tmuxPath != nil else { throw TmuxError(description: "tmux is not installed") }
         socket = "herald-e2e-\(UUID().uuidString.prefix(8).lowercased())"
-        configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
-        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        let config = configDirectory.appendingPathComponent("tmux.conf")
+        folder = try TempDir("tmux")
+        let config = folder.file("tmux.conf")
         try """
         set -g remain-on-exit on
         set -g default-terminal "tmux-256color"

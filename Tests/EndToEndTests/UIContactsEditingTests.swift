@@ -5,9 +5,9 @@ import Testing
 /// editing it as a person would, and back), `x` with `u`, `=` and `M` in a real terminal; the list shows each change.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: end-to-end tests need it (apt-get install tmux)"))
 struct UIContactsEditingTests {
-    /// An $EDITOR script: `body` runs with the card's path as $1.
-    static func editor(_ body: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-card-editor-\(UUID().uuidString)")
+    /// An $EDITOR script in the CLI's folder (removed with it): `body` runs with the card's path as $1.
+    static func editor(_ body: String, in cli: PlatformCLI) throws -> URL {
+        let url = cli.home.appendingPathComponent("card-editor-\(UUID().uuidString)")
         try "#!/bin/sh\n\(body)\n".write(to: url, atomically: true, encoding: .utf8)
         chmod(url.path, 0o755)
         return url
@@ -22,8 +22,7 @@ struct UIContactsEditingTests {
     @Test func aContactTypedIntoTheFormShowsInTheListAndADeleteComesBackWithU() throws {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567")])
-        let editor = try Self.editor("exit 1")
-        defer { try? FileManager.default.removeItem(at: editor) }
+        let editor = try Self.editor("exit 1", in: cli)
         let session = try Self.herald(cli, editor: editor)
         defer { session.kill() }
         try session.sendKeys("a")
@@ -69,8 +68,7 @@ struct UIContactsEditingTests {
         // The card offers the books (the first written in); the editor keeps what it was offered, then picks work.
         let offered = cli.home.appendingPathComponent("offered-card")
         let editor = try Self.editor("cp \"$1\" '\(offered.path)'\n"
-            + #"sed -i 's/^First name: .*/First name: Zvonimir/; s/^Last name: .*/Last name: Zec/; s/^Book: .*/Book: work/' "$1""#)
-        defer { try? FileManager.default.removeItem(at: editor) }
+            + #"sed -i 's/^First name: .*/First name: Zvonimir/; s/^Last name: .*/Last name: Zec/; s/^Book: .*/Book: work/' "$1""#, in: cli)
         let session = try Self.herald(cli, editor: editor)
         defer { session.kill() }
         _ = try session.waitUntil(timeout: 15, "the books' state") { $0.contains("books: personal") }
@@ -93,8 +91,7 @@ struct UIContactsEditingTests {
         // First pass writes a bad email; on the reopened card (its problems on top) it mends it.
         let editor = try Self.editor("""
             if grep -q '^# ! ' "$1"; then sed -i 's/^Email: .*/Email: ana@acme.hr/' "$1"; else sed -i 's/^Email: .*/Email: not-an-address/' "$1"; fi
-            """)
-        defer { try? FileManager.default.removeItem(at: editor) }
+            """, in: cli)
         let session = try Self.herald(cli, editor: editor)
         defer { session.kill() }
         try session.sendKeys("E")
@@ -107,8 +104,7 @@ struct UIContactsEditingTests {
         let cli = try PlatformCLI()
         _ = try cli.importContacts([("Ana", "Horvat", "+385911234567"), ("Ivo", "Babić", "+385912222222")])
         try cli.ok(["contacts", "add", "Ana H.", "--phone", "+385 91 123 4567", "--email", "ana@home.example"])
-        let editor = try Self.editor("true")
-        defer { try? FileManager.default.removeItem(at: editor) }
+        let editor = try Self.editor("true", in: cli)
         let session = try Self.herald(cli, editor: editor)
         defer { session.kill() }
         try session.sendKeys("=")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 import Testing
 
 /// The terminal handed over and taken back: a real vim and a real nano edit the Composer's message,
@@ -29,9 +30,9 @@ struct UIEditorTests {
     @Test func repliesToAnEditorThatQuitAtOnceAreThrownAwayNotReadAsKeys() throws {
         // A real program that asks the terminal for the cursor position and its attributes, edits, and
         // exits before the answers arrive: read as keys they would open help ("?") and switch panes (digits).
-        let editor = FileManager.default.temporaryDirectory.appendingPathComponent("herald-quick-editor-\(UUID().uuidString)")
+        let folder = try TempDir("quick-editor")
+        let editor = folder.file("editor")
         try "#!/bin/sh\nprintf '\\033[6n\\033[c' > /dev/tty\nsed -i 's/^Hi/Hey/' \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: editor) }
         chmod(editor.path, 0o755)
         let (cli, session) = try Self.composer(editor: editor.path)
         defer { session.kill() }

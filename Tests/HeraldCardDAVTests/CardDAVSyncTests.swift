@@ -7,7 +7,8 @@ import Testing
 
 /// A Herald store and a real Radicale: a CardDAV book synced both ways.
 final class DAVBook: @unchecked Sendable {
-    let dir: URL
+    let folder: TempDir
+    var dir: URL { folder.url }
     let database: HeraldDatabase
     let server: RadicaleServer
     let parser = try! PhoneNumberParser(defaultRegion: "HR")
@@ -19,15 +20,13 @@ final class DAVBook: @unchecked Sendable {
     var other: CardDAVClient { CardDAVClient(book: "other", collection: server.collection, username: RadicaleServer.user, password: RadicaleServer.password) }
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dav-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        folder = try TempDir("dav")
+        let dir = folder.url
         try Data("\(RadicaleServer.password)\n".utf8).write(to: dir.appendingPathComponent("password"))
         database = try HeraldDatabase.open(inDirectory: dir)
         server = try RadicaleServer()
         try books.register([AddressBook(name: "dav", kind: .carddav, location: server.collection.absoluteString)])
     }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func sync() async throws -> BookSyncReport { try await CardDAVSync(books: books, account: account).sync("dav") }
     func person(_ first: String) throws -> Person? { try contacts.people().first { $0.firstName == first } }

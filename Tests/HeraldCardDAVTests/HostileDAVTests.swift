@@ -9,7 +9,8 @@ import Testing
 /// nothing, loses nothing, and the next sync against an honest answer completes.
 @Suite(.serialized) struct HostileDAVTests {
     final class Hostile: @unchecked Sendable {
-        let dir: URL
+        let folder: TempDir
+        var dir: URL { folder.url }
         let port: Int
         let process = Process()
         let database: HeraldDatabase
@@ -20,8 +21,8 @@ import Testing
         }
 
         init() throws {
-            dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-hostile-dav-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            folder = try TempDir("hostile-dav")
+            let dir = folder.url
             try Data("ok".utf8).write(to: dir.appendingPathComponent("mode"))
             port = try RadicaleServer.freePort()
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile_dav.py")
@@ -37,7 +38,6 @@ import Testing
         deinit {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            try? FileManager.default.removeItem(at: dir)
         }
 
         func mode(_ text: String) throws { try Data(text.utf8).write(to: modeFile) }

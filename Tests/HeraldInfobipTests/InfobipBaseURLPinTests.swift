@@ -18,9 +18,8 @@ import Testing
         defer { elsewhereServer.cancel() }
         let hostile = try #require(URL(string: "http://localhost:\(elsewhereURL.port ?? 0)"))
         await state.setMoveInboxTo(hostile.absoluteString)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-pin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("pin")
+        let dir = tempDir.url
         let memory = dir.appendingPathComponent(InfobipPlatform.mobileBaseURLFileName)
         let transport = MobileMessagingTransport(baseURL: url, applicationCode: state.applicationCode, memory: memory)
         let fetch = try FetchInbox(credential: .app(state.applicationCode), externalUserId: "u1", limit: 5).request()

@@ -9,9 +9,8 @@ import Testing
 /// program, never to Infobip; a held one is held here (not as an Infobip scheduled bulk) and taken back here.
 @Suite struct InfobipEmailTests {
     @Test func anEmailGoesToTheMailProgramAndAHeldOneIsHeldAndTakenBackHere() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-mail-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("infobip-mail")
+        let folder = tempDir.url
         let mailbox = folder.appendingPathComponent("mailbox")
         let program = folder.appendingPathComponent("fake-sendmail")
         try "#!/bin/sh\ncat >> '\(mailbox.path)'\necho '--- end of message ---' >> '\(mailbox.path)'\n"

@@ -15,15 +15,15 @@ import Testing
     struct EngineOnStandIn {
         let engine: PlatformEngine
         let client: PlatformClient
-        let dir: URL
+        let folder: TempDir
+        var dir: URL { folder.url }
         let state: StandInState
         let server: Task<Void, any Error>
         let carrier: InfobipCarrier
 
         init(state: StandInState = StandInState(), apiKey: String? = nil, clock: any HeraldClock = SystemClock(),
              configure: (inout InfobipSettings) -> Void = { _ in }) async throws {
-            dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            folder = try TempDir("infobip")
             self.state = state
             let (url, task) = try await InfobipStandIn.start(state: state)
             server = task
@@ -32,14 +32,13 @@ import Testing
             configure(&settings)
             let platform = InfobipPlatform(settings: settings)
             carrier = InfobipCarrier(settings: settings, sleep: { _ in })
-            engine = try PlatformEngine.open(at: dir.appendingPathComponent("engine.sqlite"), clock: clock, config: platform.engine,
+            engine = try PlatformEngine.open(at: folder.file("engine.sqlite"), clock: clock, config: platform.engine,
                                              carrier: carrier)
             client = try await EmbeddedPlatform.sandboxClient(engine: engine)
         }
 
         func cleanUp() {
             server.cancel()
-            try? FileManager.default.removeItem(at: dir)
         }
 
         func send(_ ids: [String]) async throws -> SendInvitationResponse.SendSmsResponse {
@@ -142,9 +141,8 @@ import Testing
 
     @Test func aRequestRefusedPartWayFailsItsMessagesAndKeepsWhatWentOut() async throws {
         let state = StandInState()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-infobip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("infobip")
+        let dir = tempDir.url
         let (url, server) = try await InfobipStandIn.start(state: state)
         defer { server.cancel() }
         var settings = InfobipSettings(baseURL: url, apiKey: state.apiKey, reportInterval: 0, maxMessagesPerRequest: 2, attempts: 1)

@@ -66,9 +66,8 @@ import Testing
         await Self.fill(state, user: "u1")
         let (url, server) = try await InfobipStandIn.start(state: state)
         defer { server.cancel() }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-move-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("move")
+        let dir = tempDir.url
         let memory = dir.appendingPathComponent(InfobipPlatform.mobileBaseURLFileName)
         // Infobip moves the application to a host that then does not answer (port 9 on loopback).
         await state.setMoveInboxTo("http://127.0.0.1:9")

@@ -62,9 +62,8 @@ import Testing
     }
 
     @Test func journalsOfEarlierVersionsMoveIntoTheLedgerWithNoOwner() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-v1-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("v1")
+        let dir = tempDir.url
         let path = dir.appendingPathComponent(HeraldDatabase.fileName).path
         do {
             let old = try DatabaseQueue(path: path)
@@ -84,9 +83,8 @@ import Testing
     }
 
     @Test func aSeenQueueOfAnEarlierVersionThatCannotBeParsedIsKeptNotDeleted() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-v1-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("v1")
+        let dir = tempDir.url
         let path = dir.appendingPathComponent(HeraldDatabase.fileName).path
         do {
             let old = try DatabaseQueue(path: path)

@@ -4,7 +4,8 @@ import Foundation
 /// user; the address book collection `/ana/contacts/` is made at start. Stopped and removed with the value. For the
 /// CardDAV tests and the bench.
 public final class RadicaleServer: @unchecked Sendable {
-    public let folder: URL
+    private let dir: TempDir
+    public var folder: URL { dir.url }
     public let port: Int
     let process = Process()
     public var collection: URL { URL(string: "http://127.0.0.1:\(port)/ana/contacts/")! }
@@ -13,7 +14,8 @@ public final class RadicaleServer: @unchecked Sendable {
     public static let user = "ana", password = "s3cret"
 
     public init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-radicale-\(UUID().uuidString)")
+        dir = try TempDir("radicale")
+        let folder = dir.url
         let books = folder.appendingPathComponent("storage/collection-root/ana/contacts")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try Data(#"{"tag": "VADDRESSBOOK", "D:displayname": "contacts"}"#.utf8).write(to: books.appendingPathComponent(".Radicale.props"))
@@ -44,7 +46,6 @@ public final class RadicaleServer: @unchecked Sendable {
     deinit {
         // SIGKILL: Radicale waits for kept-alive connections before it stops on SIGTERM.
         if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A port nobody listens on now (the kernel's choice for port 0).
