@@ -11,8 +11,7 @@ import Testing
     /// A workspace whose vdir book "friends" starts with `cards` (file name → text), being watched.
     static func watchedBook(_ cards: [String: String]) async throws -> (harness: WorkspaceHarness, folder: URL) {
         let dir = try TempDir()
-        let folder = dir.url.appendingPathComponent("book")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try dir.folder("book")
         for (name, text) in cards { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
         var config = WorkspaceHarness.config()
         config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]

@@ -71,7 +71,6 @@ public final class WorkspaceHarness: @unchecked Sendable {
 
     /// Messages the engine holds for a bulk.
     public func engineMessages(bulkId: String) async throws -> [SentMessage] {
-        guard let engine = workspace.embeddedEngine else { throw CocoaError(.featureUnsupported) }
-        return try await engine.messages(bulkId: bulkId)
+        try await workspace.engine.messages(bulkId: bulkId)
     }
 }
