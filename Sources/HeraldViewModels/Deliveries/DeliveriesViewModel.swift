@@ -2,85 +2,79 @@ import Foundation
 import HeraldCore
 import HeraldServices
 
-/// The Deliveries pane's state: every bulk with its counts per status, live as the change feed's
-/// batches arrive (changed cells stay lit for `highlightDuration`), one bulk opened to its
-/// recipients, a status filter, the tracker's schedule, and resending what failed.
-///
-/// Reads happen off the UI thread: the bulks come as one snapshot (one grouped query) taken at a
-/// change sequence; from then on each `.ledgerChanged` batch that continues that sequence is folded
-/// into the counts in memory. A batch that does not continue it (the pane missed one) reads a fresh
-/// snapshot. Render and keys only read what this holds.
+/// The Deliveries pane's state: the cursor, status filter, sort, search, selection and the resend question over the
+/// rows a `BulkFeed` publishes (every bulk with its counts per status, live; one bulk opened to its recipients; the
+/// lights of changed cells; the tracker's schedule), and resending what failed. Render and keys only read what this
+/// holds; the feed reads off the UI thread.
 public final class DeliveriesViewModel {
     public let context: ViewModelContext
-    public let book: ContactBook
+    /// The bulks, the open bulk's recipients, the lights and the tracker's schedule.
+    public let feed: BulkFeed
     private let invites: InviteService
-    /// How long a changed cell stays highlighted.
-    public var highlightDuration: TimeInterval = 1.5
+    private let book: ContactBook
 
-    public private(set) var bulks: [BulkSummary] = [] { didSet { refilter() } }
     public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
     public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
     /// The `/` search: the cursor jumps between matching rows; nothing is hidden.
     public private(set) var search = ListSearch()
-    /// Bumped whenever the shown rows change, so the match count is counted again only then.
-    private var shownVersion = 0
-    private var matchCount: (key: MatchKey, count: Int)?
-    /// Bulks the filter lets through (those with at least one recipient in that state).
-    public private(set) var visibleBulks: [BulkSummary] = []
-    /// Characters of the longest id shown (ids are ASCII once sanitised): counted when the rows change, not per frame.
-    public private(set) var longestBulkId = 0
+    /// The rows the filter and sort let through, as last worked out.
+    private var shown = DeliveryRows()
     public private(set) var cursor = 0
-    /// The bulk opened to its recipients, nil for the list of bulks.
-    public private(set) var openBulkId: String?
-    public private(set) var recipients: [RecipientRow] = [] { didSet { refilterRecipients() } }
-    /// Recipients of the open bulk the filter lets through.
-    public private(set) var visibleRecipients: [RecipientRow] = []
     public private(set) var recipientCursor = 0
     /// The recipient shown in detail (Enter on a recipient of the open bulk), by invitation id.
     public private(set) var detailId: Int64?
-    public private(set) var tracker: TrackerState?
     public private(set) var confirmation: ResendConfirmation?
-    /// Bulks selected with space in the list, and recipients selected in the open bulk (by invitation id): `r`
-    /// resends what failed among them.
-    public private(set) var selectedBulks: Set<String> = []
-    public private(set) var selectedRecipients: Set<Int64> = []
+    /// Bulks selected with space in the list, and recipients selected in the open bulk: `r` resends what failed among
+    /// them.
+    public private(set) var picks = DeliverySelection()
     public private(set) var isResending = false
-    public private(set) var loadError: String?
-    /// True until the first snapshot arrived.
-    public private(set) var isLoading = true
-    /// True while the open bulk's recipients are being read.
-    public private(set) var isLoadingRecipients = false
-    /// The change sequence the counts stand at (nil while a snapshot is being read).
-    public private(set) var sequence: Int64?
-    /// Batches that arrived while a snapshot was being read; folded once it is in.
-    private var waiting: [LedgerChange] = []
-    private var snapshotInFlight = false
-    /// Fresh snapshots a batch that does not continue the counts may still ask for.
-    private var resyncsLeft = 2
-    /// Snapshots read so far (the first one and every resync), for tests and the benchmark.
-    public private(set) var snapshotsRead = 0
-    /// Lit cells: (bulkId or invitation id as text, column) → when the light goes out.
-    public private(set) var highlights: [HighlightKey: Date] = [:]
 
-    /// A lit cell.
-    public struct HighlightKey: Sendable, Hashable {
-        public let row: String
-        public let column: DeliveryColumn
-        public init(_ row: String, _ column: DeliveryColumn) { self.row = row; self.column = column }
-    }
+    public typealias HighlightKey = BulkFeed.HighlightKey
 
-    public init(book: ContactBook, invites: InviteService, context: ViewModelContext) {
+    public init(book: ContactBook, invites: InviteService, context: ViewModelContext,
+                source: BulkSource? = nil) {
         self.book = book
         self.invites = invites
         self.context = context
-        reload()
+        feed = BulkFeed(source: source ?? BulkSource(book: book), effects: context.effects, clock: context.clock)
+        feed.listener = self
+        feed.reload()
     }
 
-    private var effects: EffectQueue { context.effects }
     private var toasts: ToastBoard { context.toasts }
-    private var clock: any HeraldClock { context.clock }
 
     // MARK: reading
+
+    /// Every bulk, newest first (the feed's).
+    public var bulks: [BulkSummary] { feed.bulks }
+    /// Bulks the filter lets through (those with at least one recipient in that state).
+    public var visibleBulks: [BulkSummary] { shown.bulks }
+    /// Characters of the longest id shown (ids are ASCII once sanitised): counted when the rows change, not per frame.
+    public var longestBulkId: Int { shown.longestBulkId }
+    /// The bulk opened to its recipients, nil for the list of bulks.
+    public var openBulkId: String? { feed.followed }
+    public var recipients: [RecipientRow] { feed.recipients }
+    /// Recipients of the open bulk the filter lets through.
+    public var visibleRecipients: [RecipientRow] { shown.recipients }
+    public var selectedBulks: Set<String> { picks.bulks }
+    public var selectedRecipients: Set<Int64> { picks.recipients }
+    public var tracker: TrackerState? { feed.tracker }
+    public var loadError: String? { feed.loadError }
+    /// True until the first snapshot arrived.
+    public var isLoading: Bool { feed.isLoading }
+    /// True while the open bulk's recipients are being read.
+    public var isLoadingRecipients: Bool { feed.isLoadingRecipients }
+    /// The change sequence the counts stand at (nil while a snapshot is being read).
+    public var sequence: Int64? { feed.sequence }
+    /// Snapshots read so far (the first one and every resync), for tests and the benchmark.
+    public var snapshotsRead: Int { feed.snapshotsRead }
+    /// Lit cells: (bulkId or invitation id as text, column) → when the light goes out.
+    public var highlights: [HighlightKey: Date] { feed.highlights }
+    /// How long a changed cell stays highlighted.
+    public var highlightDuration: TimeInterval {
+        get { feed.highlightDuration }
+        set { feed.highlightDuration = newValue }
+    }
 
     public var currentBulk: BulkSummary? { cursor < visibleBulks.count ? visibleBulks[cursor] : nil }
     /// The recipient under the cursor in the open bulk.
@@ -93,16 +87,16 @@ public final class DeliveriesViewModel {
     public var openBulk: BulkSummary? { openBulkId.flatMap { id in bulks.first { $0.bulkId == id } } }
 
     private func refilter() {
-        visibleBulks = sort.ordered(filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 })
-        longestBulkId = visibleBulks.lazy.map(\.bulkId.utf8.count).max() ?? 0
-        shownVersion += 1
+        shown.bulks = sort.ordered(filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 })
+        shown.longestBulkId = shown.bulks.lazy.map(\.bulkId.utf8.count).max() ?? 0
+        shown.version += 1
         cursor = max(0, min(cursor, visibleBulks.count - 1))
         refilterRecipients()
     }
 
     private func refilterRecipients() {
-        visibleRecipients = sort.ordered(filter == .all ? recipients : recipients.filter { filter.matches($0.status) })
-        shownVersion += 1
+        shown.recipients = sort.ordered(filter == .all ? recipients : recipients.filter { filter.matches($0.status) })
+        shown.version += 1
         recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
         // The cursor stays on the recipient shown in detail; one no longer shown closes the detail.
         if let id = detailId {
@@ -110,140 +104,12 @@ public final class DeliveriesViewModel {
         }
     }
 
-    /// Reads every bulk again off the UI thread (first load, `ctrl-r`, or a missed batch).
-    public func reload() {
-        guard !snapshotInFlight else { return }
-        snapshotInFlight = true
-        sequence = nil
-        let book = self.book
-        effects.perform({ try await book.deliveriesSnapshot() }, then: { [weak self] result in
-            self?.receive(result)
-        })
-    }
-
-    private func receive(_ result: Result<BulkCountsSnapshot, any Error>) {
-        snapshotInFlight = false
-        isLoading = false
-        snapshotsRead += 1
-        switch result {
-        case .success(let snapshot):
-            let keep = currentBulk?.bulkId
-            let fresh = snapshot.bulks.map(BulkSummary.init)
-            if !bulks.isEmpty { lightChanges(from: bulks, to: fresh) }
-            bulks = fresh
-            sequence = snapshot.sequence
-            loadError = nil
-            if let keep, let at = visibleBulks.firstIndex(where: { $0.bulkId == keep }) { cursor = at }
-            let held = waiting
-            waiting = []
-            for change in held { fold(change) }
-        case .failure(let error):
-            loadError = "could not read the ledger: \(userMessage(for: error))"
-            waiting = []
-        }
-    }
-
-    /// Folds one batch of the change feed into the counts (and the open bulk's recipients).
-    private func fold(_ change: LedgerChange) {
-        guard let sequence else { waiting.append(change); return }
-        if change.sequence <= sequence { return }            // already in the snapshot
-        guard change.previous == sequence else {
-            // The batch starts before what this holds: read a fresh snapshot (which then stands at or
-            // past the batch). A feed that never reaches it does not make the pane read forever.
-            guard resyncsLeft > 0 else { return }
-            resyncsLeft -= 1
-            reload()
-            return
-        }
-        resyncsLeft = 2
-        let until = clock.now().addingTimeInterval(highlightDuration)
-        var byId = Dictionary(uniqueKeysWithValues: bulks.enumerated().map { ($1.bulkId, $0) })
-        var updated = bulks
-        var inserted = false
-        for record in change.bulks {
-            if let at = byId[record.bulkId] {
-                updated[at] = updated[at].with(record: record)
-            } else {
-                updated.insert(BulkSummary(BulkCounts(record: record, counts: [:])), at: 0)
-                inserted = true
-                byId = Dictionary(uniqueKeysWithValues: updated.enumerated().map { ($1.bulkId, $0) })
-                highlights[HighlightKey(record.bulkId, .row)] = until
-            }
-        }
-        var missing = false
-        for delivery in change.deliveries {
-            guard let at = byId[delivery.bulkId] else { missing = true; continue }
-            let before = updated[at]
-            let after = before.moving(from: delivery.from, to: delivery.to)
-            updated[at] = after
-            for column in DeliveryColumn.counted where before.count(column) != after.count(column) {
-                highlights[HighlightKey(delivery.bulkId, column)] = until
-            }
-        }
-        bulks = inserted ? updated.sorted { ($0.createdAt, $1.bulkId) > ($1.createdAt, $0.bulkId) } : updated
-        self.sequence = change.sequence
-        foldRecipients(change, until: until)
-        if missing { reload() }        // a recipient of a bulk this pane never saw: read again
-    }
-
-    private func foldRecipients(_ change: LedgerChange, until: Date) {
-        guard let open = openBulkId else { return }
-        let mine = change.deliveries.filter { $0.bulkId == open }
-        guard !mine.isEmpty else { return }
-        if mine.contains(where: { $0.from == nil }) { loadRecipients(highlight: true); return }
-        var at: [Int64: Int] = [:]
-        for (i, r) in recipients.enumerated() { if let id = r.invitationId { at[id] = i } }
-        for delivery in mine {
-            guard let id = delivery.invitationId, let i = at[id] else { continue }
-            recipients[i] = recipients[i].with(status: delivery.to, at: delivery.at)
-            highlights[HighlightKey(String(id), .status)] = until
-        }
-        recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
-    }
-
-    private func lightChanges(from old: [BulkSummary], to new: [BulkSummary]) {
-        let before = Dictionary(old.map { ($0.bulkId, $0) }, uniquingKeysWith: { a, _ in a })
-        let until = clock.now().addingTimeInterval(highlightDuration)
-        for bulk in new {
-            guard let was = before[bulk.bulkId] else { highlights[HighlightKey(bulk.bulkId, .row)] = until; continue }
-            for column in DeliveryColumn.counted where was.count(column) != bulk.count(column) {
-                highlights[HighlightKey(bulk.bulkId, column)] = until
-            }
-        }
-    }
-
-    private func loadRecipients(highlight: Bool) {
-        guard let id = openBulkId else { return }
-        isLoadingRecipients = true
-        let book = self.book
-        // Opening another bulk cancels the read of the one before.
-        effects.perform({ try await book.recipients(ofBulk: id).map(RecipientRow.init) }, supersedes: "deliveries.recipients",
-                        then: { [weak self] result in
-            guard let self, self.openBulkId == id else { return }
-            self.isLoadingRecipients = false
-            switch result {
-            case .success(let fresh):
-                if highlight {
-                    let before = Dictionary(self.recipients.compactMap { r in r.invitationId.map { ($0, r.status) } },
-                                            uniquingKeysWith: { a, _ in a })
-                    let until = self.clock.now().addingTimeInterval(self.highlightDuration)
-                    for r in fresh {
-                        guard let rid = r.invitationId, let was = before[rid], was != r.status else { continue }
-                        self.highlights[HighlightKey(String(rid), .status)] = until
-                    }
-                }
-                self.recipients = fresh
-            case .failure(let error):
-                self.toasts.post("could not read the recipients: \(userMessage(for: error))", level: .error)
-            }
-            self.recipientCursor = max(0, min(self.recipientCursor, self.visibleRecipients.count - 1))
-        })
-    }
+    /// Reads every bulk again off the UI thread (`ctrl-r`); dropped while a read is under way.
+    public func reload() { feed.reload() }
 
     /// True while `column` of `row` (a bulkId, or an invitation id for recipients) is lit.
     public func isHighlighted(_ row: String, _ column: DeliveryColumn, now: Date) -> Bool {
-        if let until = highlights[HighlightKey(row, column)], until > now { return true }
-        return column != .row && highlights[HighlightKey(row, .row)].map { $0 > now } == true
+        feed.isHighlighted(row, column, now: now)
     }
 
     // MARK: time
@@ -261,9 +127,7 @@ public final class DeliveriesViewModel {
 
     /// Puts out expired lights; true when the screen changed (the countdown always does).
     public func tick(now: Date) -> Bool {
-        let before = highlights.count
-        highlights = highlights.filter { $0.value > now }
-        return highlights.count != before || tracker?.nextPassAt != nil
+        feed.expireLights(now: now) || tracker?.nextPassAt != nil
     }
 
     /// "next pass in 3 s · 2 bulks watched (7 passes left)" or "idle".
@@ -308,20 +172,17 @@ public final class DeliveriesViewModel {
             return
         }
         guard let bulk = currentBulk else { return }
-        openBulkId = bulk.bulkId
         recipientCursor = 0
-        recipients = []
-        loadRecipients(highlight: false)
+        feed.follow(bulk.bulkId)
     }
 
     /// Closes the recipient's detail, else the open bulk; false when neither was open.
     public func close() -> Bool {
         if detailId != nil { detailId = nil; return true }
         guard openBulkId != nil else { return false }
-        openBulkId = nil
         detailId = nil
-        selectedRecipients = []
-        recipients = []
+        picks.recipients = []
+        feed.follow(nil)
         return true
     }
 
@@ -354,9 +215,9 @@ public final class DeliveriesViewModel {
     public func toggleSelection() {
         if openBulkId != nil {
             guard let id = currentRecipient?.invitationId else { return }
-            if selectedRecipients.remove(id) == nil { selectedRecipients.insert(id) }
+            if picks.recipients.remove(id) == nil { picks.recipients.insert(id) }
         } else if let id = currentBulk?.bulkId {
-            if selectedBulks.remove(id) == nil { selectedBulks.insert(id) }
+            if picks.bulks.remove(id) == nil { picks.bulks.insert(id) }
         }
     }
 
@@ -420,14 +281,14 @@ public final class DeliveriesViewModel {
             return
         }
         let sendAt: Date
-        do { sendAt = try SendTime.parse(text, now: clock.now(), timeZone: .current) } catch {
+        do { sendAt = try SendTime.parse(text, now: context.clock.now(), timeZone: .current) } catch {
             toasts.post(":move \(error.description)", level: .error)
             return
         }
         let invites = self.invites, id = bulk.bulkId
         context.run({ try await invites.reschedule(bulkId: id, to: sendAt) }, for: self, failure: nil) { vm, answer in
             vm.reload()
-            vm.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(WallClock.timeOrDay(sendAt, now: vm.clock.now()))", level: .success)
+            vm.toasts.post("bulk \(id.prefix(8)): \(counted(answer.held, "invitation")) now \(answer.held == 1 ? "leaves" : "leave") at \(WallClock.timeOrDay(sendAt, now: vm.context.clock.now()))", level: .success)
         }
     }
 
@@ -440,8 +301,7 @@ public final class DeliveriesViewModel {
         let numbers = confirmation.numbers.filter { !$0.contains("@") }, emails = confirmation.numbers.filter { $0.contains("@") }
         // A resend of one bulk links back to it; one gathered from several bulks links to none of them.
         let original = confirmation.bulkIds.count == 1 ? confirmation.bulkIds[0] : nil
-        selectedBulks = []
-        selectedRecipients = []
+        picks = DeliverySelection()
         context.run({
             var sent = numbers.isEmpty ? InviteResult()
                 : try await invites.invite(numbers: numbers, options: InviteOptions(policy: .default, resendOf: original))
@@ -470,10 +330,10 @@ public final class DeliveriesViewModel {
     public func handle(event: HeraldEvent) -> Bool {
         switch event {
         case .ledgerChanged(let change):
-            fold(change)
+            feed.fold(change)
             return true
         case .trackerState(let state):
-            tracker = state
+            feed.tracker = state
             return true
         default:
             return false
@@ -513,17 +373,11 @@ public final class DeliveriesViewModel {
     /// How many shown rows match the search. Drawn every frame, so counted once per query and shown rows
     /// (10,000 bulks would otherwise be searched on every frame).
     public var searchMatches: Int {
-        let key = MatchKey(query: search.query, openBulkId: openBulkId, shown: shownVersion)
-        if let cached = matchCount, cached.key == key { return cached.count }
+        let key = DeliveryRows.MatchKey(query: search.query, openBulkId: openBulkId, shown: shown.version)
+        if let cached = shown.matchCount, cached.key == key { return cached.count }
         let count = search.count(shownCount, text: searchText(at:))
-        matchCount = (key, count)
+        shown.matchCount = (key, count)
         return count
-    }
-
-    private struct MatchKey: Equatable {
-        let query: String
-        let openBulkId: String?
-        let shown: Int
     }
 
     /// Searches for `query` as it is typed: the cursor goes to the first match from where it is.
@@ -541,5 +395,23 @@ public final class DeliveriesViewModel {
             return
         }
         moveCursor(to: at)
+    }
+}
+
+extension DeliveriesViewModel: BulkFeedListener {
+    public func bulksChanged(snapshot: Bool) {
+        // A snapshot keeps the cursor on the bulk it was on (the rows shown are still the old ones here).
+        let keep = snapshot ? currentBulk?.bulkId : nil
+        refilter()
+        if let keep, let at = visibleBulks.firstIndex(where: { $0.bulkId == keep }) { cursor = at }
+    }
+
+    public func recipientsChanged() { refilterRecipients() }
+
+    public func loadFailed(_ error: any Error, recipients: Bool) {
+        // The bulks' failure is shown in place of the list (`loadError`); the recipients' as a toast.
+        guard recipients else { return }
+        toasts.post("could not read the recipients: \(userMessage(for: error))", level: .error)
+        recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
     }
 }
