@@ -57,7 +57,7 @@ import Testing
         #expect(page.messages.count == 2)
         #expect(await first.requests(to: "/mobile/").count == 1)
         #expect(await moved.requests(to: "/mobile/").count == 1)
-        let kept = try String(contentsOf: h.dir.appendingPathComponent(InfobipPlatform.mobileBaseURLFileName), encoding: .utf8)
+        let kept = try String(contentsOf: h.folder.appendingPathComponent(InfobipPlatform.mobileBaseURLFileName), encoding: .utf8)
         #expect(kept.split(separator: "\n").first.map(String.init) == movedURL.absoluteString)
     }
 

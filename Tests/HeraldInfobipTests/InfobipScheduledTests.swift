@@ -68,7 +68,7 @@ import Testing
         let h = try await InfobipHarness()
         var config = InfobipHarness.config
         config.holdSeconds = 30
-        let ws = try await Workspace.open(dataDirectory: h.dir.appendingPathComponent("held"),
+        let ws = try await Workspace.open(dataDirectory: h.folder.appendingPathComponent("held"),
                                           platform: InfobipPlatform(settings: h.settings), config: config)
         defer { ws.close() }
         let result = try await ws.invites.invite(numbers: [InfobipHarness.mobile(5)])

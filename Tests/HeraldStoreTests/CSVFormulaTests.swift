@@ -50,7 +50,7 @@ import HeraldCore
                    phones: [LabeledPhone(label: "-", number: parserHR.parse("+385981234567"))]),
         ]
         #expect(try source.importer().importPeople(people).imported == 2)
-        let file = source.dir.appendingPathComponent("export.csv")
+        let file = source.folder.appendingPathComponent("export.csv")
         try ContactExporter(database: source.database).export(.csv, to: file)
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains("'=1+2,'-Horvat,'=1+2 -Horvat,'@Acme"), "\(text)")

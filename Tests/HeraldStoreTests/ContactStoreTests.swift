@@ -8,10 +8,10 @@ import HeraldCore
     @Test func opensInWALModeWithMigrations() throws {
         let s = try TempStore()
         #expect(try s.database.journalMode() == "wal")
-        #expect(FileManager.default.fileExists(atPath: s.dir.appendingPathComponent("herald.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: s.folder.appendingPathComponent("herald.sqlite").path))
         // Reopening the same file migrates nothing twice and keeps data.
         try s.contacts.insert(person("Ana", "Horvat"))
-        let again = try HeraldDatabase.open(inDirectory: s.dir)
+        let again = try HeraldDatabase.open(inDirectory: s.folder)
         #expect(try ContactStore(database: again).count() == 1)
     }
 

@@ -21,7 +21,7 @@ import HeraldCore
             return q
         })
         #expect(report.imported > 250)
-        let file = source.dir.appendingPathComponent("export.\(format == .csv ? "csv" : "vcf")")
+        let file = source.folder.appendingPathComponent("export.\(format == .csv ? "csv" : "vcf")")
         let written = try ContactExporter(database: source.database).export(format, to: file)
         #expect(written == (try source.contacts.count()))
         let target = try TempStore()
@@ -66,12 +66,12 @@ import HeraldCore
 
     @Test func generatedFileImportsWithoutErrors() throws {
         let s = try TempStore()
-        let url = s.dir.appendingPathComponent("gen.vcf")
+        let url = s.folder.appendingPathComponent("gen.vcf")
         try AddressBookGenerator(seed: 1).write(count: 500, format: .vcard, to: url)
         let report = try s.importer().importContacts(from: url)
         #expect(report.errors.isEmpty)
         #expect(report.imported + report.updated == 500)
-        let csv = s.dir.appendingPathComponent("gen.csv")
+        let csv = s.folder.appendingPathComponent("gen.csv")
         try AddressBookGenerator(seed: 1).write(count: 500, format: .csv, to: csv)
         let again = try s.importer().importContacts(from: csv)
         #expect(again.imported == 0)        // same UIDs: merged, not duplicated

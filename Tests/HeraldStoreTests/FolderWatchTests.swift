@@ -9,9 +9,9 @@ import Testing
     @Test func aCommitOfAnotherConnectionIsSeenAtOnceAndOtherFilesAreNot() throws {
         let s = try TempStore()
         let seen = DispatchSemaphore(value: 0)
-        let watch = try #require(FolderWatch.start(folder: s.dir.path, prefix: "herald.sqlite") { _ in seen.signal() })
+        let watch = try #require(FolderWatch.start(folder: s.folder.path, prefix: "herald.sqlite") { _ in seen.signal() })
         defer { watch.stop() }
-        try Data("x".utf8).write(to: s.dir.appendingPathComponent("notes.txt"))
+        try Data("x".utf8).write(to: s.folder.appendingPathComponent("notes.txt"))
         #expect(seen.wait(timeout: .now() + 0.3) == .timedOut)
         let other = LedgerStore(database: try HeraldDatabase(path: s.database.path))
         let started = Date()

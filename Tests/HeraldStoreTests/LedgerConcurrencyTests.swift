@@ -46,7 +46,7 @@ import Testing
         #expect(try !mine.isAlive("../leases/" + mine.owner))
         theirs.release()
         #expect(try !mine.isAlive(theirs.owner))
-        let files = try FileManager.default.contentsOfDirectory(atPath: s.dir.appendingPathComponent("leases").path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: s.folder.appendingPathComponent("leases").path)
         #expect(files == [mine.owner + ".lock"])
     }
 
@@ -54,7 +54,7 @@ import Testing
         let s = try TempStore()
         let mine = try SendLease.take(for: s.database)
         // A lease "file" that cannot be opened for locking (here a folder): whether its process lives is unknown.
-        let blocked = s.dir.appendingPathComponent("leases/p1-0badc0de.lock")
+        let blocked = s.folder.appendingPathComponent("leases/p1-0badc0de.lock")
         try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
         #expect(throws: (any Error).self) { try mine.isAlive("p1-0badc0de") }
         mine.sweep()  // best effort: leaves what it cannot check
@@ -112,7 +112,7 @@ import Testing
         let error = try #require(failure)
         let message = try #require(StorageFailure.message(for: error))
         #expect(message.contains("is full"))
-        #expect(message.contains(s.dir.path))
+        #expect(message.contains(s.folder.path))
         #expect(message.contains("stay queued"))
         #expect(!message.contains("INSERT"))
     }

@@ -20,7 +20,7 @@ import HeraldCore
                                          QueuedRecipient(msisdn: bob, personId: p.id, correlator: "c2")])
         #expect(rows.map(\.status) == [.queued, .queued])
         // A "restart": a new store on the same file still sees them for reconciling.
-        let reopened = LedgerStore(database: try HeraldDatabase.open(inDirectory: s.dir))
+        let reopened = LedgerStore(database: try HeraldDatabase.open(inDirectory: s.folder))
         #expect(try reopened.queuedInvitations().map(\.correlator) == ["c1", "c2"])
         #expect(try s.ledger.deliveryStatus(msisdn: ana) == .queued)
     }

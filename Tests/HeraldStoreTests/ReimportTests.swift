@@ -19,7 +19,7 @@ import HeraldCore
 
     func folder(_ s: TempStore) throws -> URL {
         for (name, text) in Self.cards { try s.write("vdir/\(name)", text) }
-        return s.dir.appendingPathComponent("vdir")
+        return s.folder.appendingPathComponent("vdir")
     }
 
     @Test func theSameFilesAgainAddAndChangeNothing() throws {

@@ -10,7 +10,7 @@ import HeraldCore
     /// A generated book of `count` people in a fresh store.
     static func book(_ count: Int) throws -> TempStore {
         let s = try TempStore()
-        let file = s.dir.appendingPathComponent("book.vcf")
+        let file = s.folder.appendingPathComponent("book.vcf")
         try AddressBookGenerator(seed: 7).write(count: count, format: .vcard, to: file)
         let report = try s.importer().importContacts(from: file)
         #expect(report.imported == count)

@@ -198,7 +198,7 @@ import HeraldCore
         try s.write("book/contacts/b.vcf", "BEGIN:VCARD\nVERSION:4.0\nUID:b\nFN:Bo B\nTEL:+385981234567\nEND:VCARD\n")
         let bad = try s.write("book/contacts/c.vcf", "BEGIN:VCARD\nFN:No End\n")
         try s.write("book/contacts/readme.txt", "not a card")
-        let folder = s.dir.appendingPathComponent("book")
+        let folder = s.folder.appendingPathComponent("book")
         #expect(try ContactImporter.detectFormat(of: folder) == .vdir)
         let report = try s.importer().importContacts(from: folder)
         #expect(report.imported == 2)
@@ -221,7 +221,7 @@ import HeraldCore
         #expect(try ContactImporter.detectFormat(of: try s.write("x.txt", "\u{FEFF}BEGIN:VCARD\nFN:A\nEND:VCARD\n")) == .vcard)
         #expect(try ContactImporter.detectFormat(of: try s.write("y.txt", "name,phone\nAna,+385981234567\n")) == .csv)
         #expect(throws: ImportError.self) { try ContactImporter.detectFormat(of: try s.write("z.txt", "hello")) }
-        #expect(throws: ImportError.self) { try ContactImporter.detectFormat(of: s.dir.appendingPathComponent("missing.vcf")) }
+        #expect(throws: ImportError.self) { try ContactImporter.detectFormat(of: s.folder.appendingPathComponent("missing.vcf")) }
     }
 
     @Test func aFileThatCannotBeReadIsSaidSoWithItsCauseNotTakenForAnUnknownFormat() {

@@ -30,7 +30,7 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
         var contacts: ContactStore { store.contacts }
 
         init(cards: [String: String]) throws {
-            folder = store.dir.appendingPathComponent("personal")
+            folder = store.folder.appendingPathComponent("personal")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for (name, text) in cards { try write(name, text) }
             try books.register([AddressBook(name: "personal", kind: .vdir, location: folder.path)])
@@ -160,7 +160,7 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
 
     @Test func aContactMovesBetweenBooksAndOutOfThem() throws {
         let b = try Book(cards: ["ana-1.vcf": anaCard])
-        let other = b.store.dir.appendingPathComponent("work")
+        let other = b.store.folder.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         try b.books.register([AddressBook(name: "personal", kind: .vdir, location: b.folder.path),
                               AddressBook(name: "work", kind: .vdir, location: other.path)])
@@ -188,12 +188,12 @@ private let boCard = "BEGIN:VCARD\nVERSION:4.0\nUID:bo-2\nFN:Bo Kim\nN:Kim;Bo;;;
         #expect(throws: ContactQueryError.unknownBook("work", known: ["personal"])) { try search.people(try ContactQuery("book:work")) }
 
         // A folder that went away removes nobody.
-        try FileManager.default.moveItem(at: b.folder, to: b.store.dir.appendingPathComponent("moved"))
+        try FileManager.default.moveItem(at: b.folder, to: b.store.folder.appendingPathComponent("moved"))
         #expect(throws: BookError.folderMissing(book: "personal", path: b.folder.path)) { try b.books.sync("personal") }
         #expect(try b.contacts.count() == 2)
         // A book taken out of the config keeps its people linked to their cards: nothing is lost, it cannot be synced
         // or added to meanwhile, and when it comes back it syncs again without making anyone twice.
-        try FileManager.default.moveItem(at: b.store.dir.appendingPathComponent("moved"), to: b.folder)
+        try FileManager.default.moveItem(at: b.store.folder.appendingPathComponent("moved"), to: b.folder)
         try b.books.register([])
         #expect(try b.contacts.count() == 2)
         #expect(try b.books.card(personId: try b.id("Ana"))?.book == "personal")

@@ -6,8 +6,8 @@ import HeraldServices
 
 /// A workspace on Infobip, where Infobip is the stand-in on a loopback port; folder and server go with it.
 public final class InfobipHarness: @unchecked Sendable {
-    public let folder: TempDir
-    public var dir: URL { folder.url }
+    public let dir: TempDir
+    public var folder: URL { dir.url }
     public let state: StandInState
     public let url: URL
     public let server: Task<Void, any Error>
@@ -20,7 +20,7 @@ public final class InfobipHarness: @unchecked Sendable {
     public init(apiKey: String? = nil, applicationCode: String? = "stand-in-app-code", maxPerRequest: Int = 100,
                 state: StandInState = StandInState(), sendOptions: InfobipSendOptions = InfobipSendOptions(),
                 config: WorkspaceConfig = InfobipHarness.config, mailProgram: MailProgram = MailProgram()) async throws {
-        folder = try TempDir("infobip")
+        dir = try TempDir("infobip")
         self.state = state
         (url, server) = try await InfobipStandIn.start(state: state)
         var settings = InfobipSettings(baseURL: url, apiKey: apiKey ?? state.apiKey, apiKeySource: "HERALD_INFOBIP_API_KEY",
@@ -28,7 +28,7 @@ public final class InfobipHarness: @unchecked Sendable {
                                        reportInterval: 0, maxMessagesPerRequest: maxPerRequest, attempts: 3, maxRetryWait: 2)
         settings.sendOptions = sendOptions
         self.settings = settings
-        workspace = try await Workspace.open(dataDirectory: folder.url, platform: InfobipPlatform(settings: settings, mailProgram: mailProgram),
+        workspace = try await Workspace.open(dataDirectory: dir.url, platform: InfobipPlatform(settings: settings, mailProgram: mailProgram),
                                              config: config)
     }
 

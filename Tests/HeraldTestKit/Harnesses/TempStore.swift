@@ -4,14 +4,14 @@ import HeraldStore
 
 /// A fresh herald.sqlite in its own temporary folder, removed with the store.
 public final class TempStore: Sendable {
-    public let folder: TempDir
-    public var dir: URL { folder.url }
+    public let dir: TempDir
+    public var folder: URL { dir.url }
     public let database: HeraldDatabase
     public let clock = ManualClock()
 
     public init() throws {
-        folder = try TempDir("store")
-        database = try HeraldDatabase.open(inDirectory: folder.url)
+        dir = try TempDir("store")
+        database = try HeraldDatabase.open(inDirectory: dir.url)
     }
 
     public var contacts: ContactStore { ContactStore(database: database, clock: clock) }
@@ -24,14 +24,14 @@ public final class TempStore: Sendable {
     /// Writes `text` to a file in the temporary folder.
     @discardableResult
     public func write(_ name: String, _ text: String) throws -> URL {
-        let url = dir.appendingPathComponent(name)
+        let url = dir.file(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url)
         return url
     }
 
     public func write(_ name: String, bytes: [UInt8]) throws -> URL {
-        let url = dir.appendingPathComponent(name)
+        let url = dir.file(name)
         try Data(bytes).write(to: url)
         return url
     }
