@@ -194,5 +194,4 @@ public actor PlatformEngine {
         busy.headers["Retry-After"] = "1"
         return busy
     }
-
 }

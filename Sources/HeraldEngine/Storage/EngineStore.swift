@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where the engine keeps its data: SQLite (one file, GRDB) or PostgreSQL (postgres-nio, several replicas on one
-/// database). The engine's SQL is written once, in the subset both understand (`?` placeholders, `ON CONFLICT`
-/// upserts, row values); a store translates what it must.
+/// database). The engine's SQL is written once, in its repositories (`Repositories/`, one per area), in the subset both
+/// understand (`?` placeholders, `ON CONFLICT` upserts, row values); a store translates what it must.
 ///
 /// A unit of work is a synchronous closure run on the store's own threads (GRDB's queues, or a thread pool that
 /// owns PostgreSQL connections), never on the cooperative pool: the caller awaits it. Write units are serialised
