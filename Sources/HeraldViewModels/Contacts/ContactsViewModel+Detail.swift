@@ -17,14 +17,11 @@ extension ContactsViewModel {
             switch result {
             case .success(let found?):
                 let view = PersonDetailView(detail: found, reasons: reasons)
-                if opening {
-                    self.detailNumber = view.numbers.firstIndex(where: \.invited) ?? 0
-                } else {
-                    self.detailNumber = min(self.detailNumber, max(0, view.numbers.count - 1))
-                }
-                self.detail = view
+                let number = opening ? view.numbers.firstIndex(where: \.invited) ?? 0
+                                     : min(self.detailNumber, max(0, view.numbers.count - 1))
+                self.opened = OpenedPerson(view: view, number: number)
             case .success(nil):
-                self.detail = nil
+                self.opened = nil
                 self.toasts.post("this person is no longer in the address book", level: .warning)
                 self.reload()
             case .failure(let error):
@@ -33,7 +30,7 @@ extension ContactsViewModel {
         })
     }
 
-    public func closeDetail() { detail = nil }
+    public func closeDetail() { opened = nil }
 
     /// Moves the detail's number cursor by `delta`; false when there is no other number to move to.
     @discardableResult
@@ -41,7 +38,7 @@ extension ContactsViewModel {
         guard let count = detail?.numbers.count, count > 1 else { return false }
         let next = max(0, min(count - 1, detailNumber + delta))
         guard next != detailNumber else { return false }
-        detailNumber = next
+        opened?.number = next
         return true
     }
 

@@ -116,7 +116,7 @@ extension ContactsViewModel {
 
     /// `=`: only the people who look like one person, group after group; again (or esc) shows everyone.
     public func toggleDuplicates() {
-        showsDuplicates.toggle()
+        feed.showsDuplicates.toggle()
         cursor = 0
         _ = picks.cancelRange()
         reload(keepingCursor: false)

@@ -43,7 +43,7 @@ extension ContactsViewModel {
     public func commitRange() {
         guard let positions = picks.endRange(at: cursor) else { return }
         let suggestions = visibleSuggestions.count
-        let fromSuggestions = positions.filter { $0 < suggestions }.compactMap { suggestionRows[safe: $0]?.personId }
+        let fromSuggestions = positions.filter { $0 < suggestions }.compactMap { feed.row(at: $0)?.personId }
         let listed = max(0, positions.lowerBound - suggestions)..<max(0, positions.upperBound + 1 - suggestions)
         picks.add(fromSuggestions, undoable: true)
         guard !listed.isEmpty else { return }

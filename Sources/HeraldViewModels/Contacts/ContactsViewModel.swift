@@ -27,75 +27,37 @@ nonisolated extension Array {
 /// generation of the listing it was asked for, so a late answer to an older search is dropped.
 public final class ContactsViewModel {
     public let context: ViewModelContext
-    public let book: ContactBook
-    private let suggestionService: SuggestionService?
+    /// The listing, the rows read of it and the Suggested block.
+    public let feed: ContactFeed
     /// The platform's opt-out list, through the invitation service (`O`); nil where nothing sends.
     public let invites: InviteService?
     /// The address books (`[[books]]`), whose state the title shows; nil when the workspace has none to show.
     public let books: BookSyncer?
 
     public private(set) var sort: ContactSort = .firstName
-    public private(set) var query = ""
-    /// True while the search field has the keyboard.
-    public private(set) var isSearching = false
-    public private(set) var listing: ContactListing
-    /// The Suggested block, shown above the list when there is no search.
-    public private(set) var suggested: [Suggestion] = []
+    /// The search field: the query typed, whether it has the keyboard, what is wrong with it, the searches before.
+    public private(set) var search = ContactSearchField()
     public internal(set) var cursor = 0
     /// Who is selected, what `u` brings back, where a range started (`ContactsViewModel+Selection.swift`).
     public internal(set) var picks = ContactSelection()
-    public var selection: Set<Int64> { picks.ids }
-    /// Where a visual range (`v`) started; nil when none is being marked.
-    public var rangeAnchor: Int? { picks.rangeAnchor }
-    /// The person open in the detail (`ContactsViewModel+Detail.swift`).
-    public internal(set) var detail: PersonDetailView?
-    /// The number under the cursor in the open detail (an index into its numbers).
-    public internal(set) var detailNumber = 0
-    /// What is wrong with the query typed (`status:maybe`), shown by the search field; the list keeps the last
-    /// query's answer meanwhile.
-    public private(set) var queryProblem: String?
-    /// The searches made before, for ↑ and ↓ in the search field.
-    public private(set) var history = SearchHistory()
-    /// "books: personal ✓ · work: 1 conflict to settle": how each book stands, nil without books.
-    public private(set) var bookLine: String?
-    /// The books of the config, in order: where `a` may put a new contact.
-    public private(set) var bookNames: [String] = []
-    /// A problem reading the store, shown in place of the list.
-    public private(set) var loadError: String?
-    /// True until the first listing arrived.
-    public private(set) var isLoading = true
-    /// True while a listing for a newer query or sort is being read.
-    public private(set) var isListing = false
-    /// True while the list shows only the people who look like one person (`=`), group after group.
-    public internal(set) var showsDuplicates = false
+    /// The person open in the detail, with the number under its cursor (`ContactsViewModel+Detail.swift`).
+    public internal(set) var opened: OpenedPerson?
+    /// How each address book stands, for the title; nil until read (and without books).
+    public private(set) var bookStatus: BookStatus?
     /// The merge waiting for a yes, with what it would store (`ContactsViewModel+Editing.swift`).
     public internal(set) var mergeQuestion: MergePreview?
     /// The conflict waiting for a choice (`ContactsViewModel+Conflicts.swift`).
     public internal(set) var conflictQuestion: ConflictQuestion?
     /// The people the last delete removed, for `u`.
     var deletedForUndo: [Person]?
-    /// How many suggestions to ask for.
-    public var suggestionCount = 5
-    /// Rows read around the window shown, above and below it.
-    public var readAhead = 60
-    /// Rows read beyond the screen for a listing not read yet (a keystroke's results).
-    public var firstReadAhead = 5
-
-    /// The rows read so far and the reads under way (`ContactPages`).
-    private var pages = ContactPages()
-    private(set) var suggestionRows: [ContactRow] = []
-    private var listingInFlight = false
-    private var relistWanted = false
-    private var relistKeepsCursor = true
 
     public init(book: ContactBook, suggestions: SuggestionService?, invites: InviteService? = nil, books: BookSyncer? = nil,
                 context: ViewModelContext) {
         self.context = context
-        self.book = book
-        suggestionService = suggestions
+        feed = ContactFeed(book: book, suggestions: suggestions, effects: context.effects)
         self.invites = invites
         self.books = books
-        listing = ContactListing(query: "", sort: .firstName, total: 0, ids: nil)
+        feed.listener = self
         reload()
         loadSearchHistory()
         loadBookStates()
@@ -103,76 +65,69 @@ public final class ContactsViewModel {
 
     var effects: EffectQueue { context.effects }
     var toasts: ToastBoard { context.toasts }
+    public var book: ContactBook { feed.book }
+
+    // MARK: what the feed and the search field hold
+
+    public var listing: ContactListing { feed.listing }
+    /// The Suggested block, shown above the list when there is no search.
+    public var suggested: [Suggestion] { feed.suggested }
+    public var query: String { search.query }
+    /// True while the search field has the keyboard.
+    public var isSearching: Bool { search.isSearching }
+    /// What is wrong with the query typed (`status:maybe`), shown by the search field; the list keeps the last
+    /// query's answer meanwhile.
+    public var queryProblem: String? { search.problem }
+    /// The searches made before, for ↑ and ↓ in the search field.
+    public var history: SearchHistory { search.history }
+    public var selection: Set<Int64> { picks.ids }
+    /// Where a visual range (`v`) started; nil when none is being marked.
+    public var rangeAnchor: Int? { picks.rangeAnchor }
+    /// The person open in the detail.
+    public var detail: PersonDetailView? { opened?.view }
+    /// The number under the cursor in the open detail (an index into its numbers).
+    public var detailNumber: Int { opened?.number ?? 0 }
+    /// "books: personal ✓ · work: 1 conflict to settle": how each book stands, nil without books.
+    public var bookLine: String? { bookStatus?.line }
+    /// The books of the config, in order: where `a` may put a new contact.
+    public var bookNames: [String] { bookStatus?.names ?? [] }
+    /// A problem reading the store, shown in place of the list.
+    public var loadError: String? { feed.loadError }
+    /// True until the first listing arrived.
+    public var isLoading: Bool { feed.isLoading }
+    /// True while a listing for a newer query or sort is being read.
+    public var isListing: Bool { feed.isListing }
+    /// True while the list shows only the people who look like one person (`=`), group after group.
+    public var showsDuplicates: Bool { feed.showsDuplicates }
+    /// How many suggestions to ask for.
+    public var suggestionCount: Int {
+        get { feed.suggestionCount }
+        set { feed.suggestionCount = newValue }
+    }
+    /// Rows read around the window shown, above and below it.
+    public var readAhead: Int {
+        get { feed.readAhead }
+        set { feed.readAhead = newValue }
+    }
 
     // MARK: the list
 
     /// Rows in the list: the suggestions (without a search) then the people.
-    public var count: Int { visibleSuggestions.count + listing.total }
+    public var count: Int { feed.count }
     /// The suggestions shown now (none during a search).
-    public var visibleSuggestions: [Suggestion] { listing.query.isEmpty && !showsDuplicates ? suggested : [] }
+    public var visibleSuggestions: [Suggestion] { feed.visibleSuggestions }
     /// True when the address book has nobody in it.
     public var isAddressBookEmpty: Bool { !isLoading && query.isEmpty && !showsDuplicates && listing.total == 0 && loadError == nil }
 
     /// The window the screen shows now (the layout pass tells): it is read again when the ledger or the contacts
     /// change, and the rows it lacks are read off the UI thread.
-    public func show(_ range: Range<Int>) {
-        let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
-        guard lower < upper else { return }
-        pages.shown = lower..<upper
-        if rows(in: pages.shown).contains(where: { $0 == nil }) { request(pages.shown) }
-    }
+    public func show(_ range: Range<Int>) { feed.show(range) }
 
     /// The rows of `range` (clamped), nil for a row not read yet. Memory only: it starts nothing (`show` does).
-    public func rows(in range: Range<Int>) -> [ContactRow?] {
-        let lower = max(0, range.lowerBound), upper = min(count, range.upperBound)
-        guard lower < upper else { return [] }
-        let suggestions = visibleSuggestions.count
-        return (lower..<upper).map { $0 < suggestions ? suggestionRows[safe: $0] : pages[$0] }
-    }
+    public func rows(in range: Range<Int>) -> [ContactRow?] { feed.rows(in: range) }
 
     /// The row under the cursor, when it was read.
-    public var currentRow: ContactRow? { cursor < visibleSuggestions.count ? suggestionRows[safe: cursor] : pages[cursor] }
-
-    private func request(_ range: Range<Int>) {
-        guard let people = pages.plan(range, suggestions: visibleSuggestions.count, total: listing.total,
-                                      readAhead: readAhead, firstReadAhead: firstReadAhead) else { return }
-        read(people: people, generation: pages.generation, listing: listing, sort: sort)
-    }
-
-    /// Reads people `range` of `listing` with their summaries, and stores them as rows.
-    private func read(people range: Range<Int>, generation: Int, listing: ContactListing, sort: ContactSort) {
-        let book = self.book, query = self.query
-        // One row before the range, to know whether the first one starts a section.
-        let from = max(0, range.lowerBound - 1)
-        effects.perform({ try await book.entries(listing, range: from..<range.upperBound) }, then: { [weak self] result in
-            guard let self, self.pages.finishRead(generation: generation) else { return }
-            defer {
-                if self.pages.refreshAfterRead { self.pages.refreshAfterRead = false; self.refreshRows() }
-            }
-            switch result {
-            case .success(let entries):
-                self.storeRows(entries, from: from, keepingFrom: range.lowerBound, sort: sort, query: query)
-                self.loadError = nil
-            case .failure(let error):
-                self.loadError = "could not read the contacts: \(Self.describe(error))"
-            }
-            if let wanted = self.pages.wanted {
-                self.pages.wanted = nil
-                self.show(wanted)
-            }
-        })
-    }
-
-    /// Entries read from listing index `from`, stored as rows under the suggestions (in the duplicates view without
-    /// A–Z sections: its groups are not in name order).
-    private func storeRows(_ entries: [ContactEntry], from: Int, keepingFrom lower: Int, sort: ContactSort, query: String) {
-        let sections = !showsDuplicates, marks = ContactQuery.highlightWords(query)
-        pages.store(entries, from: from, keepingFrom: lower, offset: visibleSuggestions.count,
-                    section: { sections ? Self.section(of: $0, sort: sort) : nil },
-                    row: { entry, section, starts in
-                        Self.makeRow(entry.person, entry.summary, number: entry.number, section: section, starts: starts, reasons: nil, query: marks)
-                    })
-    }
+    public var currentRow: ContactRow? { feed.row(at: cursor) }
 
     static func makeRow(_ person: Person, _ summary: PersonInvitationSummary, number: String, section: String?, starts: Bool,
                         reasons: [String]?, query marks: String) -> ContactRow {
@@ -209,71 +164,11 @@ public final class ContactsViewModel {
     public func reload() { reload(keepingCursor: true) }
 
     func reload(keepingCursor: Bool) {
-        guard !listingInFlight else {
-            relistWanted = true
-            relistKeepsCursor = relistKeepsCursor && keepingCursor
-            return
-        }
-        listingInFlight = true
-        isListing = true
-        let token = pages.startListing(), book = self.book, query = self.query, sort = self.sort, duplicates = showsDuplicates
-        let keep = keepingCursor ? currentRow?.personId : nil
-        if !keepingCursor { pages.shown = 0..<pages.shown.count }
-        let first = max(0, pages.shown.lowerBound - visibleSuggestions.count)
-        // The rows shown and a few more: a new search answers with one screen, the rest comes on scrolling.
-        let window = first..<(first + max(pages.shown.count, 30) + 10)
-        effects.perform({ () throws -> ListingRead in
-            let listing = try await book.listing(query: query, sort: sort, duplicatesOnly: duplicates)
-            let keepAt = keep.flatMap { id in listing.ids?.firstIndex(of: id) }
-            let start = keepAt.map { max(0, $0 - window.count / 2) } ?? min(window.lowerBound, max(0, listing.total - window.count))
-            let from = max(0, start - 1)
-            return ListingRead(listing: listing, from: from, start: start,
-                               entries: try await book.entries(listing, range: from..<(start + window.count)))
-        }, then: { [weak self] result in
-            guard let self else { return }
-            self.listingInFlight = false
-            defer {
-                if self.relistWanted {
-                    let keeping = self.relistKeepsCursor
-                    self.relistWanted = false
-                    self.relistKeepsCursor = true
-                    self.reload(keepingCursor: keeping)
-                }
-            }
-            guard token == self.pages.generation else { return }
-            self.isLoading = false
-            self.isListing = false
-            switch result {
-            case .success(let read):
-                self.install(read, keep: keep)
-            case .failure(let error as ContactQueryError):
-                self.queryProblem = error.message
-            case .failure(let error):
-                self.loadError = "could not read the contacts: \(Self.describe(error))"
-            }
-        })
-    }
-
-    private func install(_ read: ListingRead, keep: Int64?) {
-        let fresh = read.listing
-        let cursorChanged = fresh.query != listing.query || fresh.sort != listing.sort
-        listing = fresh
-        loadError = nil
-        pages.clear()
-        storeRows(read.entries, from: read.from, keepingFrom: read.start, sort: fresh.sort, query: fresh.query)
-        let offset = visibleSuggestions.count
-        if let keep, let ids = fresh.ids, let at = ids.firstIndex(of: keep) { cursor = at + offset }
-        else if cursorChanged && fresh.ids != nil { cursor = 0 }
-        cursor = min(cursor, max(0, count - 1))
+        feed.reload(query: query, sort: sort, keep: keepingCursor ? currentRow?.personId : nil, keepingCursor: keepingCursor)
     }
 
     /// Reads the rows shown again (their invitation states changed), keeping them on screen meanwhile.
-    public func refreshRows() {
-        let suggestions = visibleSuggestions.count
-        if suggestions > 0, !pages.shown.isEmpty, pages.reading == nil { refreshSuggestionRows() }
-        guard let people = pages.planRefresh(suggestions: suggestions, total: listing.total) else { return }
-        read(people: people, generation: pages.generation, listing: listing, sort: sort)
-    }
+    public func refreshRows() { feed.refreshRows() }
 
     static func describe(_ error: any Error) -> String { (error as? any UserFacingError)?.userMessage ?? "\(error)" }
 
@@ -292,53 +187,19 @@ public final class ContactsViewModel {
     }
 
     /// Asks the suggestion service for the Suggested block; the people shown are recorded as seen.
-    public func loadSuggestions() {
-        guard let service = suggestionService else { return }
-        let wanted = suggestionCount, book = self.book
-        context.run({ () async throws -> ([Suggestion], [PersonInvitationSummary]) in
-            let found = try await service.suggestions(count: wanted)
-            try await service.markShown(found)
-            return (found, try await book.summaries(for: found.map(\.person)))
-        }, for: self, failure: "suggestions unavailable", level: .warning) { vm, read in
-            let (found, summaries) = read
-            let before = vm.visibleSuggestions.count
-            vm.suggested = found
-            vm.suggestionRows = Self.suggestionRows(found, summaries)
-            // People rows sit after the suggestions: move them (and a cursor among them) along.
-            let shift = vm.visibleSuggestions.count - before
-            if shift != 0 {
-                vm.pages.shift(by: shift)
-                if vm.cursor >= before && vm.cursor > 0 { vm.cursor = max(0, vm.cursor + shift) }
-            }
-        }
-    }
-
-    private static func suggestionRows(_ found: [Suggestion], _ summaries: [PersonInvitationSummary]) -> [ContactRow] {
-        zip(found, summaries).map {
-            makeRow($0.person, $1, number: PhoneNumberParser.readable($0.number), section: nil, starts: false,
-                    reasons: $0.reasons, query: "")
-        }
-    }
-
-    private func refreshSuggestionRows() {
-        let book = self.book, found = suggested
-        effects.perform({ try await book.summaries(for: found.map(\.person)) }, then: { [weak self] result in
-            guard let self, case .success(let summaries) = result, self.suggested == found else { return }
-            self.suggestionRows = Self.suggestionRows(found, summaries)
-        })
-    }
+    public func loadSuggestions() { feed.loadSuggestions() }
 
     // MARK: search and sort
 
     public func beginSearch() {
-        isSearching = true
-        history.restart()
+        search.isSearching = true
+        search.history.restart()
     }
 
     /// Leaves the search field; the results stay (Esc again clears them), and the query joins the history.
     public func endSearch() {
-        isSearching = false
-        guard history.remember(query) else { return }
+        search.isSearching = false
+        guard search.history.remember(query) else { return }
         let book = self.book, kept = history.entries
         context.run({ try await book.saveSearchHistory(kept) }, for: self, failure: "could not keep the search history", level: .warning) { _, _ in }
     }
@@ -346,7 +207,7 @@ public final class ContactsViewModel {
     /// ↑ (`delta` -1) and ↓ (+1) in the search field: an earlier or later search from the history, run at once;
     /// answers the text for the field (nil: nothing further that way).
     public func recallSearch(_ delta: Int) -> String? {
-        guard let text = history.walk(delta, current: query) else { return nil }
+        guard let text = search.history.walk(delta, current: query) else { return nil }
         setQuery(text)
         return text
     }
@@ -355,7 +216,7 @@ public final class ContactsViewModel {
     public func loadSearchHistory() {
         let book = self.book
         context.run({ try await book.searchHistory() }, for: self, failure: "could not read the search history", level: .warning) { vm, kept in
-            vm.history.load(kept)
+            vm.search.history.load(kept)
         }
     }
 
@@ -364,19 +225,19 @@ public final class ContactsViewModel {
     public func setQuery(_ text: String) {
         let clean = TerminalSafeText.sanitize(text)
         guard clean != query else { return }
-        query = clean
+        search.query = clean
         cursor = 0
         _ = picks.cancelRange()       // a range marked on the old rows means nothing on the new ones
         do { _ = try ContactQuery(clean) } catch {
-            queryProblem = error.message
+            search.problem = error.message
             return
         }
-        queryProblem = nil
+        search.problem = nil
         reload(keepingCursor: false)
     }
 
     public func clearSearch() {
-        isSearching = false
+        search.isSearching = false
         setQuery("")
     }
 
@@ -446,8 +307,7 @@ public final class ContactsViewModel {
         guard let books else { return }
         effects.perform({ try await books.states() }, then: { [weak self] result in
             guard let self, case .success(let states) = result else { return }
-            self.bookLine = Self.bookLine(states)
-            self.bookNames = states.map(\.book.name)
+            self.bookStatus = BookStatus(line: Self.bookLine(states), names: states.map(\.book.name))
         })
     }
 
@@ -467,5 +327,25 @@ public final class ContactsViewModel {
         guard let number = person.smsPlan.numbers.first ?? person.phones.compactMap(\.number.e164).first else { return nil }
         return CopyTarget(text: number, what: "number of \(TerminalSafeText.sanitize(person.displayName))")
     }
+}
 
+extension ContactsViewModel: ContactFeedListener {
+    public func listingInstalled(keep: Int64?, changed: Bool) {
+        let offset = visibleSuggestions.count
+        if let keep, let ids = listing.ids, let at = ids.firstIndex(of: keep) { cursor = at + offset }
+        else if changed && listing.ids != nil { cursor = 0 }
+        cursor = min(cursor, max(0, count - 1))
+    }
+
+    public func queryRefused(_ message: String) { search.problem = message }
+
+    public func relist(keepingCursor: Bool) { reload(keepingCursor: keepingCursor) }
+
+    public func suggestionsShifted(by shift: Int, from before: Int) {
+        if cursor >= before && cursor > 0 { cursor = max(0, cursor + shift) }
+    }
+
+    public func suggestionsFailed(_ error: any Error) {
+        toasts.post("suggestions unavailable: \(userMessage(for: error))", level: .warning)
+    }
 }
