@@ -26,16 +26,19 @@ struct PathParameters: Sendable {
 
 extension EngineRoute {
     /// A route that answers endpoint `E`: the request is admitted by `access` (the application secret, which must
-    /// be the path's `{applicationKey}` when it names one; the application code or a user's JWT on inbox routes),
-    /// its body is decoded as `E.Body` (`whenNoBody` stands in for a missing one where the body is optional; else a
-    /// missing body is a 400), then the handler runs and its answer is encoded once with `status` (an
-    /// `EmptyResponse` as an empty body).
+    /// be the path's `{applicationKey}` when it names one; the application code or a user's JWT on inbox routes) and
+    /// by `allows` (a rule of the application's that refuses before the body is read: editing off), its body is
+    /// decoded as `E.Body` (`whenNoBody` stands in for a missing one where the body is optional; else a missing body
+    /// is a 400), then the handler runs and its answer is encoded once with `status` (an `EmptyResponse` as an
+    /// empty body).
     init<E: Endpoint>(_ endpoint: E.Type, _ access: RouteAccess, status: Int = 200, whenNoBody: E.Body? = nil,
+                      allows: (@Sendable (ApplicationRecord) throws -> Void)? = nil,
                       _ handler: @escaping @Sendable (PlatformEngine, EngineCall<E>) async throws -> E.Response)
     where E.Body: Decodable, E.Response: Encodable {
         precondition(access.isEngineAuthenticated, "\(E.self): a typed route names an access rule the engine authenticates")
         self.init(E.method, E.path, access) { engine, request, parameters in
             let app = try await engine.admit(request, access: access, parameters: parameters)
+            try allows?(app)
             let body = try engine.body(of: request, as: E.Body.self, whenNoBody: whenNoBody)
             let answer = try await handler(engine, EngineCall(request: request, path: PathParameters(values: parameters), app: app, body: body))
             if E.Response.self == EmptyResponse.self { return .empty(status: status) }

@@ -35,8 +35,11 @@ extension PlatformEngine {
     /// An application's messages and settings.
     static let messageRoutes: [EngineRoute] = [
         EngineRoute(GetApplicationMessage.self, .read) { engine, call in try await engine.getMessage(call) },
-        EngineRoute(CreateApplicationMessage.self, .send, status: 201) { engine, call in try await engine.createMessage(call) },
-        EngineRoute(UpdateApplicationMessage.self, .send) { engine, call in try await engine.updateMessage(call) },
+        // A message of one's own is an edit too: with editing off, invitations say what the admin's messages say.
+        EngineRoute(CreateApplicationMessage.self, .send, status: 201, allows: mayEditMessages) { engine, call in
+            try await engine.createMessage(call)
+        },
+        EngineRoute(UpdateApplicationMessage.self, .send, allows: mayEditMessages) { engine, call in try await engine.updateMessage(call) },
         EngineRoute(GetApplicationSettings.self, .read) { _, call in call.app.settings },
         EngineRoute(UpdateApplicationSettings.self, .admin) { engine, call in try await engine.updateSettings(call) },
     ]
@@ -55,8 +58,6 @@ extension PlatformEngine {
 
     nonisolated func createMessage(_ call: EngineCall<CreateApplicationMessage>) async throws -> ApplicationMessage {
         let (app, body) = (call.app, call.body)
-        // A message of one's own is an edit too: with editing off, invitations say what the admin's messages say.
-        guard app.messageEditingAllowed else { throw Self.editingOff }
         let key = body.key ?? Identifiers.hex(bytes: 16).uppercased()
         let text = body.text ?? ""
         var input = Self.validate(text: text, placeholder: body.placeholder)
@@ -79,7 +80,6 @@ extension PlatformEngine {
 
     nonisolated func updateMessage(_ call: EngineCall<UpdateApplicationMessage>) async throws -> ApplicationMessage {
         let (app, body, key) = (call.app, call.body, call.path.messageId)
-        guard app.messageEditingAllowed else { throw Self.editingOff }
         let now = nowMs
         let message = try await store.write { db -> MessageRecord in
             guard var m = try db.applications.message(applicationKey: app.key, key: key) else {
@@ -95,6 +95,11 @@ extension PlatformEngine {
     }
 
     static let editingOff = APIError.forbidden("message editing is not allowed for this application")
+
+    /// 403 when the application does not let its messages be edited.
+    @Sendable static func mayEditMessages(_ app: ApplicationRecord) throws {
+        guard app.messageEditingAllowed else { throw editingOff }
+    }
 
     static func validate(text: String, placeholder: String?) -> WireInput {
         var input = WireInput()

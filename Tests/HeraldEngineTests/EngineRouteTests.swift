@@ -54,7 +54,11 @@ import Testing
         #expect(missing.status == 400 && String(decoding: missing.body, as: UTF8.self).contains("no JSON body"))
         let wrong = await h.raw(.put, "/1/social-invite/bulks/b/schedule", json: #"{"sendAt": 5}"#, auth: "App \(h.creds.secret)")
         #expect(wrong.status == 400 && String(decoding: wrong.body, as: UTF8.self).contains("not valid"))
-        // An optional body may be left out; an empty answer is an empty body.
+        // A rule of the application refuses before the body is read: editing off is a 403 whatever the body.
+        try await h.engine.setMessageEditingAllowed(false, applicationKey: h.creds.applicationKey)
+        let editing = await h.raw(.post, "/1/social-invite/application/\(h.creds.applicationKey)/message", auth: "App \(h.creds.secret)")
+        #expect(editing.status == 403)
+                // An optional body may be left out; an empty answer is an empty body.
         let added = await h.raw(.put, "/1/social-invite/optouts/385981200001", auth: "App \(h.creds.secret)")
         #expect(added.status == 200)
         #expect(try HeraldJSON.decode(OptOut.self, from: added.body).source == "herald")
