@@ -29,10 +29,16 @@ final class HeraldUISession: @unchecked Sendable {
     let binary: URL
     let environment: [String: String]
 
-    init(width: Int = 100, height: Int = 30, timeScale: Int = 60, extraArguments: [String] = []) throws {
+    /// `config`: the text of config.toml, written before Herald starts (nil: none).
+    init(width: Int = 100, height: Int = 30, timeScale: Int = 60, extraArguments: [String] = [], config: String? = nil) throws {
         binary = try HeraldBinary.url()
         dir = try TempDir("e2e-ui")
         let folder = dir.url
+        if let config {
+            let file = folder.appendingPathComponent("config/herald/config.toml")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(config.utf8).write(to: file)
+        }
         dataDir = folder.appendingPathComponent("data")
         environment = [
             "HERALD_SANDBOX_TIME_SCALE": String(timeScale),

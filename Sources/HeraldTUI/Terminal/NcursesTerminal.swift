@@ -32,8 +32,9 @@ public final class NcursesTerminal: Terminal {
 
     private struct PairKey: Hashable { let fg: Int32; let bg: Int32 }
 
-    /// Starts ncurses on the controlling terminal (stdin/stdout must be a terminal).
-    public init(theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// Starts ncurses on the controlling terminal (stdin/stdout must be a terminal). `mouse`: clicks and the wheel
+    /// reach Herald; false leaves the mouse to the terminal (selecting and copying text).
+    public init(theme: Theme, mouse: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(description: "Herald needs a terminal: stdin and stdout must not be redirected.")
         }
@@ -49,9 +50,11 @@ public final class NcursesTerminal: Terminal {
         nodelay(herald_stdscr(), true)
         intrflush(herald_stdscr(), false)
         curs_set(0)
-        mouseinterval(0)
-        mousemask(herald_button1_pressed() | herald_button1_clicked() | herald_button3_pressed()
-                  | herald_button3_clicked() | herald_button4_pressed() | herald_button5_pressed(), nil)
+        if mouse {
+            mouseinterval(0)
+            mousemask(herald_button1_pressed() | herald_button1_clicked() | herald_button3_pressed()
+                      | herald_button3_clicked() | herald_button4_pressed() | herald_button5_pressed(), nil)
+        }
         let hasColor = has_colors()
         if hasColor { start_color(); use_default_colors() }
         let colors = hasColor ? Int(herald_colors()) : 0

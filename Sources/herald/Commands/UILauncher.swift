@@ -84,7 +84,8 @@ struct UILauncher {
         let quitNote = demo && dataDir == nil
             ? "This demo workspace is thrown away when Herald quits (start with --demo --data-dir DIR to keep one)." : nil
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
-                                               themes: themes, keyMap: keyMap, quitNote: quitNote, notice: olderServer.text, log: log)
+                                               themes: themes, mouse: config.mouse ?? true, keyMap: keyMap, quitNote: quitNote,
+                                               notice: olderServer.text, log: log)
         workspace.close()
         switch outcome {
         case .finished(let summary): log.info("ui closed", metadata: ["summary": "\(summary)"])
@@ -100,7 +101,7 @@ struct UILauncher {
     /// actor's one thread (on Linux, the thread draining the main dispatch queue) until the UI closes;
     /// nothing else in Herald runs on the main actor.
     @MainActor
-    static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
+    static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader, mouse: Bool,
                               keyMap: KeyMap, quitNote: String?, notice: String?, log: Logger) -> Outcome {
         // That thread blocks most signals, and child processes ($EDITOR, sendmail) inherit its mask: start them clean.
         var none = sigset_t()
@@ -112,19 +113,19 @@ struct UILauncher {
         }
         return uiGuard.run {
             runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
-                    keyMap: keyMap, quitNote: quitNote, notice: notice, log: log)
+                    mouse: mouse, keyMap: keyMap, quitNote: quitNote, notice: notice, log: log)
         }
     }
 
     @MainActor
-    private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader,
+    private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader, mouse: Bool,
                                 keyMap: KeyMap, quitNote: String?, notice: String?, log: Logger) -> Outcome {
         let mailbox: Mailbox<AppEvent>
         do { mailbox = try Mailbox<AppEvent>() } catch { return .failed("\(error)") }
         UISignals.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
         defer { UISignals.uninstall() }
         let terminal: NcursesTerminal
-        do { terminal = try NcursesTerminal(theme: theme) } catch { return .failed("\(error)") }
+        do { terminal = try NcursesTerminal(theme: theme, mouse: mouse) } catch { return .failed("\(error)") }
         defer { terminal.stop() }
         let clock = SystemClock()
         let effects = EffectQueue { mailbox.post(.effect($0)) }

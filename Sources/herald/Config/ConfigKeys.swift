@@ -17,6 +17,10 @@ struct ConfigKeys: Sendable {
     let ownerEmail = ConfigKey.string("owner_email", example: "ana@example.com",
                                       "Your address: suggestions rank people of your company's domain higher.")
 
+    // [ui]
+    let mouse = ConfigKey.flag("ui.mouse", example: false,
+                               "Clicks and the wheel work in Herald (default true); false leaves the mouse to the terminal, to select and copy text.")
+
     // [platform]
     let timeScale = ConfigKey.positive("platform.time_scale", example: "10.0", environment: "HERALD_SANDBOX_TIME_SCALE",
                                        "How much faster the embedded platform's simulated carrier runs.")
