@@ -1,82 +1,101 @@
-/// Everything a key can do. The raw value is the name used in the `[keys]` table of the config.
-nonisolated public enum Action: String, CaseIterable, Sendable, Hashable {
+/// The name of what a key does: the name used in the `[keys]` table of the config, and how the dispatcher, the footer
+/// and `?` match a key to its binding. Not a closed list: a pane declares a new one with its key (`PaneKey`), and the
+/// key table (`KeyBindings.defaults`) knows every name; the names the shell and several panes share are kept here.
+nonisolated public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { self.rawValue = name }
+    public var description: String { rawValue }
+
     // global
-    case quit, help, back
-    case commandPalette = "command_palette"
-    case paneContacts = "pane_contacts"
-    case paneShare = "pane_share"
-    case paneComposer = "pane_composer"
-    case paneInbox = "pane_inbox"
-    case paneDeliveries = "pane_deliveries"
-    case nextPane = "next_pane"
-    case previousPane = "previous_pane"
-    case redraw
-    case reload
-    case suspend
-    case takeBack = "take_back"
+    public static let quit = Action("quit")
+    public static let help = Action("help")
+    public static let back = Action("back")
+    public static let commandPalette = Action("command_palette")
+    public static let paneContacts = Action("pane_contacts")
+    public static let paneShare = Action("pane_share")
+    public static let paneComposer = Action("pane_composer")
+    public static let paneInbox = Action("pane_inbox")
+    public static let paneDeliveries = Action("pane_deliveries")
+    public static let nextPane = Action("next_pane")
+    public static let previousPane = Action("previous_pane")
+    public static let redraw = Action("redraw")
+    public static let reload = Action("reload")
+    public static let suspend = Action("suspend")
+    public static let takeBack = Action("take_back")
     // lists
-    case moveUp = "move_up"
-    case moveDown = "move_down"
-    case pageUp = "page_up"
-    case pageDown = "page_down"
-    case halfPageUp = "half_page_up"
-    case halfPageDown = "half_page_down"
-    case first, last, open, search
-    case nextMatch = "next_match"
-    case previousMatch = "previous_match"
-    case select
-    case selectAll = "select_all"
-    case selectNone = "select_none"
-    case invertSelection = "invert_selection"
-    case restoreSelection = "restore_selection"
-    case selectRange = "select_range"
-    case selectByState = "select_by_state"
-    case sort, filter, copy
+    public static let moveUp = Action("move_up")
+    public static let moveDown = Action("move_down")
+    public static let pageUp = Action("page_up")
+    public static let pageDown = Action("page_down")
+    public static let halfPageUp = Action("half_page_up")
+    public static let halfPageDown = Action("half_page_down")
+    public static let first = Action("first")
+    public static let last = Action("last")
+    public static let open = Action("open")
+    public static let search = Action("search")
+    public static let nextMatch = Action("next_match")
+    public static let previousMatch = Action("previous_match")
+    public static let select = Action("select")
+    public static let selectAll = Action("select_all")
+    public static let selectNone = Action("select_none")
+    public static let invertSelection = Action("invert_selection")
+    public static let restoreSelection = Action("restore_selection")
+    public static let selectRange = Action("select_range")
+    public static let selectByState = Action("select_by_state")
+    public static let sort = Action("sort")
+    public static let filter = Action("filter")
+    public static let copy = Action("copy")
     // panes
-    case invite, resend, topic, duplicates
-    case addContact = "add_contact"
-    case editContact = "edit_contact"
-    case editContactInEditor = "edit_contact_in_editor"
-    case deleteContact = "delete_contact"
-    case mergeContacts = "merge_contacts"
-    case settleConflict = "settle_conflict"
-    case optOut = "opt_out"
-    case sendTime = "send_time"
-    case markSeen = "mark_seen"
-    case markAllSeen = "mark_all_seen"
-    case markUnread = "mark_unread"
-    case chooseUser = "choose_user"
-    case clearTopic = "clear_topic"
-    case nextMessage = "next_message"
-    case previousMessage = "previous_message"
-    case dateRange = "date_range"
-    case editMessage = "edit_message"
-    case editExternal = "edit_external"
-    case insertPlaceholder = "insert_placeholder"
-    case send
-    case shareQR = "share_qr"
-    case nextTemplate = "next_template"
-    case previousTemplate = "previous_template"
-    case nextPreview = "next_preview"
-    case previousPreview = "previous_preview"
-    case cycleSignature = "cycle_signature"
-    case editSender = "edit_sender"
-    case saveTemplate = "save_template"
-    case switchChannel = "switch_channel"
+    public static let invite = Action("invite")
+    public static let resend = Action("resend")
+    public static let topic = Action("topic")
+    public static let duplicates = Action("duplicates")
+    public static let addContact = Action("add_contact")
+    public static let editContact = Action("edit_contact")
+    public static let editContactInEditor = Action("edit_contact_in_editor")
+    public static let deleteContact = Action("delete_contact")
+    public static let mergeContacts = Action("merge_contacts")
+    public static let settleConflict = Action("settle_conflict")
+    public static let optOut = Action("opt_out")
+    public static let sendTime = Action("send_time")
+    public static let markSeen = Action("mark_seen")
+    public static let markAllSeen = Action("mark_all_seen")
+    public static let markUnread = Action("mark_unread")
+    public static let chooseUser = Action("choose_user")
+    public static let clearTopic = Action("clear_topic")
+    public static let nextMessage = Action("next_message")
+    public static let previousMessage = Action("previous_message")
+    public static let dateRange = Action("date_range")
+    public static let editMessage = Action("edit_message")
+    public static let editExternal = Action("edit_external")
+    public static let insertPlaceholder = Action("insert_placeholder")
+    public static let send = Action("send")
+    public static let shareQR = Action("share_qr")
+    public static let nextTemplate = Action("next_template")
+    public static let previousTemplate = Action("previous_template")
+    public static let nextPreview = Action("next_preview")
+    public static let previousPreview = Action("previous_preview")
+    public static let cycleSignature = Action("cycle_signature")
+    public static let editSender = Action("edit_sender")
+    public static let saveTemplate = Action("save_template")
+    public static let switchChannel = Action("switch_channel")
     // editor
-    case finishEditing = "finish_editing"
-    case earlierSearch = "earlier_search"
-    case laterSearch = "later_search"
+    public static let finishEditing = Action("finish_editing")
+    public static let earlierSearch = Action("earlier_search")
+    public static let laterSearch = Action("later_search")
     // a yes/no question
-    case yes, no
-    case keepMine = "keep_mine"
-    case keepTheirs = "keep_theirs"
-    case switchButton = "switch_button"
-    case pressButton = "press_button"
+    public static let yes = Action("yes")
+    public static let no = Action("no")
+    public static let keepMine = Action("keep_mine")
+    public static let keepTheirs = Action("keep_theirs")
+    public static let switchButton = Action("switch_button")
+    public static let pressButton = Action("press_button")
     // the command palette
-    case runCommand = "run_command"
-    case complete
-    case previousCommand = "previous_command"
-    case nextCommand = "next_command"
-    case closePalette = "close_palette"
+    public static let runCommand = Action("run_command")
+    public static let complete = Action("complete")
+    public static let previousCommand = Action("previous_command")
+    public static let nextCommand = Action("next_command")
+    public static let closePalette = Action("close_palette")
 }

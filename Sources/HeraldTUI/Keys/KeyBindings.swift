@@ -10,9 +10,20 @@ nonisolated public struct KeyBinding: Sendable, Hashable {
     }
 }
 
-/// THE table of default bindings; help and docs/keys.md are generated from it (footers come from the panes' bindings).
+/// THE table of default bindings: the rows below (the shell's, the overlays' and the keys panes share) followed by
+/// the keys each pane type declares whole in its own file (`PaneKey`, collected in `KeyBindings+Panes.swift`).
+/// `?`, docs/keys.md, `herald keys` and the `[keys]` config read it (footers come from the panes' bindings).
 nonisolated public enum KeyBindings {
-    public static let defaults: [KeyBinding] = [
+    public static let defaults: [KeyBinding] = table + declaredByPanes
+
+    /// Every action name the table knows, once each, in its order (for the `[keys]` config's messages).
+    public static let names: [String] = {
+        var seen: Set<String> = []
+        return defaults.map(\.action.rawValue).filter { seen.insert($0).inserted }
+    }()
+
+    /// The rows not declared by a pane type.
+    static let table: [KeyBinding] = [
         // Everywhere
         KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global]),
         KeyBinding(.quit, [.char("q"), .ctrl("c")], "Quit Herald (first closes an open help, detail, bulk or message)", [.global]),

@@ -20,8 +20,9 @@ nonisolated public struct KeyMap: Sendable {
     public init(overrides: [String: [String]], source: String = "config") throws(KeyMapError) {
         var bindings = KeyBindings.defaults
         for (name, keyNames) in overrides.sorted(by: { $0.key < $1.key }) {
-            guard let action = Action(rawValue: name) else {
-                throw KeyMapError("\(source): [keys] has unknown action \"\(name)\" (known: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let action = Action(name)
+            guard bindings.contains(where: { $0.action == action }) else {
+                throw KeyMapError("\(source): [keys] has unknown action \"\(name)\" (known: \(KeyBindings.names.joined(separator: ", ")))")
             }
             var keys: [Key] = []
             for keyName in keyNames {

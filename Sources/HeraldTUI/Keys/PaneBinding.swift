@@ -22,10 +22,11 @@ public struct PaneBinding {
         self.run = { run(); return true }
     }
 
-    private init(action: Action, footer: String?, run: @escaping () -> Bool) {
+    /// A binding that may decline or be disabled, every part given (a `PaneKey`'s binding on its pane).
+    public init(action: Action, footer: String?, disabledReason: String? = nil, run: @escaping () -> Bool) {
         self.action = action
         self.footer = footer
-        self.disabledReason = nil
+        self.disabledReason = disabledReason
         self.run = run
     }
 
