@@ -15,23 +15,13 @@ public final class ComposerViewModel {
     private let source: ComposerSource
     public private(set) var settings: ComposerSettings
 
-    /// The bulks the last send made (empty before any).
-    public private(set) var sentBulkIds: [String] = []
-    /// A send waits for the name asked for.
-    private var awaitingSenderName = false
 
     /// SMS (through the platform) or email (through the mail program).
     public private(set) var channel: ShareChannel = .sms
-    /// The application's messages, the default first.
-    public private(set) var messages: [ApplicationMessage] = []
-    public private(set) var messageIndex = 0
+    /// The application's messages as loaded, and the one chosen (`ComposerMessages`).
+    private var loaded = ComposerMessages()
     /// The text being edited (without the signature).
     public private(set) var text = ""
-    /// Nil while unknown; false when the application forbids editing.
-    public private(set) var editingAllowed: Bool?
-    public private(set) var isLoading = false
-    public private(set) var isSending = false
-    public private(set) var loadProblem: String?
     /// The people the invitation is for (the Contacts selection).
     public private(set) var recipients: [Person] = []
     /// Which recipient the preview shows.
@@ -40,9 +30,9 @@ public final class ComposerViewModel {
     public private(set) var sender: String
     /// 0: no signature; 1: the configured one.
     public private(set) var signatureIndex = 0
+    /// A send on its way, one waiting for the messages or for the sender's name, and the bulks the last one made.
+    private var sending = ComposerSending()
     /// Shown while waiting for the person to confirm a send.
-    /// Contacts' `I` asked for a send before the messages were loaded.
-    private var sendWhenLoaded = false
     public private(set) var confirmation: SendConfirmation?
     /// When the send the confirmation asks about leaves (`t` in it cycles); back to `.soon` for each new confirmation.
     public private(set) var sendWhen: SendWhen = .soon
@@ -57,6 +47,17 @@ public final class ComposerViewModel {
         self.sender = settings.sender
     }
 
+    /// The application's messages, the default first.
+    public var messages: [ApplicationMessage] { loaded.messages }
+    public var messageIndex: Int { loaded.messageIndex }
+    /// Nil while unknown; false when the application forbids editing.
+    public var editingAllowed: Bool? { loaded.editingAllowed }
+    public var isLoading: Bool { loaded.isLoading }
+    public var loadProblem: String? { loaded.loadProblem }
+    public var isSending: Bool { sending.isSending }
+    /// The bulks the last send made (empty before any).
+    public var sentBulkIds: [String] { sending.sentBulkIds }
+
     /// Tells the person at the keyboard something (a toast).
     public func notify(_ text: String, level: ToastLevel) { context.toasts.post(text, level: level) }
 
@@ -66,16 +67,16 @@ public final class ComposerViewModel {
     /// would lose it); a signature choice alone is not an edit.
     public var hasUnsentChanges: Bool { selectedMessage.map { text != $0.text } ?? false }
 
-    public var selectedMessage: ApplicationMessage? { messages.indices.contains(messageIndex) ? messages[messageIndex] : nil }
+    public var selectedMessage: ApplicationMessage? { loaded.messages.indices.contains(loaded.messageIndex) ? loaded.messages[loaded.messageIndex] : nil }
     public var linkPlaceholder: String { selectedMessage?.placeholder ?? MessageTemplate.defaultLinkPlaceholder }
 
     /// Why the text cannot be changed, or nil when it can.
     public var readOnlyReason: String? {
-        guard editingAllowed == false else { return nil }
+        guard loaded.editingAllowed == false else { return nil }
         return "read-only: this application does not allow message editing (turn editing on in the "
             + "application settings); pick another message with [ and ]"
     }
-    public var isReadOnly: Bool { editingAllowed == false }
+    public var isReadOnly: Bool { loaded.editingAllowed == false }
 
     /// The signature choices: "none" and the configured one when there is one.
     public var signatureChoices: [String] { ["none"] + (settings.signature.map { [$0] } ?? []) }
@@ -144,7 +145,7 @@ public final class ComposerViewModel {
 
     /// Loads the messages and whether editing is allowed.
     public func load() {
-        isLoading = true
+        loaded.isLoading = true
         let templates = self.templates
         let readSaved = settings.senderName == nil ? source.readSavedSenderName : nil
         context.effects.perform({ () async throws -> ([ApplicationMessage], Result<Bool, any Error>, String?) in
@@ -156,35 +157,35 @@ public final class ComposerViewModel {
             return (list, allowed, saved)
         }) { [weak self] result in
             guard let self else { return }
-            self.isLoading = false
+            self.loaded.isLoading = false
             switch result {
             case .success(let (list, allowed, saved)):
-                self.loadProblem = nil
+                self.loaded.loadProblem = nil
                 if self.settings.senderName == nil, let saved {
                     self.settings.senderName = saved
                     if self.settings.referrer == ComposerSettings.defaultReferrer { self.settings.referrer = saved }
                 }
                 let selectedKey = self.selectedMessage?.key
-                self.messages = list
+                self.loaded.messages = list
                 switch allowed {
                 case .success(let allowed):
-                    self.editingAllowed = allowed
+                    self.loaded.editingAllowed = allowed
                 case .failure(let error):
                     // Unknown, not "allowed": the platform decides when a change is saved.
-                    self.editingAllowed = nil
+                    self.loaded.editingAllowed = nil
                     self.notify("could not read whether messages may be edited: " + userMessage(for: error), level: .warning)
                 }
                 if let selectedKey, let i = list.firstIndex(where: { $0.key == selectedKey }) {
-                    self.messageIndex = i
+                    self.loaded.messageIndex = i
                 } else {
                     self.selectMessage(0)
                 }
             case .failure(let error):
-                self.loadProblem = "cannot load the messages: " + userMessage(for: error)
-                self.notify(self.loadProblem ?? "", level: .error)
+                self.loaded.loadProblem = "cannot load the messages: " + userMessage(for: error)
+                self.notify(self.loaded.loadProblem ?? "", level: .error)
             }
-            if self.sendWhenLoaded {
-                self.sendWhenLoaded = false
+            if self.sending.sendWhenLoaded {
+                self.sending.sendWhenLoaded = false
                 self.prepareSend()
             }
         }
@@ -192,14 +193,14 @@ public final class ComposerViewModel {
 
     /// Chooses message `index` and puts its text in the editor.
     public func selectMessage(_ index: Int) {
-        guard !messages.isEmpty else { return }
-        messageIndex = (index % messages.count + messages.count) % messages.count
-        text = messages[messageIndex].text
+        guard !loaded.messages.isEmpty else { return }
+        loaded.messageIndex = (index % loaded.messages.count + loaded.messages.count) % loaded.messages.count
+        text = loaded.messages[loaded.messageIndex].text
         signatureIndex = 0
     }
 
-    public func nextMessage() { selectMessage(messageIndex + 1) }
-    public func previousMessage() { selectMessage(messageIndex - 1) }
+    public func nextMessage() { selectMessage(loaded.messageIndex + 1) }
+    public func previousMessage() { selectMessage(loaded.messageIndex - 1) }
 
     // MARK: editing
 
@@ -251,8 +252,8 @@ public final class ComposerViewModel {
     public func saveAsCustom() {
         let text = fullText, placeholder = linkPlaceholder, templates = self.templates
         context.run({ try await templates.create(text: text, placeholder: placeholder) }, for: self, failure: "not saved") { vm, message in
-            vm.messages.append(message)
-            vm.messageIndex = vm.messages.count - 1
+            vm.loaded.messages.append(message)
+            vm.loaded.messageIndex = vm.messages.count - 1
             vm.text = message.text
             vm.signatureIndex = 0
             vm.notify("saved as message \(message.key)", level: .success)
@@ -264,9 +265,9 @@ public final class ComposerViewModel {
     /// Asks for the send confirmation once the messages are loaded (Contacts' `I` may come first); loads them
     /// when nobody has yet.
     public func prepareSendWhenLoaded() {
-        guard isLoading || messages.isEmpty && loadProblem == nil else { prepareSend(); return }
-        sendWhenLoaded = true
-        if !isLoading { load() }
+        guard loaded.isLoading || loaded.messages.isEmpty && loaded.loadProblem == nil else { prepareSend(); return }
+        sending.sendWhenLoaded = true
+        if !loaded.isLoading { load() }
     }
 
     /// Checks everything and builds the confirmation (once the ledger says which numbers are already
@@ -279,7 +280,7 @@ public final class ComposerViewModel {
         }
         if needsSenderName {
             // Never a message with a gap where the name goes: ask once, keep the answer, then go on.
-            awaitingSenderName = true
+            sending.awaitingSenderName = true
             notify("who invites? the message says {SENDER_NAME}: type your name and Enter (kept for the next sends)", level: .warning)
             context.app.ask(inPalette: "name ")
             return "no sender name"
@@ -374,15 +375,15 @@ public final class ComposerViewModel {
         } else {
             notify("invitations now say they are from \(shown)", level: .success)
         }
-        if awaitingSenderName {
-            awaitingSenderName = false
+        if sending.awaitingSenderName {
+            sending.awaitingSenderName = false
             prepareSend()
         }
     }
 
     /// What stops a send now, or nil.
     public func sendProblem() -> String? {
-        if isSending { return "already sending" }
+        if sending.isSending { return "already sending" }
         if channel == .sms, let readOnly = invites.readOnlyReason { return readOnly }
         if recipients.isEmpty { return "nobody selected: pick people in Contacts (space) first" }
         if fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the message is empty" }
@@ -392,7 +393,7 @@ public final class ComposerViewModel {
                 + ClientField.allCases.map(\.placeholder).joined(separator: " ")
         }
         if channel == .sms, let problem = senderProblem { return "sender ID: " + problem }
-        if selectedMessage == nil && channel == .sms { return loadProblem ?? "the messages are still loading" }
+        if selectedMessage == nil && channel == .sms { return loaded.loadProblem ?? "the messages are still loading" }
         return nil
     }
 
@@ -421,7 +422,7 @@ public final class ComposerViewModel {
     public func confirmSend() {
         guard confirmation != nil, sendProblem() == nil else { return }
         confirmation = nil
-        isSending = true
+        sending.isSending = true
         if channel == .email { sendEmail() } else { sendSMS() }
     }
 
@@ -447,12 +448,12 @@ public final class ComposerViewModel {
 
     /// What a send answered: the toast, and the composer's new message when the text was saved as one.
     private func finishSend(_ result: Result<(InviteResult, ApplicationMessage?), any Error>) {
-        isSending = false
+        sending.isSending = false
         switch result {
         case .success(let (invite, saved)):
             if let saved {
-                messages.append(saved)
-                messageIndex = messages.count - 1
+                loaded.messages.append(saved)
+                loaded.messageIndex = loaded.messages.count - 1
                 text = saved.text
                 signatureIndex = 0
             }
@@ -468,7 +469,7 @@ public final class ComposerViewModel {
             }
             if !invite.skipped.isEmpty { note += "; \(invite.skipped.count) skipped" }
             notify(note, level: invite.bulkIds.isEmpty || accepted == 0 ? .warning : .success)
-            sentBulkIds = invite.bulkIds
+            sending.sentBulkIds = invite.bulkIds
         case .failure(let error):
             notify("not sent: " + userMessage(for: error), level: .error)
         }

@@ -24,26 +24,12 @@ public final class InboxViewModel {
     public private(set) var opened: InboxMessage?
     /// The `/` search: the cursor jumps between matching messages; nothing is hidden.
     public private(set) var search = ListSearch()
-    public private(set) var isLoading = false
-    /// True while `refresh` reads the first page again in the background.
-    public private(set) var isRefreshing = false
-    /// Why the last refresh failed (what is shown stays); nil once one succeeds.
-    public private(set) var refreshProblem: String?
-    /// A refresh was asked for while one was running: it runs once that one is done.
-    private var refreshAgain = false
-    /// Bumped by every local seen mark (a refresh started before one is dropped).
-    private var seenEdits = 0
-    public private(set) var hasMore = false
-    /// True when the platform could not be reached and the list comes from the local cache.
-    public private(set) var fromCache = false
+    /// The page reads under way and where they stand (`InboxReads`).
+    private var reads = InboxReads()
     /// Why the inbox could not be read (with the fix), shown in place of the list.
     public private(set) var problem: String?
     /// Rows from the end at which the next page is asked for.
     public var prefetchDistance = 5
-
-    private var lastPage: InboxPage?
-    /// Bumped on every new first-page load: answers to older requests are dropped.
-    private var generation = 0
 
     public init(service: InboxService, context: ViewModelContext, user: String, filter: InboxFilter = InboxFilter(),
                 dates: InboxDateParser = InboxDateParser()) {
@@ -56,6 +42,17 @@ public final class InboxViewModel {
 
     /// Tells the person at the keyboard something (a toast).
     public func notify(_ text: String, level: ToastLevel) { context.toasts.post(text, level: level) }
+
+    /// True while a page is being read.
+    public var isLoading: Bool { reads.isLoading }
+    /// True while `refresh` reads the first page again in the background.
+    public var isRefreshing: Bool { reads.isRefreshing }
+    /// Why the last refresh failed (what is shown stays); nil once one succeeds.
+    public var refreshProblem: String? { reads.refreshProblem }
+    /// True when older messages are there to be read.
+    public var hasMore: Bool { reads.hasMore }
+    /// True when the platform could not be reached and the list comes from the local cache.
+    public var fromCache: Bool { reads.fromCache }
 
     /// The message under the cursor.
     public var current: InboxMessage? { messages.indices.contains(cursor) ? messages[cursor] : nil }
@@ -86,17 +83,17 @@ public final class InboxViewModel {
     public func reload() {
         guard !user.isEmpty else {
             problem = "no inbox user: type :user ID (the external user id, case-sensitive)"
-            messages = []; counts = .zero; cursor = 0; opened = nil; hasMore = false
+            messages = []; counts = .zero; cursor = 0; opened = nil; reads.hasMore = false
             return
         }
-        generation += 1
-        let asked = generation
-        isLoading = true
-        refreshProblem = nil
+        reads.generation += 1
+        let asked = reads.generation
+        reads.isLoading = true
+        reads.refreshProblem = nil
         let service = self.service, user = self.user, filter = self.filter
         context.effects.perform({ try await service.fetch(user: user, filter: filter) }, supersedes: Self.pageEffect) { [weak self] result in
-            guard let self, asked == self.generation else { return }
-            self.isLoading = false
+            guard let self, asked == self.reads.generation else { return }
+            self.reads.isLoading = false
             switch result {
             case .success(let page):
                 self.problem = nil
@@ -116,27 +113,27 @@ public final class InboxViewModel {
     /// when the platform tells of a new message). A failed refresh keeps what is shown and says why
     /// (`refreshProblem`) until one succeeds.
     public func refresh() {
-        if isRefreshing { refreshAgain = true }       // a message told of during a read is read right after it
-        guard !user.isEmpty, !isLoading, !isRefreshing, problem == nil || lastPage != nil else { return }
-        let asked = generation, marks = seenEdits
+        if reads.isRefreshing { reads.refreshAgain = true }       // a message told of during a read is read right after it
+        guard !user.isEmpty, !reads.isLoading, !reads.isRefreshing, problem == nil || reads.lastPage != nil else { return }
+        let asked = reads.generation, marks = reads.seenEdits
         let service = self.service, user = self.user, filter = self.filter
-        isRefreshing = true
+        reads.isRefreshing = true
         context.effects.perform({ try await service.fetch(user: user, filter: filter, announce: false) }) { [weak self] result in
             guard let self else { return }
-            self.isRefreshing = false
+            self.reads.isRefreshing = false
             defer {
-                if self.refreshAgain { self.refreshAgain = false; self.refresh() }
+                if self.reads.refreshAgain { self.reads.refreshAgain = false; self.refresh() }
             }
             // A mark made meanwhile may not be in this answer: the next refresh has it.
             if case .failure(let error) = result {
-                if asked == self.generation { self.refreshProblem = "could not refresh: " + InboxAuthAdvice.message(for: error) }
+                if asked == self.reads.generation { self.reads.refreshProblem = "could not refresh: " + InboxAuthAdvice.message(for: error) }
                 return
             }
-            guard asked == self.generation, marks == self.seenEdits, !self.isLoading,
+            guard asked == self.reads.generation, marks == self.reads.seenEdits, !self.reads.isLoading,
                   case .success(let page) = result else { return }
             // The platform did not answer and the local copy stood in: shown as offline, not as news.
-            self.fromCache = page.fromCache
-            self.refreshProblem = nil
+            self.reads.fromCache = page.fromCache
+            self.reads.refreshProblem = nil
             let fresh = Dictionary(page.messages.map { ($0.messageId, $0) }, uniquingKeysWith: { a, _ in a })
             let known = Set(self.messages.map(\.messageId))
             let arrived = page.messages.filter { !known.contains($0.messageId) }
@@ -152,13 +149,13 @@ public final class InboxViewModel {
 
     /// Asks for the page after the last one, when there is one and nothing is loading.
     public func loadMore() {
-        guard let page = lastPage, hasMore, !isLoading else { return }
-        isLoading = true
-        let asked = generation
+        guard let page = reads.lastPage, reads.hasMore, !reads.isLoading else { return }
+        reads.isLoading = true
+        let asked = reads.generation
         let service = self.service
         context.effects.perform({ try await service.nextPage(after: page) }, supersedes: Self.pageEffect) { [weak self] result in
-            guard let self, asked == self.generation else { return }
-            self.isLoading = false
+            guard let self, asked == self.reads.generation else { return }
+            self.reads.isLoading = false
             switch result {
             case .success(let next):
                 let known = Set(self.messages.map(\.messageId))
@@ -171,9 +168,9 @@ public final class InboxViewModel {
     }
 
     private func accept(_ page: InboxPage) {
-        lastPage = page
-        hasMore = page.hasMore
-        fromCache = page.fromCache
+        reads.lastPage = page
+        reads.hasMore = page.hasMore
+        reads.fromCache = page.fromCache
         setCounts(page.counts)
         var all = Set(topics)
         for m in page.messages { if let t = m.topic { all.insert(t) } }
@@ -185,7 +182,7 @@ public final class InboxViewModel {
     private func fail(_ error: any Error) {
         let text = InboxAuthAdvice.message(for: error)
         problem = text
-        messages = []; cursor = 0; opened = nil; hasMore = false; lastPage = nil
+        messages = []; cursor = 0; opened = nil; reads.hasMore = false; reads.lastPage = nil
         setCounts(.zero)
         notify(text, level: .error)
     }
@@ -335,7 +332,7 @@ public final class InboxViewModel {
     /// Sets the seen flag of loaded messages; counters move only for flags that really change, so
     /// the optimistic mark and the service's event for it count once.
     private func applySeen(_ ids: [String], seen: Bool) {
-        seenEdits += 1
+        reads.seenEdits += 1
         let wanted = Set(ids)
         var changed = 0, changedInFilter = 0
         for i in messages.indices where wanted.contains(messages[i].messageId) && messages[i].seen != seen {

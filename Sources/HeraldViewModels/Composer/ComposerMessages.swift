@@ -1,0 +1,20 @@
+import HeraldAPI
+
+/// The Composer's messages as the platform gave them: the list (the default first), the one chosen, whether the
+/// application lets them be edited (nil while unknown), and the read under way or why it failed.
+struct ComposerMessages {
+    var messages: [ApplicationMessage] = []
+    var messageIndex = 0
+    var editingAllowed: Bool?
+    var isLoading = false
+    var loadProblem: String?
+}
+
+/// Where the Composer's send stands: one on its way, one waiting for the messages to load (Contacts' `I` came first)
+/// or for the sender's name (`:name`), and the bulks the last one made.
+struct ComposerSending {
+    var isSending = false
+    var sendWhenLoaded = false
+    var awaitingSenderName = false
+    var sentBulkIds: [String] = []
+}
