@@ -3,6 +3,9 @@
 # naming this script, when one is out of date.
 #   docs/keys.md                          from the key table, by `herald keys --markdown --defaults`
 #   docs/config.md (its key reference)    from the declared config keys, by `herald config keys --markdown`
+#   man/herald*.1                         from the commands, by swift-argument-parser's generate-manual plugin
+#   man/.dump-help.json                   the commands as that plugin read them (the tests compare it to the binary)
+#   man/herald-config.5                   from the declared config keys, by `herald config keys --man`
 #   Sources/HeraldTUI/Theme/BuiltinThemes.swift   from themes/*.toml (compiled in for an installed binary)
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,4 +38,13 @@ awk 'FNR == NR { reference = reference $0 "\n"; next }
      !skipping { print }' docs/config-reference.new docs/config.md > docs/config.md.new
 rm docs/config-reference.new
 mv docs/config.md.new docs/config.md
-echo "generated: $themes docs/keys.md docs/config.md"
+# The man pages: section 1 from the commands themselves, section 5 from the declarations.
+swift package --disable-sandbox plugin generate-manual --configuration debug --multi-page --date 2026-11-26 > /dev/null
+rm -rf man.new
+mkdir man.new
+cp .build/plugins/GenerateManual/outputs/herald/*.1 man.new/
+"$(swift build --show-bin-path)/herald" --experimental-dump-help > man.new/.dump-help.json
+"$(swift build --show-bin-path)/herald" config keys --man > man.new/herald-config.5
+rm -rf man
+mv man.new man
+echo "generated: $themes docs/keys.md docs/config.md man/"

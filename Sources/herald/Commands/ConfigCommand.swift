@@ -12,10 +12,11 @@ struct ConfigKeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "List every key config.toml may hold, what it takes and what overrides it.")
     @Flag(help: "Print Markdown (the reference in docs/config.md).") var markdown = false
+    @Flag(help: "Print the man page herald-config(5) (roff).") var man = false
 
     mutating func run() async throws {
-        if markdown {
-            print(ConfigReference.markdown, terminator: "")
+        if markdown || man {
+            print(man ? ConfigReference.manPage : ConfigReference.markdown, terminator: "")
             return
         }
         for key in ConfigKeys.all {

@@ -14,4 +14,36 @@ enum ConfigReference {
         lines += ["", end]
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// herald-config(5): every key of config.toml, from the same declarations.
+    static var manPage: String {
+        var lines = [Roff.title("herald-config", section: 5, manual: "File Formats Manual"),
+                     Roff.section("name"), "herald\\-config \\- the configuration file of herald(1)",
+                     Roff.section("synopsis"), Roff.escape("$XDG_CONFIG_HOME/herald/config.toml (default ~/.config/herald/config.toml)"),
+                     Roff.section("description"),
+                     Roff.paragraph("A TOML file; every key is optional. A value a key does not take stops every command, naming the "
+                                    + "file, the line, the key and what it takes; an unknown key is a warning naming the keys its table "
+                                    + "knows. herald config check lists every problem at once; herald config show prints the "
+                                    + "configuration in effect with the source of each value."),
+                     Roff.section("keys"),
+                     Roff.paragraph("A dotted name is a key of a table: send.hold_seconds is hold_seconds under [send].")]
+        for key in ConfigKeys.all {
+            var text = "\(key.help) Takes \(key.expectation); for example \(key.name.split(separator: ".").last ?? "") = \(key.example)."
+            if let variable = key.environment { text += " \(variable) overrides it." }
+            lines.append(Roff.item(key.name, text))
+        }
+        lines += [Roff.section("tables"),
+                  Roff.item("[keys]", "Key bindings: action = [\"key\", ...]; the actions and key names are in herald-keys(5)."),
+                  Roff.item("[[books]]", "An address book of yours, one table each: name, kind (vdir or carddav), path (vdir), url, "
+                            + "username and password_file or password_command (carddav)."),
+                  Roff.item("[infobip.send]", "What every message carries on Infobip: validity, delivery_days, delivery_from, "
+                            + "delivery_to, speed_limit, shorten_urls, track_clicks, tracking_url, remove_protocol, custom_domain, "
+                            + "conversion_tracking, campaign, transliteration, language and the India DLT and Turkey IYS fields; "
+                            + "each is held to Infobip's published limits."),
+                  Roff.section("files"),
+                  Roff.paragraph("Data: $XDG_DATA_HOME/herald/ (or --data-dir, HERALD_DATA_DIR). Log: $XDG_STATE_HOME/herald/herald.log. "
+                                 + "User themes: $XDG_CONFIG_HOME/herald/themes/NAME.toml."),
+                  Roff.section("see also"), "herald(1), herald\\-keys(5), herald.config.check(1), herald.config.show(1)"]
+        return lines.joined(separator: "\n") + "\n"
+    }
 }
