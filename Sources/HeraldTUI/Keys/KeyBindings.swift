@@ -92,19 +92,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.editSender, [.char("s")], "Edit the sender ID", [.composer]),
         KeyBinding(.saveTemplate, [.char("w")], "Save the message as a custom message", [.composer]),
         KeyBinding(.switchChannel, [.char("m")], "Switch between SMS and email invitations", [.composer]),
-        // Inbox
-        KeyBinding(.topic, [.char("t")], "Choose the topic", [.inbox]),
-        KeyBinding(.clearTopic, [.char("T")], "Show every topic again", [.inbox]),
-        KeyBinding(.chooseUser, [.char("u")], "Read another user's inbox (external user id)", [.inbox]),
-        KeyBinding(.reload, [.char("r")], "Read the inbox again", [.inbox]),
-        KeyBinding(.markSeen, [.char("m")], "Mark the message seen", [.inbox]),
-        KeyBinding(.markUnread, [.char("U")], "Mark the message unread (kept unread here until opened again)", [.inbox]),
-        KeyBinding(.markAllSeen, [.char("A")], "Mark every loaded message read", [.inbox]),
-        KeyBinding(.nextMessage, [.char("J")], "Open the next message", [.inbox]),
-        KeyBinding(.previousMessage, [.char("K")], "Open the previous message", [.inbox]),
-        KeyBinding(.pageDown, [.space], "Page down (in an open message: read on)", [.inbox]),
-        KeyBinding(.pageUp, [.char("b")], "Page up (in an open message: back a page)", [.inbox]),
-        KeyBinding(.dateRange, [.char("d")], "Choose the date range", [.inbox]),
+        // Inbox: its own keys are declared in InboxPane.swift
         // Deliveries
         KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries]),
         // Editor

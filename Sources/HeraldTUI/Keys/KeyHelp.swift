@@ -52,8 +52,9 @@ nonisolated public enum KeyHelp {
         var out = """
         # Herald keys
 
-        Generated from the key table in `Sources/HeraldTUI/Keys/KeyBindings.swift`; do not edit by hand
-        (`make docs` rewrites it with `herald keys --markdown --defaults`; `herald keys` lists the keys in effect).
+        Generated from the key table (`Sources/HeraldTUI/Keys/KeyBindings.swift` and the keys each pane declares
+        in its own file); do not edit by hand (`make docs` rewrites it with `herald keys --markdown --defaults`;
+        `herald keys` lists the keys in effect).
 
         Any binding can be changed in `$XDG_CONFIG_HOME/herald/config.toml` under `[keys]`, by action
         name, for example `move_down = ["j", "down", "ctrl-n"]`. Key names: a character (`j`, `J`, `?`),

@@ -230,18 +230,8 @@ public final class InboxPane: LivePane {
         }
         let always = [
             PaneBinding(.open, footer: "open") { model.openCurrent() },
-            PaneBinding(.markSeen, footer: "seen") { model.markCurrentSeen() },
-            PaneBinding(.markUnread, footer: "unread") { model.markCurrentUnread() },
-            PaneBinding(.topic, footer: "topic") { model.cycleTopic() },
-            PaneBinding(.dateRange, footer: "dates") {
-                self.editing = .dates(from: TextFieldState(model.fromText), to: TextFieldState(model.toText), onTo: false, problem: nil)
-            },
-            PaneBinding(.chooseUser, footer: "user") { self.editing = .user(TextFieldState(model.user)) },
+        ] + declaredBindings + [
             PaneBinding(.select) { model.openCurrent() },
-            PaneBinding(.nextMessage) { model.openNeighbour(forward: true) },
-            PaneBinding(.previousMessage) { model.openNeighbour(forward: false) },
-            PaneBinding(.markAllSeen) { model.markAllSeen() },
-            PaneBinding(.clearTopic) { model.setTopic(nil) },
             PaneBinding(.search) { self.finder.begin() },
             PaneBinding(.nextMatch) { model.findNext() },
             PaneBinding(.previousMatch) { model.findNext(backward: true) },
@@ -361,4 +351,30 @@ public final class InboxPane: LivePane {
         editing = nil
         model.setUser(id)
     }
+}
+
+extension InboxPane: KeyDeclaring {
+    /// The Inbox's own keys, each whole, in the footer's order (`/`, n, N and c are shared with other panes and stay
+    /// in `KeyBindings.table`; r, space and b are more keys for reload and the list's movement).
+    public nonisolated static let keys: [PaneKey<InboxPane>] = [
+        PaneKey("mark_seen", [.char("m")], "Mark the message seen", [.inbox], footer: "seen") { $0.model.markCurrentSeen() },
+        PaneKey("mark_unread", [.char("U")], "Mark the message unread (kept unread here until opened again)", [.inbox],
+                footer: "unread") { $0.model.markCurrentUnread() },
+        PaneKey("topic", [.char("t")], "Choose the topic", [.inbox], footer: "topic") { $0.model.cycleTopic() },
+        PaneKey("date_range", [.char("d")], "Choose the date range", [.inbox], footer: "dates") { pane in
+            pane.editing = .dates(from: TextFieldState(pane.model.fromText), to: TextFieldState(pane.model.toText), onTo: false, problem: nil)
+        },
+        PaneKey("choose_user", [.char("u")], "Read another user's inbox (external user id)", [.inbox], footer: "user") { pane in
+            pane.editing = .user(TextFieldState(pane.model.user))
+        },
+        PaneKey("clear_topic", [.char("T")], "Show every topic again", [.inbox]) { $0.model.setTopic(nil) },
+        PaneKey("mark_all_seen", [.char("A")], "Mark every loaded message read", [.inbox]) { $0.model.markAllSeen() },
+        PaneKey("next_message", [.char("J")], "Open the next message", [.inbox]) { $0.model.openNeighbour(forward: true) },
+        PaneKey("previous_message", [.char("K")], "Open the previous message", [.inbox]) {
+            $0.model.openNeighbour(forward: false)
+        },
+        .more(.reload, [.char("r")], "Read the inbox again", [.inbox]),
+        .more(.pageDown, [.space], "Page down (in an open message: read on)", [.inbox]),
+        .more(.pageUp, [.char("b")], "Page up (in an open message: back a page)", [.inbox]),
+    ]
 }
