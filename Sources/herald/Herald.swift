@@ -16,7 +16,7 @@ struct Herald: AsyncParsableCommand {
     @Flag(name: .customLong("demo"), help: "Open a throwaway demo workspace (removed on exit unless --data-dir is given).")
     var demo = false
 
-    @Option(name: .customLong("theme"), help: ArgumentHelp("Colour theme (default, light, …).", valueName: "name"))
+    @Option(name: .customLong("theme"), help: ArgumentHelp("Colour theme (default, light, …).", valueName: "name"), completion: LiveCompletions.themes)
     var theme: String?
 
     /// The same option group as the subcommands': ArgumentParser hands a parent's parsed group to its

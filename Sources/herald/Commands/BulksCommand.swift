@@ -55,7 +55,7 @@ struct BulksCancel: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Bulk ids (`herald bulks list`).", valueName: "bulk"))
+    @Argument(help: ArgumentHelp("Bulk ids (`herald bulks list`).", valueName: "bulk"), completion: LiveCompletions.bulkIDs)
     var bulks: [String]
 
     func run() async throws {
@@ -81,7 +81,7 @@ struct BulksMove: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The bulk id (`herald bulks list`).", valueName: "bulk"))
+    @Argument(help: ArgumentHelp("The bulk id (`herald bulks list`).", valueName: "bulk"), completion: LiveCompletions.bulkIDs)
     var bulk: String
 
     @Option(help: ArgumentHelp("The new time: \"2026-12-01 09:00\", \"09:00\" or \"+2h\".", valueName: "time"))

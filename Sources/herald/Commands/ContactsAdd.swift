@@ -23,7 +23,7 @@ struct ContactsAdd: AsyncParsableCommand {
     @Option(help: "The region for numbers without a country code (ISO 3166 code, e.g. HR, US).")
     var region: String?
 
-    @Option(help: ArgumentHelp("Add the contact to this address book of [[books]] (a vdir book gets its card file).", valueName: "name"))
+    @Option(help: ArgumentHelp("Add the contact to this address book of [[books]] (a vdir book gets its card file).", valueName: "name"), completion: LiveCompletions.books)
     var book: String?
 
     @Flag(help: "Print the new contact as JSON.")

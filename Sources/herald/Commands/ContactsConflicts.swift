@@ -36,7 +36,7 @@ struct ContactsResolve: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The contact's id (herald contacts conflicts lists them).")
+    @Argument(help: "The contact's id (herald contacts conflicts lists them).", completion: LiveCompletions.contactIDs)
     var id: Int64
 
     @Flag(help: "Keep Herald's version: it goes to the server at the next sync.")

@@ -10,7 +10,7 @@ struct ContactsDelete: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The contacts' ids, as `contacts list` prints them.")
+    @Argument(help: "The contacts' ids, as `contacts list` prints them.", completion: LiveCompletions.contactIDs)
     var ids: [Int64]
 
     @Flag(name: [.customShort("y"), .long], help: "Delete without asking.")

@@ -12,7 +12,7 @@ struct ContactsEdit: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The contact's id, as `contacts list` prints it.")
+    @Argument(help: "The contact's id, as `contacts list` prints it.", completion: LiveCompletions.contactIDs)
     var id: Int64
 
     @OptionGroup var fields: ContactFieldOptions

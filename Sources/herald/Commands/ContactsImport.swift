@@ -22,7 +22,7 @@ struct ContactsImport: AsyncParsableCommand {
     var region: String?
 
     @Option(help: ArgumentHelp("Make the contacts cards of this address book of [[books]]: the new ones, and those merged into a contact of no book (one already in a book keeps it).",
-                               valueName: "name"))
+                               valueName: "name"), completion: LiveCompletions.books)
     var book: String?
 
     @Flag(help: "Print the result as JSON.")

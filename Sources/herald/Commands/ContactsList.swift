@@ -17,7 +17,7 @@ struct ContactsList: AsyncParsableCommand {
         valueName: "query"))
     var search: String?
 
-    @Option(help: ArgumentHelp("Only the contacts of this address book of [[books]] (as book:NAME in --search).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only the contacts of this address book of [[books]] (as book:NAME in --search).", valueName: "name"), completion: LiveCompletions.books)
     var book: String?
 
     @Option(help: "first or last (name to sort by).")

@@ -12,7 +12,8 @@ struct ContactsMerge: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The contacts' ids: the first keeps its names; the others are merged into it and removed.")
+    @Argument(help: "The contacts' ids: the first keeps its names; the others are merged into it and removed.",
+              completion: LiveCompletions.contactIDs)
     var ids: [Int64]
 
     @Flag(name: .customLong("dry-run"), help: "Show the merged contact without storing anything.")

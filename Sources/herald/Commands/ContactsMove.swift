@@ -14,10 +14,10 @@ struct ContactsMove: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The contacts' ids.")
+    @Argument(help: "The contacts' ids.", completion: LiveCompletions.contactIDs)
     var ids: [Int64]
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("The book to move them to.", valueName: "book"))
+    @Option(name: .customLong("to"), help: ArgumentHelp("The book to move them to.", valueName: "book"), completion: LiveCompletions.books)
     var book: String?
 
     @Flag(help: "Keep them as contacts of no book.")

@@ -9,7 +9,7 @@ struct ContactsShow: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The contact's id, as `contacts list` prints it.")
+    @Argument(help: "The contact's id, as `contacts list` prints it.", completion: LiveCompletions.contactIDs)
     var id: Int64
 
     @Flag(help: "Print JSON.")

@@ -21,7 +21,7 @@ struct ContactsSync: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The book to sync (default: every book).")
+    @Argument(help: "The book to sync (default: every book).", completion: LiveCompletions.books)
     var book: String?
 
     @Flag(help: "Print JSON.")

@@ -74,7 +74,8 @@ struct ShareEmail: AsyncParsableCommand {
             was interrupted is marked uncertain and sent again only with --resend.
             """)
     @OptionGroup var global: GlobalOptions
-    @Option(name: .customLong("to"), parsing: .upToNextOption, help: ArgumentHelp("Contact ids.", valueName: "id")) var ids: [Int64] = []
+    @Option(name: .customLong("to"), parsing: .upToNextOption, help: ArgumentHelp("Contact ids.", valueName: "id"),
+            completion: LiveCompletions.contactIDs) var ids: [Int64] = []
     @Option(help: "Your email address (From); default: email_from in config.toml.") var from: String?
     @Option(help: "The subject.") var subject: String = EmailOptions.defaultSubject
     @Option(help: ArgumentHelp("The body, with the message's link placeholder; default: the application message's text.",

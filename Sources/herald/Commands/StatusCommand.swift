@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The bulk id `herald send` printed.", valueName: "bulk"))
+    @Argument(help: ArgumentHelp("The bulk id `herald send` printed.", valueName: "bulk"), completion: LiveCompletions.bulkIDs)
     var bulk: String
 
     @Flag(help: "Keep polling until every recipient is final or the passes are spent.")
