@@ -9,12 +9,3 @@ struct ComposerMessages {
     var isLoading = false
     var loadProblem: String?
 }
-
-/// Where the Composer's send stands: one on its way, one waiting for the messages to load (Contacts' `I` came first)
-/// or for the sender's name (`:name`), and the bulks the last one made.
-struct ComposerSending {
-    var isSending = false
-    var sendWhenLoaded = false
-    var awaitingSenderName = false
-    var sentBulkIds: [String] = []
-}
