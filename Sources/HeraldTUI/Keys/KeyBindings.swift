@@ -93,8 +93,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.saveTemplate, [.char("w")], "Save the message as a custom message", [.composer]),
         KeyBinding(.switchChannel, [.char("m")], "Switch between SMS and email invitations", [.composer]),
         // Inbox: its own keys are declared in InboxPane.swift
-        // Deliveries
-        KeyBinding(.resend, [.char("r")], "Resend what failed (selected rows)", [.deliveries]),
+        // Deliveries: its own keys are declared in DeliveriesPane.swift
         // Editor
         KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor]),
         KeyBinding(.earlierSearch, [.up], "In the Contacts search: the search made before (history kept across runs)", [.editor]),

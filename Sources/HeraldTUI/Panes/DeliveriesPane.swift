@@ -225,14 +225,14 @@ public final class DeliveriesPane: LivePane {
                     PaneBinding(.moveUp, footer: "previous") { vm.moveCursor(by: -1) },
                     PaneBinding(.back, footer: "close") { _ = vm.close() },
                     PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) }]
-                + PaneBinding.each([.open, .quit]) { _ = vm.close() }
+                + PaneBinding.each([.open, .quit]) { _ = vm.close() } + declaredBindings
         }
         let inBulk = vm.openBulkId != nil
         return [
             PaneBinding(.open, footer: inBulk ? "detail" : "recipients") { vm.open() },
             PaneBinding(.filter, footer: "filter: \(vm.filter.rawValue)") { vm.cycleFilter() },
             PaneBinding(.sort, footer: inBulk ? nil : "sort: \(vm.sort.rawValue)") { vm.cycleSort() },
-            PaneBinding(.resend, footer: "resend failed") { vm.requestResend() },
+        ] + declaredBindings + [
             // A held bulk under the cursor is taken back here; otherwise the key takes back the countdown's sends.
             PaneBinding.declining(.takeBack, footer: ((vm.openBulk ?? vm.currentBulk)?.held ?? 0) > 0 ? "take back" : nil) { vm.takeBack() },
             // Esc clears a search first; then it, and q, leave the open bulk; from the list q quits.
@@ -280,4 +280,13 @@ public final class DeliveriesPane: LivePane {
     public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }
     public func nextDeadline() -> Date? { viewModel.nextDeadline(now: clock.now()) }
     public func tick(now: Date) -> Bool { viewModel.tick(now: now) }
+}
+
+extension DeliveriesPane: KeyDeclaring {
+    /// Deliveries' own keys, each whole, in the footer's order; listed in the list and, where `listed` says so, in a
+    /// recipient's detail (f and s share their names with Contacts' keys and stay in `KeyBindings.table`).
+    public nonisolated static let keys: [PaneKey<DeliveriesPane>] = [
+        PaneKey("resend", [.char("r")], "Resend what failed (selected rows)", [.deliveries], footer: "resend failed",
+                listed: { $0.viewModel.detail == nil }) { $0.viewModel.requestResend() },
+    ]
 }
