@@ -150,12 +150,14 @@ let package = Package(
         ]),
 
         // The one test kit: the temporary folder, the workspace builder, the engine and server harnesses (SQLite or
-        // PostgreSQL), the Infobip harness, and the stand-ins (a throwaway PostgreSQL cluster and Radicale, Infobip's
-        // APIs on a loopback port: test fixtures, never a platform). Every test target and the bench build on it; it
-        // builds without testability (the bench is a release build), so it reaches the modules through their API.
+        // PostgreSQL), the Infobip harness, the effect pump and UI-thread guard of the screens' tests, and the stand-ins
+        // (a throwaway PostgreSQL cluster and Radicale, Infobip's APIs on a loopback port: test fixtures, never a
+        // platform). Every test target and the bench build on it; it builds without testability (the bench is a
+        // release build), so it reaches the modules through their API, and without a default isolation (the screens'
+        // helpers say @MainActor).
         .target(name: "HeraldTestKit", dependencies: [
             "HeraldCore", "HeraldAPI", "HeraldStore", "HeraldEngine", "HeraldEnginePostgres", "HeraldServices", "HeraldEmbedded",
-            "HeraldServer", "HeraldHTTP", "HeraldInfobip",
+            "HeraldServer", "HeraldHTTP", "HeraldInfobip", "HeraldViewModels",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -175,14 +177,10 @@ let package = Package(
         .testTarget(name: "HeraldServicesTests", dependencies: [
             "HeraldServices", "HeraldEngine", "HeraldStore", "HeraldEmbedded", "HeraldAPI", "HeraldLocks", "HeraldTestKit",
         ]),
-        // What the view-model and pane tests share: a temporary workspace, the effect pump, the UI-thread guard.
-        .target(name: "HeraldUITestSupport", dependencies: ["HeraldCore", "HeraldServices", "HeraldEmbedded", "HeraldViewModels"],
-                path: "Tests/HeraldUITestSupport", swiftSettings: uiIsolation),
         .testTarget(name: "HeraldViewModelsTests", dependencies: [
-            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport", "HeraldTestKit",
+            "HeraldViewModels", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldTestKit",
         ], swiftSettings: uiIsolation),
-        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldUITestSupport",
-                                                       "HeraldTestKit"],
+        .testTarget(name: "HeraldTUITests", dependencies: ["HeraldTUI", "HeraldServices", "HeraldEmbedded", "HeraldEngine", "HeraldTestKit"],
                     swiftSettings: uiIsolation),
         .testTarget(name: "HeraldCardDAVTests", dependencies: ["HeraldCardDAV", "HeraldStore", "HeraldCore", "HeraldTestKit"],
                     exclude: ["Fixtures"]),

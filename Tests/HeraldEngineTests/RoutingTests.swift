@@ -15,9 +15,8 @@ import HeraldCore
     }
 
     @Test func aFileThatIsNotADatabaseIsNamedWithSQLitesWordsNeverItsSQL() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-engine-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("engine")
+        let folder = tempDir.url
         let url = folder.appendingPathComponent("engine.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: url)
         do {

@@ -7,14 +7,13 @@ import Testing
 /// One database read for every subscriber a commit wakes, frames in order, and a subscriber far behind still gets
 /// everything (from the database).
 @Suite struct EventCacheTests {
-    func engine() throws -> (PlatformEngine, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cache-\(UUID().uuidString)")
-        return (try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite")), folder)
+    func engine(in folder: TempDir) throws -> PlatformEngine {
+        try PlatformEngine.open(at: folder.file("engine.sqlite"))
     }
 
     @Test func fiftySubscribersWokenByOneCommitCauseOneReadAndAllGetItsEvent() async throws {
-        let (engine, folder) = try engine()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TempDir("cache")
+        let engine = try self.engine(in: folder)
         let app = try await engine.bootstrapSandbox().applicationKey
         let cache = EventCache(engine: engine, maxAge: 60)
         let start = try await engine.eventRange(applicationKey: app).newest
@@ -42,8 +41,8 @@ import Testing
     }
 
     @Test func aSubscriberBehindTheKeptEventsReadsTheDatabaseAndMissesNothing() async throws {
-        let (engine, folder) = try engine()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TempDir("cache")
+        let engine = try self.engine(in: folder)
         let app = try await engine.bootstrapSandbox().applicationKey
         let start = try await engine.eventRange(applicationKey: app).newest
         let cache = EventCache(engine: engine, maxAge: 60, capacity: 3)
@@ -62,8 +61,8 @@ import Testing
     }
 
     @Test func theCacheKeepsWithinItsByteBoundOldestFirstAndASubscriberFromBeforeReadsTheRestFromTheDatabase() async throws {
-        let (engine, folder) = try engine()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TempDir("cache")
+        let engine = try self.engine(in: folder)
         let app = try await engine.bootstrapSandbox().applicationKey
         let start = try await engine.eventRange(applicationKey: app).newest
         let cache = EventCache(engine: engine, maxAge: 60, maxBytes: 10_000)

@@ -10,8 +10,8 @@ import Testing
 /// CancellationError()" at every stop).
 @Suite struct ServerShutdownTests {
     @Test func aCancelledServerEndsGracefullyAndLogsNoError() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-shutdown-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("shutdown")
+        let folder = tempDir.url
         let engine = try PlatformEngine.open(at: folder.appendingPathComponent("engine.sqlite"), config: EngineConfig())
         let records = LogRecords()
         let log = Logger(label: "herald.server") { _ in RecordingLogHandler(records: records) }

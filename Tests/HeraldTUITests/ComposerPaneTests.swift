@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import HeraldTUI
@@ -7,7 +7,7 @@ import HeraldViewModels
 import Testing
 
 @Suite struct ComposerPaneTests {
-    func pane(_ ws: TestWorkspace, _ effects: EffectPump, source: ComposerSource = ComposerSource()) async -> ComposerPane {
+    func pane(_ ws: WorkspaceHarness, _ effects: EffectPump, source: ComposerSource = ComposerSource()) async -> ComposerPane {
         let model = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: source,
                                       context: effects.context(), settings: ComposerSettings(sender: "Herald", senderName: "Ana"))
         let pane = ComposerPane(model: model)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func theMeterAndTheEditorShowWhichCharactersForceUCS2() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         let pane = await pane(ws, effects)
         #expect(pane.handle(action: .editMessage))
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func sendAsksForConfirmationWithRecipientsAndSegments() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         let store = ws.workspace.contacts
         let pane = await pane(ws, effects, source: ComposerSource(readPeople: { ids in try store.people(ids: ids) }))
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func theSenderFieldExplainsABadSenderAsYouType() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         let pane = await pane(ws, effects)
         #expect(KeyMap().action(for: .char("s"), in: pane.keyContext) == .editSender)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func editingInAnOutsideEditorReplacesTheText() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         let pane = await pane(ws, effects)
         // A stand-in "editor" that rewrites the file it is given, run as a real subprocess.

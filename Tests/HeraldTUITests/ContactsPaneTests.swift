@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import Testing
@@ -10,12 +10,12 @@ import HeraldEmbedded
 /// The Contacts pane drawn on the in-memory canvas.
 struct ContactsPaneTests {
     final class Fixture {
-        let ws: TestWorkspace
+        let ws: WorkspaceHarness
         let effects = EffectPump()
         let toasts = ToastBoard()
         private(set) var pane: ContactsPane!
 
-        init() async throws { ws = try await TestWorkspace() }
+        init() async throws { ws = try await WorkspaceHarness.screens() }
 
         var workspace: Workspace { ws.workspace }
 

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import HeraldStore
@@ -11,7 +11,7 @@ import HeraldEmbedded
 /// The Deliveries pane drawn on the in-memory canvas.
 struct DeliveriesPaneTests {
     @Test func bulksShowCountsAProgressBarAndLitChanges() async throws {
-        let test = try await TestWorkspace()
+        let test = try await WorkspaceHarness.screens()
         defer { withExtendedLifetime(test) {} }
         let clock = test.clock, ws = test.workspace
         let numbers = ["+385911111111", "+385912222222", "+385913333333", "+385914444444"]
@@ -69,7 +69,7 @@ struct DeliveriesPaneTests {
     }
 
     @Test func sSortsTheBulksAndEveryKeyTheHelpListsHereDoesSomething() async throws {
-        let test = try await TestWorkspace()
+        let test = try await WorkspaceHarness.screens()
         defer { withExtendedLifetime(test) {} }
         let clock = test.clock, ws = test.workspace
         let older = try #require(try await ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
@@ -180,7 +180,7 @@ struct DeliveriesPaneTests {
 
 /// A Deliveries pane on a fresh workspace holding one bulk per number, sent a minute apart, its view-model settled.
 @MainActor final class BulksFixture {
-    let test: TestWorkspace
+    let test: WorkspaceHarness
     let vm: DeliveriesViewModel
     let pane: DeliveriesPane
     let effects = EffectPump()
@@ -189,7 +189,7 @@ struct DeliveriesPaneTests {
     var clock: ManualClock { test.clock }
 
     init(numbers: [String]) async throws {
-        test = try await TestWorkspace()
+        test = try await WorkspaceHarness.screens()
         let clock = test.clock, ws = test.workspace
         for number in numbers {
             _ = try #require(try await ws.invites.invite(numbers: [number]).bulkId)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 import Testing
 
 /// The README and the pages under docs/ never point at nothing: every relative link or image in them names a file of
@@ -120,8 +121,8 @@ import Testing
     /// The check itself: in a throwaway tree, a link to a missing file, a missing anchor, a link out of the tree and
     /// a missing image are each named; links in code, to the web, and to existing files and headings are not.
     @Test func aBrokenLinkIsNamed() throws {
-        let root = try RepositoryFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let tempDir = try TempDir("docs")
+        let root = tempDir.url
         try FileManager.default.createDirectory(at: root.appendingPathComponent("docs"), withIntermediateDirectories: true)
         try "# Other page\n\n## The `[send]` table\n".write(to: root.appendingPathComponent("docs/other.md"), atomically: true, encoding: .utf8)
         try """

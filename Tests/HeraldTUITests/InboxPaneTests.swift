@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 import HeraldEngine
 import HeraldServices
@@ -11,13 +11,13 @@ import HeraldEmbedded
 @Suite struct InboxPaneTests {
     let utc = TimeZone(identifier: "UTC")!
 
-    func pane(_ ws: TestWorkspace, _ effects: EffectPump) -> InboxPane {
+    func pane(_ ws: WorkspaceHarness, _ effects: EffectPump) -> InboxPane {
         InboxPane(model: InboxViewModel(service: ws.workspace.inbox, context: effects.context(), user: "ana",
                                         dates: InboxDateParser(timeZone: utc)), timeZone: utc)
     }
 
     @Test func listMarksUnreadAndHostileTextNeverReachesTheScreen() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)       // 2023-11-14 22:13:20 UTC
         let engine = ws.workspace.engine
         try await engine.pushInbox(user: "ana", topic: "news", title: "Old news", body: "Already read", at: t0, seen: true)
@@ -51,7 +51,7 @@ import HeraldEmbedded
     }
 
     @Test func aShortFirstPageOnATallWindowIsFilledByTheLayoutPassNotByAFrame() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         for i in 0..<5 {
             try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Message \(i)", body: "b", at: t0.addingTimeInterval(Double(i)))
@@ -74,7 +74,7 @@ import HeraldEmbedded
     }
 
     @Test func openingAMessageShowsItAndTheUnreadCountDrops() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Hello", body: "Line one\nline two", at: t0)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "Older", body: "x", at: t0.addingTimeInterval(-60))
@@ -96,7 +96,7 @@ import HeraldEmbedded
     }
 
     @Test func slashFindsAMessageAndNWalksTheMatchesWithoutHidingAny() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         for (i, title) in ["Invoice March", "Party", "invoice April", "Hello"].enumerated() {
             try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: title, body: "b", at: t0.addingTimeInterval(Double(-60 * i)))
@@ -121,7 +121,7 @@ import HeraldEmbedded
     }
 
     @Test func anOpenMessageScrollsAndSaysWhatIsBelowAndAMarksAllRead() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         let body = (1...40).map { "row \($0)" }.joined(separator: "\n")
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "Long", body: body, at: t0)
@@ -161,7 +161,7 @@ import HeraldEmbedded
     }
 
     @Test func everyKeyTheHelpListsForTheInboxDoesSomethingHere() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "news", title: "One", body: "https://example.com/x", at: t0)
         try await ws.workspace.engine.pushInbox(user: "ana", topic: "promo", title: "Two", body: "b", at: t0.addingTimeInterval(-60))
@@ -180,7 +180,7 @@ import HeraldEmbedded
     }
 
     @Test func theDateFieldsTakeTypedDatesAndShowWhatIsWrong() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: "A", body: "a", at: Date(timeIntervalSince1970: 1_700_000_000))
         let effects = EffectPump()
         let pane = pane(ws, effects)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestKit
 import Testing
 
 /// The module rules of docs/design.md, held by `scripts/module-graph.sh`: it prints the graph the imports draw and fails,
@@ -31,8 +32,8 @@ import Testing
     }
 
     @Test func aViewModelImportingTheStoreAndAPaneImportingAServiceAreEachNamed() throws {
-        let copy = try RepositoryFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: copy) }
+        let tempDir = try TempDir("module-graph")
+        let copy = tempDir.url
         for target in ["HeraldViewModels", "HeraldTUI", "HeraldServices"] {
             try FileManager.default.copyItem(at: RepositoryFiles.url("Sources/\(target)"), to: copy.appendingPathComponent(target))
         }
@@ -82,8 +83,8 @@ import Testing
     @Test func theBuildsImportCheckFailsATargetImportingWhatItDoesNotDependOn() throws {
         let makefile = try String(contentsOf: RepositoryFiles.url("Makefile"), encoding: .utf8)
         #expect(makefile.contains("build --build-tests --explicit-target-dependency-import-check error"))
-        let package = try RepositoryFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: package) }
+        let tempDir = try TempDir("module-graph")
+        let package = tempDir.url
         let files = [
             "Package.swift": """
                 // swift-tools-version: 6.0

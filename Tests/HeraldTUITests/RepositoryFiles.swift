@@ -15,10 +15,4 @@ enum RepositoryFiles {
         guard read(path) != generated else { return }
         Issue.record("\(path) is out of date: run make docs (scripts/generate.sh) and commit it", sourceLocation: sourceLocation)
     }
-
-    static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-tui-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
 }

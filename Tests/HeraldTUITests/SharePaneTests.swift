@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 import HeraldServices
 import HeraldTUI
@@ -7,7 +7,7 @@ import HeraldViewModels
 import Testing
 
 @Suite struct SharePaneTests {
-    func pane(_ ws: TestWorkspace, _ effects: EffectPump, terminal: @escaping ([UInt8]) -> Void = { _ in }) async -> SharePane {
+    func pane(_ ws: WorkspaceHarness, _ effects: EffectPump, terminal: @escaping ([UInt8]) -> Void = { _ in }) async -> SharePane {
         let model = ShareViewModel(share: ws.workspace.share, composer: nil, emailSender: nil, mailProgram: nil,
                                    context: effects.context(terminal: TerminalHandOver(write: terminal, suspend: nil)),
                                    settings: ShareSettings(referrer: "Ana", sender: "Herald"))
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func channelsShowAvailabilityAndTheLinkWithItsClicks() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         let pane = await pane(ws, effects)
         let url = try #require(pane.model.link?.url)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func theQRCodeIsDrawnWithHalfBlocks() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         let pane = await pane(ws, effects)
         #expect(pane.handle(action: .shareQR))
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func copyWritesTheOSC52EscapeThroughTheTerminalHook() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let effects = EffectPump()
         nonisolated(unsafe) var written: [UInt8] = []
         let pane = await pane(ws, effects) { written += $0 }

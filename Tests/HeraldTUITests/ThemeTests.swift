@@ -1,5 +1,6 @@
 import Foundation
 @testable import HeraldTUI
+import HeraldTestKit
 import Testing
 
 @Suite struct ThemeTests {
@@ -46,8 +47,8 @@ import Testing
     }
 
     @Test func userThemeShadowsTheBuiltinAndMayInheritFromABase() throws {
-        let dir = try RepositoryFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("themes")
+        let dir = tempDir.url
         try """
         name = "default"
         base = "light"
@@ -86,8 +87,8 @@ import Testing
     }
 
     @Test func themeWithoutBaseMustListEveryRole() throws {
-        let dir = try RepositoryFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("themes")
+        let dir = tempDir.url
         try "[roles]\ntext = { fg = \"red\" }".write(to: dir.appendingPathComponent("bare.toml"), atomically: true, encoding: .utf8)
         #expect(throws: ThemeError.self) { try ThemeLoader(userDirectory: dir, builtinDirectory: nil).load("bare") }
         #expect(throws: ThemeError.self) { try ThemeLoader(userDirectory: dir, builtinDirectory: nil).load("../etc/passwd") }
@@ -95,8 +96,8 @@ import Testing
     }
 
     @Test func aThemeFolderThatCannotBeListedIsNamedWhenAThemeIsNotFound() throws {
-        let dir = try RepositoryFiles.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("themes")
+        let dir = tempDir.url
         let notAFolder = dir.appendingPathComponent("themes")
         try "x".write(to: notAFolder, atomically: true, encoding: .utf8)
         let loader = ThemeLoader(userDirectory: notAFolder, builtinDirectory: nil)

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import HeraldStore
@@ -33,12 +33,12 @@ struct BulkFeedTests {
 
     struct Unreadable: Error {}
 
-    private func send(_ ws: TestWorkspace, _ numbers: [String]) async throws -> String {
+    private func send(_ ws: WorkspaceHarness, _ numbers: [String]) async throws -> String {
         try #require(try await ws.workspace.invites.invite(numbers: numbers).bulkId)
     }
 
     @Test func aFailedReadIsShownAndTheRowsReadBeforeStayUntilTheNextReadSucceeds() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let first = try await send(ws, ["+385911111111"])
         ws.clock.advance(by: 60)
         let second = try await send(ws, ["+385912222222", "+385913333333"])
@@ -72,7 +72,7 @@ struct BulkFeedTests {
     }
 
     @Test func aReloadAskedWhileOneIsBeingReadIsDropped() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         _ = try await send(ws, ["+385911111111"])
         let ledger = Ledger()
         let effects = EffectPump()
@@ -90,7 +90,7 @@ struct BulkFeedTests {
     }
 
     @Test func theRowsHandedOutAreACopyThatLaterBatchesLeaveAlone() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         let effects = EffectPump()
         let feed = BulkFeed(source: BulkSource(book: ws.book), effects: effects.queue, clock: ws.clock)

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// The send confirmation quotes the message as a person it really goes to gets it.
 @Suite struct ComposerConfirmationPreviewTests {
     @Test func thePreviewIsOfARecipientSentToNotOfOneLeftOut() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         // Ana comes first by name, but her number was invited already: the send leaves her out.
         let source = ComposerSource(latestStatuses: { numbers in

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldAPI
 import HeraldCore
 import HeraldEngine
@@ -10,13 +10,13 @@ import Testing
 import HeraldEmbedded
 
 @Suite struct ComposerViewModelTests {
-    func person(_ ws: TestWorkspace, _ first: String, _ number: String?, email: String? = nil) throws -> Person {
+    func person(_ ws: WorkspaceHarness, _ first: String, _ number: String?, email: String? = nil) throws -> Person {
         let phones = number.map { [LabeledPhone(label: nil, number: ws.workspace.parser.parse($0))] } ?? []
         let emails = email.map { [LabeledEmail(label: nil, address: $0)] } ?? []
         return try ws.workspace.contacts.insert(Person(firstName: first, lastName: "Test", phones: phones, emails: emails))
     }
 
-    func composer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil, source: ComposerSource = ComposerSource(),
+    func composer(_ ws: WorkspaceHarness, _ pump: EffectPump, signature: String? = nil, source: ComposerSource = ComposerSource(),
                   toasts: ToastLog = ToastLog()) -> ComposerViewModel {
         ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: source,
                           context: pump.context(toasts: toasts.board), settings: ComposerSettings(sender: "Herald", senderName: "Ana",
@@ -24,7 +24,7 @@ import HeraldEmbedded
     }
 
     /// A composer whose toasts are noted, its messages loaded.
-    func loadedComposer(_ ws: TestWorkspace, _ pump: EffectPump, signature: String? = nil) async -> (ComposerViewModel, ToastLog) {
+    func loadedComposer(_ ws: WorkspaceHarness, _ pump: EffectPump, signature: String? = nil) async -> (ComposerViewModel, ToastLog) {
         let toasts = ToastLog()
         let vm = composer(ws, pump, signature: signature, toasts: toasts)
         vm.load()
@@ -33,7 +33,7 @@ import HeraldEmbedded
     }
 
     @Test func loadsTheDefaultMessageAndMarksTheLinkAndFields() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -49,7 +49,7 @@ import HeraldEmbedded
     }
 
     @Test func previewFillsTheRecipientAndLinkAndTheMeterCountsIt() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -65,7 +65,7 @@ import HeraldEmbedded
     }
 
     @Test func charactersThatForceUCS2AreMarkedWhereTheyAre() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -81,7 +81,7 @@ import HeraldEmbedded
     }
 
     @Test func senderIDIsCheckedAsYouType() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let vm = composer(ws, EffectPump())
         #expect(vm.senderProblem == nil)
         vm.setSender("HeraldInvites2")
@@ -95,7 +95,7 @@ import HeraldEmbedded
     }
 
     @Test func signatureGoesOnItsOwnLineAndCountsAsAChange() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = composer(ws, pump, signature: "— Ana")
         vm.load()
@@ -109,7 +109,7 @@ import HeraldEmbedded
     }
 
     @Test func aMessageTheApplicationForbidsEditingIsReadOnlyWithTheReason() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try await ws.workspace.engine.setMessageEditingAllowed(false, applicationKey: ws.workspace.credentials.applicationKey)
         let pump = EffectPump()
         let (vm, toasts) = await loadedComposer(ws, pump, signature: "— Ana")
@@ -123,7 +123,7 @@ import HeraldEmbedded
     }
 
     @Test func whetherEditingIsAllowedUnreadIsToldNotTakenForYes() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let (vm, toasts) = await loadedComposer(ws, pump)
         #expect(vm.editingAllowed == true)
@@ -140,7 +140,7 @@ import HeraldEmbedded
     }
 
     @Test func theConfirmationShowsThePreviewAndSenderCountsOnlyNumbersThatWillBeSentAndListsNamesInOrder() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         // Zora's number was invited before: the send will leave it out, so the question does too.
         let ledger = StatusAnswer { numbers in
@@ -172,7 +172,7 @@ import HeraldEmbedded
     }
 
     @Test func withoutASenderNameTheSendAsksForItOnceKeepsItAndGoesOn() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let toasts = ToastLog()
         let invites = ws.workspace.invites
@@ -209,7 +209,7 @@ import HeraldEmbedded
     }
 
     @Test func sendAsksForConfirmationThenSendsAndToastsTheBulk() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let toasts = ToastLog()
         let vm = composer(ws, pump, toasts: toasts)
@@ -233,7 +233,7 @@ import HeraldEmbedded
     }
 
     @Test func anEditedTextIsSavedAsACustomMessageAndSentWithIt() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -252,7 +252,7 @@ import HeraldEmbedded
     }
 
     @Test func anUnknownPlaceholderOrBadSenderStopsTheSend() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = composer(ws, pump)
         vm.load()
@@ -267,7 +267,7 @@ import HeraldEmbedded
     }
 
     @Test func savingAsCustomAddsAndSelectsTheMessage() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let (vm, toasts) = await loadedComposer(ws, pump)
         vm.setText("Join me: <>")

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import Testing
@@ -21,8 +21,8 @@ struct ContactFeedTests {
         func suggestionsFailed(_ error: any Error) {}
     }
 
-    private func seeded() async throws -> TestWorkspace {
-        let ws = try await TestWorkspace()
+    private func seeded() async throws -> WorkspaceHarness {
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Ana", "Horvat", "091 111 1111")
         try ws.add("Ivo", "Horvatić", "092 222 2222")
         try ws.add("Zora", "Kovač", "091 444 4444")

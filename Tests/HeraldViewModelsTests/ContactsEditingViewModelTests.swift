@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 import HeraldServices
 import Testing
@@ -9,7 +9,7 @@ import Testing
 /// every write is an effect, and the UI side never touches the store.
 @Suite("Contacts view-model: editing")
 struct ContactsEditingViewModelTests {
-    private func make(_ ws: TestWorkspace) async -> (ContactsViewModel, EffectPump, UISide, ToastBoard) {
+    private func make(_ ws: WorkspaceHarness) async -> (ContactsViewModel, EffectPump, UISide, ToastBoard) {
         let ui = UISide()
         let effects = EffectPump(ui: ui)
         let toasts = ToastBoard(clock: ws.clock)
@@ -19,7 +19,7 @@ struct ContactsEditingViewModelTests {
     }
 
     @Test func aCardAddedAndACardEditedAreStoredAndTheListShowsThem() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Ana", "Horvat", "091 111 1111")
         let (vm, effects, ui, toasts) = await make(ws)
         var draft = try ContactDraft.parse(cardText: "First name: Ivo\nLast name: Babić\nPhone: mobile: 091 222 2222\n")
@@ -46,7 +46,7 @@ struct ContactsEditingViewModelTests {
     }
 
     @Test func deletingTheSelectionAndUBringsEveryoneBackUnderTheirIds() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let ana = try ws.add("Ana", "Horvat", "091 111 1111")
         try ws.add("Ivo", "Babić", "091 222 2222")
         let zora = try ws.add("Zora", "Kovač", "091 444 4444")
@@ -68,7 +68,7 @@ struct ContactsEditingViewModelTests {
     }
 
     @Test func aMergeIsPreviewedThenStoredAndTheDuplicatesViewShowsOnlyLookAlikes() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Ana", "Horvat", "091 111 1111")
         try ws.add("Ana", "H.", "+385 91 111 1111", "098 765 4321")
         try ws.add("Zora", "Kovač", "091 444 4444")

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 import HeraldStore
 @testable import HeraldServices
@@ -9,7 +9,7 @@ import Testing
 /// The query language and the search history in Contacts, on a real workspace.
 @Suite("Contacts query and search history")
 struct ContactsQueryViewModelTests {
-    private func make(_ ws: TestWorkspace) async -> (ContactsViewModel, EffectPump, UISide) {
+    private func make(_ ws: WorkspaceHarness) async -> (ContactsViewModel, EffectPump, UISide) {
         let ui = UISide()
         let effects = EffectPump(ui: ui)
         let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, context: effects.context(toasts: ToastBoard(clock: ws.clock))) }
@@ -17,8 +17,8 @@ struct ContactsQueryViewModelTests {
         return (vm, effects, ui)
     }
 
-    private func seeded() async throws -> TestWorkspace {
-        let ws = try await TestWorkspace()
+    private func seeded() async throws -> WorkspaceHarness {
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Ana", "Horvat", "091 111 1111")
         try ws.add("Ivo", "Horvatić", "092 222 2222")
         try ws.add("Zora", "Kovač", "091 444 4444")
@@ -87,13 +87,12 @@ struct ContactsQueryViewModelTests {
 @Suite("Contacts' address books")
 struct ContactsBooksViewModelTests {
     @Test func theTitleLineSaysHowEachBookStands() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-vm-book-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let tempDir = try TempDir("vm-book")
+        let folder = tempDir.url
         try Data("BEGIN:VCARD\nVERSION:3.0\nUID:a\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n".utf8).write(to: folder.appendingPathComponent("a.vcf"))
         var config = WorkspaceConfig(region: "HR")
         config.books = [AddressBook(name: "friends", kind: .vdir, location: folder.path)]
-        let ws = try await TestWorkspace(config: config)
+        let ws = try await WorkspaceHarness.screens(config: config)
         let ui = UISide()
         let effects = EffectPump(ui: ui)
         let vm = ui { ContactsViewModel(book: ws.book, suggestions: nil, books: ws.workspace.books,
@@ -128,7 +127,7 @@ struct ContactsConflictViewModelTests {
     @Test func cShowsTheNextConflictAndHKeepsHeraldsVersion() async throws {
         var config = WorkspaceConfig(region: "HR")
         config.books = [AddressBook(name: "dav", kind: .carddav, location: "https://dav.example.com/ana/contacts/")]
-        let ws = try await TestWorkspace(config: config)
+        let ws = try await WorkspaceHarness.screens(config: config)
         let books = AddressBooks(database: ws.workspace.database, parser: ws.workspace.parser)
         let card = { (last: String) in Data("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:a\r\nFN:Ana \(last)\r\nN:\(last);Ana;;;\r\nEND:VCARD\r\n".utf8) }
         var report = BookSyncReport(book: "dav")

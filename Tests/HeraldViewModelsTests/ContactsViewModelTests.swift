@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import HeraldStore
@@ -11,7 +11,7 @@ import Testing
 @Suite("Contacts view-model")
 struct ContactsViewModelTests {
     /// A view-model built on the UI side, its effects run on the UI side, the first listing read.
-    private func make(_ ws: TestWorkspace, toasts: ToastBoard? = nil) async -> (ContactsViewModel, EffectPump, UISide) {
+    private func make(_ ws: WorkspaceHarness, toasts: ToastBoard? = nil) async -> (ContactsViewModel, EffectPump, UISide) {
         let ui = UISide()
         let effects = EffectPump(ui: ui)
         let vm = ui {
@@ -22,7 +22,7 @@ struct ContactsViewModelTests {
         return (vm, effects, ui)
     }
 
-    private func seed(_ ws: TestWorkspace) throws {
+    private func seed(_ ws: WorkspaceHarness) throws {
         try ws.add("Ana", "Horvat", "091 111 1111")
         try ws.add("Ivo", "Babić", "091 222 2222")
         try ws.add("Šime", "Anić", "091 333 3333")
@@ -32,7 +32,7 @@ struct ContactsViewModelTests {
 
     /// Đ sorts under D as Š does under S (the folding the store sorts by), in its section, by first and by last name.
     @Test func đuroSortsUnderDBetweenDarioAndEva() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Eva", "Đapić", "091 111 1111")
         try ws.add("Đuro", "Zorić", "091 222 2222")
         try ws.add("Dario", "Dujmović", "091 333 3333")
@@ -49,7 +49,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func listsEveryoneInSectionsByFirstNameThenByLastName() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         #expect(vm.count == 5)
@@ -65,7 +65,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func aRowNotReadYetIsAPlaceholderUntilItsReadArrives() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         for i in 0..<300 { try ws.add("Person", String(format: "%03d", i), "091 \(String(format: "%03d", i)) 0000") }
         let (vm, effects, ui) = await make(ws)
         vm.readAhead = 10
@@ -79,7 +79,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func searchNarrowsPerKeystrokeAndHighlightsMatches() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         ui { vm.beginSearch(); vm.setQuery("a") }
@@ -102,7 +102,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func keystrokesFasterThanTheSearchShowTheLastQuery() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         ui { vm.beginSearch(); for text in ["z", "zo", "zor", "zora"] { vm.setQuery(text) } }
@@ -113,7 +113,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func selectionAllNoneInvertFollowTheShownRowsAndCanBeRestored() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         _ = await ui.rows(vm, 0..<5, effects)
@@ -138,7 +138,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func vMarksARangeThatASecondVSelectsAndEscCancels() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         let rows = await ui.rows(vm, 0..<5, effects)
@@ -159,7 +159,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func selectByStatePicksNotInvitedPeopleWithAnSMSNumberOrThoseInAState() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)                                  // Marko Ćosić has no number at all
         let fax = LabeledPhone(label: "fax", number: ws.workspace.parser.parse("01 4666 666"))
         try ws.workspace.contacts.insert(Person(firstName: "Ivo", lastName: "Fax", phones: [fax]))
@@ -184,7 +184,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func iInvitesTheSelectionElseThePersonUnderTheCursor() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         let rows = await ui.rows(vm, 0..<5, effects)
@@ -201,7 +201,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func aPersonWithOneOfTwoNumbersInvitedShowsTheCount() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Zora", "Kovač", "091 444 4444", "098 555 5555")
         _ = try await ws.workspace.invites.invite(numbers: ["+385914444444"])
         let (vm, effects, ui) = await make(ws)
@@ -211,7 +211,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func aRowShowsTheNumberAnInvitationWouldGoToFormattedForReading() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let landline = LabeledPhone(label: "work", number: ws.workspace.parser.parse("01 4555 555"))
         let fax = LabeledPhone(label: "fax", number: ws.workspace.parser.parse("01 4666 666"))
         let mobile = LabeledPhone(label: "cell", number: ws.workspace.parser.parse("091 444 4444"))
@@ -223,7 +223,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func nothingToInviteSaysWhatToDo() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let toasts = ToastBoard(clock: ws.clock)
         let (vm, _, ui) = await make(ws, toasts: toasts)
         #expect(vm.isAddressBookEmpty)
@@ -231,7 +231,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func peopleImportedByAnotherProcessAppearOnTheFeedsEvent() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         _ = try await ws.workspace.feed.check()
@@ -249,7 +249,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func suggestionsGoOnTopAndAreRecordedAsSeen() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         let (vm, effects, ui) = await make(ws)
         vm.suggestionCount = 2
@@ -269,7 +269,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func detailShowsEveryNumberWithTypeStatusHistoryAndBulk() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Zora", "Kovač", "091 444 4444", "01 4555 555")
         let sent = try await ws.workspace.invites.invite(numbers: ["+385914444444"])
         let (vm, effects, ui) = await make(ws)
@@ -288,7 +288,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func theDetailPicksTheNumberInvitationsGoToAndSaysWhyOthersAreSkipped() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let parse = ws.workspace.parser.parse
         try ws.workspace.contacts.insert(Person(firstName: "Zora", lastName: "Kovač", phones: [
             LabeledPhone(label: "cell", number: parse("091 444 4444")), LabeledPhone(label: "work fax", number: parse("01 4666 666")),
@@ -326,7 +326,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func aFailedReadSaysSoInsteadOfAnEmptyBook() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try seed(ws)
         try ws.workspace.database.write { db in try db.execute(sql: "DROP TABLE email") }   // rows can no longer be read
         let (vm, _, _) = await make(ws)
@@ -335,7 +335,7 @@ struct ContactsViewModelTests {
     }
 
     @Test func hostileNamesAreSanitised() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Evil\u{1B}[2J\u{1B}]0;owned\u{07}", "Name", "091 111 1111")
         let (vm, effects, ui) = await make(ws)
         let name = try #require(await ui.rows(vm, 0..<1, effects).first?.name)

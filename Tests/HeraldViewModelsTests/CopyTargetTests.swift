@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldServices
 import Testing
 @testable import HeraldViewModels
@@ -43,9 +43,8 @@ import Testing
     }
 
     @Test func theConfiguredProgramTakesTheTextAndNothingIsWrittenToTheTerminal() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("copier-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tempDir = try TempDir("copier")
+        let dir = tempDir.url
         let out = dir.appendingPathComponent("clip.txt").path
         let pump = EffectPump()
         let program = ExternalCommand(program: "/bin/sh", arguments: ["-c", "cat > '\(out)'"])

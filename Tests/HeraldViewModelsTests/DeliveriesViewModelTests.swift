@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 @testable import HeraldServices
 import HeraldStore
@@ -10,7 +10,7 @@ import HeraldEmbedded
 @Suite("Deliveries view-model")
 struct DeliveriesViewModelTests {
     /// A view-model built and driven on the UI side; its first snapshot read.
-    private func make(_ ws: TestWorkspace, ui: UISide = UISide(), effects: EffectPump? = nil,
+    private func make(_ ws: WorkspaceHarness, ui: UISide = UISide(), effects: EffectPump? = nil,
                       toasts: ToastBoard? = nil) async -> DeliveriesViewModel {
         let effects = effects ?? EffectPump(ui: ui)
         let vm = ui {
@@ -22,12 +22,12 @@ struct DeliveriesViewModelTests {
     }
 
     /// Sends one bulk to these numbers and returns its id.
-    private func send(_ ws: TestWorkspace, _ numbers: [String]) async throws -> String {
+    private func send(_ ws: WorkspaceHarness, _ numbers: [String]) async throws -> String {
         try #require(try await ws.workspace.invites.invite(numbers: numbers).bulkId)
     }
 
     @Test func listsBulksWithCountsPerStatus() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let bulk = try await send(ws, ["+385911111111", "+385912222222", "+385913333333"])
         let ui = UISide()
         let vm = await make(ws, ui: ui)
@@ -39,7 +39,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func feedBatchesMoveTheCountsWithoutAQueryAndLightTheChangedCells() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         let ui = UISide()
         let effects = EffectPump(ui: ui)
@@ -72,7 +72,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func aBatchThatDoesNotContinueTheSnapshotReadsAFreshOne() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let bulk = try await send(ws, ["+385911111111"])
         let ui = UISide()
         let effects = EffectPump(ui: ui)
@@ -89,7 +89,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func openingABulkShowsRecipientsAndFiltersByStatus() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         try ws.add("Ana", "Horvat", "091 111 1111")
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [DeliveryUpdate(address: "385912222222", messageId: nil, status: .deliveryImpossible)])
@@ -114,7 +114,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func aBulkWrittenByAnotherProcessArrivesThroughTheFeed() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let ui = UISide()
         let vm = await make(ws, ui: ui)
         #expect(vm.bulks.isEmpty)
@@ -132,7 +132,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func trackerStateShowsTheCountdownAndPassesLeft() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let bulk = try await send(ws, ["+385911111111"])
         let vm = await make(ws)
         #expect(vm.trackerLine(now: ws.clock.now()) == "tracker starting…", "no state yet is not idle")
@@ -149,7 +149,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func resendAsksFirstAndSendsOnlyWhatFailed() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let bulk = try await send(ws, ["+385911111111", "+385912222222"])
         _ = try ws.workspace.ledger.applyDeliveryInfos(bulkId: bulk, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveredToTerminal),
@@ -181,7 +181,7 @@ struct DeliveriesViewModelTests {
     }
 
     @Test func rResendsWhatFailedAmongTheSelectedBulksOrTheSelectedRecipients() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let first = try await send(ws, ["+385911111111", "+385912222222"])
         ws.clock.advance(by: 60)
         let second = try await send(ws, ["+385913333333"])

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldServices
-import HeraldUITestSupport
+import HeraldTestKit
 import Testing
 @testable import HeraldViewModels
 

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldAPI
 import HeraldCore
 import HeraldEngine
@@ -10,8 +10,8 @@ import HeraldEmbedded
 
 @Suite struct InboxViewModelTests {
     /// A workspace whose user "ana" has `count` messages, one a minute, the newest unread first.
-    func workspace(messages count: Int, seenFrom: Int = 3, topics: [String] = ["promo", "news"]) async throws -> TestWorkspace {
-        let ws = try await TestWorkspace()
+    func workspace(messages count: Int, seenFrom: Int = 3, topics: [String] = ["promo", "news"]) async throws -> WorkspaceHarness {
+        let ws = try await WorkspaceHarness.screens()
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         for i in 0..<count {
             try await ws.workspace.engine.pushInbox(user: "ana", topic: topics[i % topics.count], title: "Message \(i)",
@@ -22,7 +22,7 @@ import HeraldEmbedded
     }
 
     /// Ana's inbox view-model with its first page read, and the pump its effects go through.
-    func loaded(_ ws: TestWorkspace) async -> (InboxViewModel, EffectPump) {
+    func loaded(_ ws: WorkspaceHarness) async -> (InboxViewModel, EffectPump) {
         let pump = EffectPump()
         let vm = InboxViewModel(service: ws.workspace.inbox, context: pump.context(), user: "ana")
         vm.reload()
@@ -245,7 +245,7 @@ import HeraldEmbedded
 
     @Test func aRefusedTokenNamesTheKeysToCheck() async throws {
         let secret = String(repeating: "ab", count: 32)
-        let ws = try await TestWorkspace(config: WorkspaceConfig(region: "HR", inboxJWTKeyId: "wrong-key", inboxJWTSecretHex: secret))
+        let ws = try await WorkspaceHarness.screens(config: WorkspaceConfig(region: "HR", inboxJWTKeyId: "wrong-key", inboxJWTSecretHex: secret))
         try await ws.workspace.engine.pushInbox(user: "ana", topic: nil, title: nil, body: "hi")
         try await ws.workspace.engine.setInboxAuthMode(.jwt, applicationKey: ws.workspace.credentials.applicationKey)
         let (vm, _) = await loaded(ws)

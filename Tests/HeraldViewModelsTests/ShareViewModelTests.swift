@@ -1,5 +1,5 @@
 import Foundation
-import HeraldUITestSupport
+import HeraldTestKit
 import HeraldCore
 import HeraldServices
 import Testing
@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct ShareViewModelTests {
     /// The Share view-model; its copies go through OSC 52 to `terminal`, their toasts to `toasts`.
-    func share(_ ws: TestWorkspace, _ pump: EffectPump, sender: String? = "Herald", toasts: ToastLog = ToastLog(),
+    func share(_ ws: WorkspaceHarness, _ pump: EffectPump, sender: String? = "Herald", toasts: ToastLog = ToastLog(),
                composer: ComposerViewModel? = nil, terminal: @escaping ([UInt8]) -> Void = { _ in }) -> ShareViewModel {
         ShareViewModel(share: ws.workspace.share, composer: composer,
                        emailSender: ws.workspace.emailSender, mailProgram: ws.workspace.mailProgram,
@@ -19,7 +19,7 @@ import Testing
         var config = WorkspaceConfig(region: "HR")
         config.emailFrom = "ana@example.com"
         config.emailCommand = ExternalCommand(program: "no-such-mailer-here", arguments: ["-t"])
-        let ws = try await TestWorkspace(config: config)
+        let ws = try await WorkspaceHarness.screens(config: config)
         let pump = EffectPump()
         let vm = share(ws, pump)
         #expect(vm.availability(of: .sms) == .available)
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func withoutAnEmailSenderEmailIsOffWithTheFix() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let vm = share(ws, EffectPump())
         guard case .unavailable(let reason) = vm.availability(of: .email) else {
             Issue.record("email should be unavailable"); return
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func theReferralLinkComesWithItsClicksQRCodeAndShareURLs() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let vm = share(ws, pump)
         vm.refresh()
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func copyingTheLinkHandsOSC52BytesToTheTerminal() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let toasts = ToastLog()
         nonisolated(unsafe) var written: [[UInt8]] = []
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func choosingSMSLeadsToTheComposerAndAnUnavailableChannelExplains() async throws {
-        let ws = try await TestWorkspace()
+        let ws = try await WorkspaceHarness.screens()
         let pump = EffectPump()
         let toasts = ToastLog()
         let composer = ComposerViewModel(templates: ws.workspace.templates, invites: ws.workspace.invites, source: ComposerSource(),

@@ -4,7 +4,8 @@ import HeraldViewModels
 
 /// Effects whose completions the test hands back as the app loop does, without sleeping: `settle` waits for each
 /// completion to arrive and runs it, until nothing is in flight (a completion may start more). The one effect pump
-/// of the view-model and pane tests.
+/// of the view-model and pane tests. On the main actor, as the view-models are (the kit has no default isolation).
+@MainActor
 public final class EffectPump: @unchecked Sendable {
     private let stream: AsyncStream<EffectCompletion>
     public let queue: EffectQueue
@@ -30,6 +31,7 @@ public final class EffectPump: @unchecked Sendable {
 
 /// Runs view-model code the way the app loop does: inside a `UIThreadGuard`, so any storage read or write it makes
 /// synchronously (instead of through an effect) is recorded and fails the test.
+@MainActor
 public final class UISide: @unchecked Sendable {
     public let guardian = UIThreadGuard()
 
