@@ -7,7 +7,7 @@ TEST_PACKAGES := vim nano postgresql curl openssl python3 python3-aiosmtpd khard
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build release deps bench screenshots docs clean
+.PHONY: run test build release deps bench screenshots docs clean install install-files uninstall
 
 # Installs the Debian packages Herald builds against (and, for `make test`, the editors its tests run),
 # only when one is missing.
@@ -59,3 +59,37 @@ docs:
 
 clean:
 	rm -rf .build
+
+# Installs a release build with its man pages, shell completions, themes and the systemd unit of `herald serve`
+# under PREFIX (DESTDIR for packagers); the list of what it wrote goes to share/herald/installed-files, which
+# `make uninstall` removes exactly. `make install-files BINARY=…` installs a binary built otherwise.
+PREFIX ?= /usr/local
+BINARY ?= .build/release/herald
+SHARE = $(DESTDIR)$(PREFIX)/share
+MANIFEST = $(SHARE)/herald/installed-files
+
+install: release install-files
+
+install-files:
+	@test -x "$(BINARY)" || { echo "no $(BINARY): run make release first (or pass BINARY=…)"; exit 1; }
+	@set -e; files=""; \
+	put() { install -D -m "$$1" "$$2" "$$3"; files="$$files$$3\n"; }; \
+	put 755 "$(BINARY)" "$(DESTDIR)$(PREFIX)/bin/herald"; \
+	for page in man/*.1; do put 644 "$$page" "$(SHARE)/man/man1/$${page#man/}"; done; \
+	for page in man/*.5; do put 644 "$$page" "$(SHARE)/man/man5/$${page#man/}"; done; \
+	for theme in themes/*.toml; do put 644 "$$theme" "$(SHARE)/herald/themes/$${theme#themes/}"; done; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	"$(BINARY)" --generate-completion-script bash > "$$tmp/herald"; put 644 "$$tmp/herald" "$(SHARE)/bash-completion/completions/herald"; \
+	"$(BINARY)" --generate-completion-script zsh > "$$tmp/_herald"; put 644 "$$tmp/_herald" "$(SHARE)/zsh/site-functions/_herald"; \
+	"$(BINARY)" --generate-completion-script fish > "$$tmp/herald.fish"; put 644 "$$tmp/herald.fish" "$(SHARE)/fish/vendor_completions.d/herald.fish"; \
+	sed 's|/usr/local/bin/herald|$(PREFIX)/bin/herald|' deploy/herald.service > "$$tmp/herald.service"; \
+	put 644 "$$tmp/herald.service" "$(DESTDIR)$(PREFIX)/lib/systemd/system/herald.service"; \
+	printf "$$files$(MANIFEST)\n" | sed 's|^$(DESTDIR)||' > "$$tmp/installed-files"; \
+	install -D -m 644 "$$tmp/installed-files" "$(MANIFEST)"; \
+	echo "installed $$(printf "$$files" | wc -l) files under $(DESTDIR)$(PREFIX) (listed in $(MANIFEST))"
+
+uninstall:
+	@test -f "$(MANIFEST)" || { echo "nothing to uninstall: no $(MANIFEST)"; exit 1; }
+	@set -e; while IFS= read -r file; do rm -f "$(DESTDIR)$$file"; done < "$(MANIFEST)"; \
+	rmdir "$(SHARE)/herald/themes" "$(SHARE)/herald" 2>/dev/null || true; \
+	echo "removed what make install put under $(DESTDIR)$(PREFIX)"
