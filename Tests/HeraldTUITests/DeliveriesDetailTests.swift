@@ -66,6 +66,34 @@ import Testing
         #expect(f.vm.openBulkId == nil)
     }
 
+    @Test func eCopiesWhyTheRecipientFailedAndSaysWhyNotWhenItDidNot() async throws {
+        let f = try await BulksFixture(numbers: [])
+        defer { withExtendedLifetime(f) {} }
+        let bulk = try #require(try await f.ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
+        _ = try f.ws.ledger.applyDeliveryInfos(bulkId: bulk, [
+            DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible, price: 0.0075, currency: "EUR",
+                           reason: "EC_ABSENT_SUBSCRIBER", permanent: true),
+        ])
+        f.vm.reload()
+        await f.effects.settle()
+        let copyReason = Action("copy_reason")
+        // The key table has it (so ?, docs/keys.md, herald keys and [keys] do): e in Deliveries.
+        #expect(KeyMap().action(for: .char("e"), in: .deliveries) == copyReason)
+        #expect(!f.pane.bindings.contains { $0.action == copyReason }, "the bulks have no recipient to copy from")
+        #expect(f.pane.handle(action: .open))
+        await f.effects.settle()
+        let failedAt = try #require(f.vm.visibleRecipients.firstIndex { $0.number == "+385911111111" })
+        f.vm.moveCursor(to: 1 - failedAt)
+        #expect(f.pane.bindings.disabledReasons[copyReason] == "this recipient has no failure reason")
+        #expect(!f.pane.handle(action: copyReason))
+        f.vm.moveCursor(to: failedAt)
+        #expect(f.pane.handle(action: .open), "in the recipient's detail too")
+        #expect(f.pane.handle(action: copyReason))
+        await f.effects.settle()
+        let toast = try #require(f.vm.context.toasts.notes.last?.text)
+        #expect(toast.hasSuffix("the failure reason: EC_ABSENT_SUBSCRIBER"), "\(toast)")
+    }
+
     @Test func sortTakesDeliveriesOrdersAndSaysWhatAContactsOrderIsNot() async throws {
         let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222"])
         defer { withExtendedLifetime(f) {} }

@@ -288,5 +288,10 @@ extension DeliveriesPane: KeyDeclaring {
     public nonisolated static let keys: [PaneKey<DeliveriesPane>] = [
         PaneKey("resend", [.char("r")], "Resend what failed (selected rows)", [.deliveries], footer: "resend failed",
                 listed: { $0.viewModel.detail == nil }) { $0.viewModel.requestResend() },
+        PaneKey("copy_reason", [.char("e")], "Copy why the recipient under the cursor (or in detail) failed", [.deliveries],
+                listed: { $0.viewModel.openBulkId != nil },
+                disabledReason: { $0.viewModel.currentRecipient?.error == nil ? "this recipient has no failure reason" : nil }) {
+            pane in pane.copier?.copy(pane.viewModel.currentRecipient?.error.map { CopyTarget(text: $0, what: "failure reason") })
+        },
     ]
 }
