@@ -79,19 +79,7 @@ nonisolated public enum KeyBindings {
                    [.contacts, .share, .inbox, .deliveries]),
         // Share
         KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share]),
-        // Composer
-        KeyBinding(.editMessage, [.enter, .char("i")], "Edit the message", [.composer]),
-        KeyBinding(.editExternal, [.char("e")], "Edit the message in $EDITOR", [.composer]),
-        KeyBinding(.insertPlaceholder, [.char("p")], "Insert a placeholder such as {firstName}", [.composer]),
-        KeyBinding(.send, [.ctrl("s")], "Send the invitations", [.composer, .editor]),
-        KeyBinding(.nextTemplate, [.char("]")], "The next message to start from (the templates, then those you saved)", [.composer]),
-        KeyBinding(.previousTemplate, [.char("[")], "The previous message to start from", [.composer]),
-        KeyBinding(.nextPreview, [.char(">")], "Preview the message for the next recipient", [.composer]),
-        KeyBinding(.previousPreview, [.char("<")], "Preview the message for the previous recipient", [.composer]),
-        KeyBinding(.cycleSignature, [.char("g")], "Next signature (or none)", [.composer]),
-        KeyBinding(.editSender, [.char("s")], "Edit the sender ID", [.composer]),
-        KeyBinding(.saveTemplate, [.char("w")], "Save the message as a custom message", [.composer]),
-        KeyBinding(.switchChannel, [.char("m")], "Switch between SMS and email invitations", [.composer]),
+        // Composer: its own keys are declared in ComposerPane.swift
         // Inbox: its own keys are declared in InboxPane.swift
         // Deliveries: its own keys are declared in DeliveriesPane.swift
         // Editor

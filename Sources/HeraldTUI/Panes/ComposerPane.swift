@@ -211,21 +211,7 @@ public final class ComposerPane: LivePane {
         case .sender:
             return PaneBinding.each([.finishEditing, .back]) { self.focus = .none }
         case .none:
-            let readOnly = model.readOnlyReason        // the application does not allow editing: the keys say so
-            return [
-                PaneBinding(.editMessage, footer: "edit", disabledReason: readOnly) { self.beginEditing() },
-                PaneBinding(.editExternal, footer: "$EDITOR", disabledReason: readOnly) { self.editExternally() },
-                PaneBinding(.nextTemplate, footer: "message") { model.nextMessage() },
-                PaneBinding(.editSender, footer: "sender") { self.focus = .sender },
-                PaneBinding(.cycleSignature, footer: "signature", disabledReason: readOnly) { model.cycleSignature() },
-                PaneBinding(.saveTemplate, footer: "save") { model.saveAsCustom() },
-                PaneBinding(.send, footer: "send") { self.startSend() },
-                PaneBinding(.insertPlaceholder, disabledReason: readOnly) { self.insertPlaceholder() },
-                PaneBinding(.previousTemplate) { model.previousMessage() },
-                PaneBinding(.nextPreview) { model.nextPreview() },
-                PaneBinding(.previousPreview) { model.previousPreview() },
-                PaneBinding(.switchChannel) { model.setChannel(model.channel == .sms ? .email : .sms) },
-            ]
+            return declaredBindings
         }
     }
 
@@ -308,4 +294,35 @@ public final class ComposerPane: LivePane {
     }
 
     public func handle(serviceEvent: ServiceEvent) -> Bool { model.handle(serviceEvent) }
+}
+
+extension ComposerPane: KeyDeclaring {
+    /// The Composer's own keys, each whole, in the footer's order. ctrl-s applies while editing too: there the
+    /// Composer's text and the Contacts form bind `send` themselves. Keys that change the text say why not while the
+    /// application forbids it.
+    public nonisolated static let keys: [PaneKey<ComposerPane>] = [
+        PaneKey("edit_message", [.enter, .char("i")], "Edit the message", [.composer], footer: "edit",
+                disabledReason: { $0.model.readOnlyReason }) { $0.beginEditing() },
+        PaneKey("edit_external", [.char("e")], "Edit the message in $EDITOR", [.composer], footer: "$EDITOR",
+                disabledReason: { $0.model.readOnlyReason }) { $0.editExternally() },
+        PaneKey("next_template", [.char("]")], "The next message to start from (the templates, then those you saved)", [.composer],
+                footer: "message") { $0.model.nextMessage() },
+        PaneKey("edit_sender", [.char("s")], "Edit the sender ID", [.composer], footer: "sender") { $0.focus = .sender },
+        PaneKey("cycle_signature", [.char("g")], "Next signature (or none)", [.composer], footer: "signature",
+                disabledReason: { $0.model.readOnlyReason }) { $0.model.cycleSignature() },
+        PaneKey("save_template", [.char("w")], "Save the message as a custom message", [.composer], footer: "save") {
+            $0.model.saveAsCustom()
+        },
+        PaneKey("send", [.ctrl("s")], "Send the invitations", [.composer, .editor], footer: "send") { $0.startSend() },
+        PaneKey("insert_placeholder", [.char("p")], "Insert a placeholder such as {firstName}", [.composer],
+                disabledReason: { $0.model.readOnlyReason }) { $0.insertPlaceholder() },
+        PaneKey("previous_template", [.char("[")], "The previous message to start from", [.composer]) { $0.model.previousMessage() },
+        PaneKey("next_preview", [.char(">")], "Preview the message for the next recipient", [.composer]) { $0.model.nextPreview() },
+        PaneKey("previous_preview", [.char("<")], "Preview the message for the previous recipient", [.composer]) {
+            $0.model.previousPreview()
+        },
+        PaneKey("switch_channel", [.char("m")], "Switch between SMS and email invitations", [.composer]) { pane in
+            pane.model.setChannel(pane.model.channel == .sms ? .email : .sms)
+        },
+    ]
 }
