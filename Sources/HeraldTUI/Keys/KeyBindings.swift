@@ -77,8 +77,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.copy, [.char("y"), .char("c")],
                    "Copy to the clipboard: the person's number, the bulk or message id, the message's link or id, the share link",
                    [.contacts, .share, .inbox, .deliveries]),
-        // Share
-        KeyBinding(.shareQR, [.char("Q")], "Show the link as a QR code", [.share]),
+        // Share: its own keys are declared in SharePane.swift
         // Composer: its own keys are declared in ComposerPane.swift
         // Inbox: its own keys are declared in InboxPane.swift
         // Deliveries: its own keys are declared in DeliveriesPane.swift

@@ -146,7 +146,7 @@ public final class SharePane: LivePane {
         return [
             PaneBinding(.open, footer: model.current.actionLabel) { model.choose() },
             PaneBinding(.copy, footer: "copy link") { model.copyCurrent() },
-            PaneBinding(.shareQR, footer: model.showsQR ? "hide QR" : "QR") { model.toggleQR() },
+        ] + declaredBindings + [
             PaneBinding(.select) { model.choose() },
             PaneBinding.declining(.back) { model.hideQR() },
         ] + navigation.bindings
@@ -172,4 +172,12 @@ public final class SharePane: LivePane {
     }
 
     public func handle(serviceEvent: ServiceEvent) -> Bool { model.handle(serviceEvent) }
+}
+
+extension SharePane: KeyDeclaring {
+    /// Share's own keys, each whole, in the footer's order (enter, space and c are shared with other panes).
+    public nonisolated static let keys: [PaneKey<SharePane>] = [
+        PaneKey("share_qr", [.char("Q")], "Show the link as a QR code", [.share],
+                footerNow: { $0.model.showsQR ? "hide QR" : "QR" }) { $0.model.toggleQR() },
+    ]
 }
