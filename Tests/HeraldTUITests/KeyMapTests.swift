@@ -83,6 +83,19 @@ import Testing
         #expect(throws: KeyMapError.self) { try KeyMap.overrides(from: try TOMLTable(string: "quit = 3")) }
     }
 
+    @Test func aKeyAPaneDeclaresIsInTheTableAndFollowsTheConfig() throws {
+        // copy_reason is declared in DeliveriesPane.swift alone: the table, [keys] and its messages know it.
+        #expect(KeyBindings.names.contains("copy_reason") && KeyBindings.names.count == Set(KeyBindings.names).count)
+        let map = try KeyMap(overrides: ["copy_reason": ["R"]])
+        #expect(map.action(for: .char("R"), in: .deliveries) == Action("copy_reason"))
+        #expect(map.action(for: .char("e"), in: .deliveries) == nil)
+        // Each pane type's declarations become rows of its own context.
+        #expect(DeliveriesPane.keys.allSatisfy { $0.row.contexts.first == .deliveries })
+        #expect(InboxPane.keys.allSatisfy { $0.row.contexts.first == .inbox })
+        #expect(ComposerPane.keys.allSatisfy { $0.row.contexts.first == .composer })
+        #expect(SharePane.keys.allSatisfy { $0.row.contexts.first == .share })
+    }
+
     @Test func theHelpOverlayComesFromTheTable() {
         let lines = KeyHelp.overlayLines(for: .deliveries)
         #expect(lines.first == "5 Deliveries")
