@@ -9,7 +9,25 @@ struct GlobalOptions: ParsableArguments {
         "Folder for Herald's data (default: $HERALD_DATA_DIR, else $XDG_DATA_HOME/herald).", valueName: "dir"))
     var dataDir: String?
 
-    var paths: HeraldPaths { HeraldPaths.resolve(dataDirOption: dataDir) }
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "The config file (default: $HERALD_CONFIG, else the profile's, else $XDG_CONFIG_HOME/herald/config.toml).", valueName: "file"))
+    var configFile: String?
+
+    @Option(name: .customLong("profile"), help: ArgumentHelp(
+        "Use the profile NAME ($HERALD_PROFILE): its own config (profiles/NAME.toml beside config.toml) and data folder.",
+        valueName: "name"))
+    var profile: String?
+
+    var paths: HeraldPaths { HeraldPaths.resolve(dataDirOption: dataDir, configOption: configFile, profileOption: profile) }
+
+    func validate() throws {
+        if let profile, !HeraldPaths.isProfileName(profile) {
+            throw ValidationError("--profile \"\(profile)\" is not a name of letters, digits, - or _ (at most 64)")
+        }
+        if let name = ProcessInfo.processInfo.environment["HERALD_PROFILE"], !name.isEmpty, !HeraldPaths.isProfileName(name) {
+            throw ValidationError("HERALD_PROFILE \"\(name)\" is not a name of letters, digits, - or _ (at most 64)")
+        }
+    }
 
     /// The config file, with its warnings printed to stderr.
     func config() throws -> HeraldConfig {

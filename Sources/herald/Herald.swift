@@ -46,6 +46,6 @@ struct Herald: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        try await UILauncher(demo: demo, dataDir: global.dataDir, themeName: theme).run()
+        try await UILauncher(demo: demo, options: global, themeName: theme).run()
     }
 }

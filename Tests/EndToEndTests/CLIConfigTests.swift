@@ -61,4 +61,29 @@ import Testing
         #expect(byKey["infobip.api_key"]?.value == "(set, hidden)" && !run.stdout.contains("file-secret-123"), "\(run.stdout)")
         #expect(byKey["signature"] == Entry(key: "signature", value: nil, source: "default"))
     }
+
+    @Test func aProfileHasItsOwnConfigAndDataAndConfigPicksAnyFile() throws {
+        let box = try CLISandbox()
+        try box.write("config/herald/config.toml", "sender = \"Home\"\n")
+        try box.write("config/herald/profiles/work.toml", "sender = \"Work\"\n")
+        try box.write("elsewhere.toml", "sender = \"Other\"\n")
+        func sender(_ arguments: [String], _ environment: [String: String] = [:]) throws -> String? {
+            let run = try box.run(["config", "show", "--json"] + arguments, extraEnvironment: environment)
+            let entries = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+            return entries?.first { $0["key"] as? String == "sender" }?["value"] as? String
+        }
+        #expect(try sender([]) == "\"Home\"")
+        #expect(try sender(["--profile", "work"]) == "\"Work\"")
+        #expect(try sender([], ["HERALD_PROFILE": "work"]) == "\"Work\"")
+        #expect(try sender(["--config", box.root.appendingPathComponent("elsewhere.toml").path]) == "\"Other\"")
+
+        // A contact added under the profile is not in the default data folder, and the other way round.
+        let card = try box.write("ana.vcf", "BEGIN:VCARD\nVERSION:3.0\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n")
+        #expect(try box.run(["contacts", "import", card.path, "--profile", "work"]).status == 0)
+        #expect(try box.run(["contacts", "list", "--profile", "work"]).stdout.contains("Ana Horvat"))
+        #expect(!(try box.run(["contacts", "list"]).stdout.contains("Ana Horvat")))
+
+        let bad = try box.run(["contacts", "list", "--profile", "../escape"])
+        #expect(bad.status != 0 && bad.stderr.contains("is not a name of letters, digits"), "\(bad.stderr)")
+    }
 }

@@ -13,13 +13,12 @@ import Logging
 /// theme, keys, data folder) is reported plainly on stderr.
 struct UILauncher {
     var demo: Bool
-    var dataDir: String?
+    var options: GlobalOptions
     var themeName: String?
+    var dataDir: String? { options.dataDir }
 
     func run() async throws {
-        let paths = HeraldPaths.resolve(dataDirOption: dataDir)
-        var options = GlobalOptions()
-        options.dataDir = dataDir
+        let paths = options.paths
         var setup = try options.workspaceSetup()      // config.toml (warnings printed once) + environment
         if demo, setup.config.senderName == nil { setup.config.senderName = "Alex" }   // the demo's sender fills {SENDER_NAME}
         // Read a second time for theme and keys (its warnings were printed above); a failure now is said, never the defaults.
