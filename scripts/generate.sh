@@ -6,6 +6,7 @@
 #   man/herald*.1                         from the commands, by swift-argument-parser's generate-manual plugin
 #   man/.dump-help.json                   the commands as that plugin read them (the tests compare it to the binary)
 #   man/herald-config.5                   from the declared config keys, by `herald config keys --man`
+#   man/herald-keys.5                     from the key table, by `herald keys --man --defaults`
 #   Sources/HeraldTUI/Theme/BuiltinThemes.swift   from themes/*.toml (compiled in for an installed binary)
 set -eu
 cd "$(dirname "$0")/.."
@@ -45,6 +46,7 @@ mkdir man.new
 cp .build/plugins/GenerateManual/outputs/herald/*.1 man.new/
 "$(swift build --show-bin-path)/herald" --experimental-dump-help > man.new/.dump-help.json
 "$(swift build --show-bin-path)/herald" config keys --man > man.new/herald-config.5
+"$(swift build --show-bin-path)/herald" keys --man --defaults > man.new/herald-keys.5
 rm -rf man
 mv man.new man
 echo "generated: $themes docs/keys.md docs/config.md man/"

@@ -41,4 +41,12 @@ import Testing
         #expect(run.stdout.contains(".TP\n.B send.hold_seconds\n"), "\(run.stdout)")
         #expect(try Self.file("herald-config.5") == run.stdout, "man/herald-config.5 is out of date: run make docs")
     }
+
+    @Test func theKeysPageIsGeneratedFromTheKeyTable() throws {
+        let box = try CLISandbox()
+        let run = try box.run(["keys", "--man", "--defaults"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(".B j, down\nMove down (action move_down"), "\(run.stdout)")
+        #expect(try Self.file("herald-keys.5") == run.stdout, "man/herald-keys.5 is out of date: run make docs")
+    }
 }

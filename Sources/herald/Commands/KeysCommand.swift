@@ -10,11 +10,12 @@ struct KeysCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print Markdown (the form of docs/keys.md).") var markdown = false
     @Flag(help: "The default bindings, without the [keys] of config.toml.") var defaults = false
+    @Flag(help: "Print the man page herald-keys(5) (roff; with --defaults as installed).") var man = false
 
     mutating func run() async throws {
         let keyMap = defaults ? KeyMap() : try configuredKeyMap()
-        if markdown {
-            print(KeyHelp.markdown(keyMap: keyMap), terminator: "")
+        if markdown || man {
+            print(man ? KeysManPage.page(keyMap: keyMap) : KeyHelp.markdown(keyMap: keyMap), terminator: "")
             return
         }
         for (i, context) in KeyContext.allCases.enumerated() {
