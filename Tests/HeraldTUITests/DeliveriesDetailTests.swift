@@ -16,9 +16,9 @@ import Testing
         return canvas.snapshot()
     }
 
-    @Test func aReasonColumnAndEnterShowsOneRecipientWholeFollowingTheCursorEscClosesIt() async throws {
+    /// Two invited in one bulk, the first failed as an absent subscriber; Deliveries read again.
+    static func bulkWithOneFailure() async throws -> (BulksFixture, bulk: String) {
         let f = try await BulksFixture(numbers: [])
-        defer { withExtendedLifetime(f) {} }
         let bulk = try #require(try await f.ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
         _ = try f.ws.ledger.applyDeliveryInfos(bulkId: bulk, [
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible, price: 0.0075, currency: "EUR",
@@ -26,6 +26,12 @@ import Testing
         ])
         f.vm.reload()
         await f.effects.settle()
+        return (f, bulk)
+    }
+
+    @Test func aReasonColumnAndEnterShowsOneRecipientWholeFollowingTheCursorEscClosesIt() async throws {
+        let (f, bulk) = try await Self.bulkWithOneFailure()
+        defer { withExtendedLifetime(f) {} }
         #expect(f.pane.handle(action: .open))
         await f.effects.settle()
         let table = try draw(f.pane)
@@ -67,15 +73,8 @@ import Testing
     }
 
     @Test func eCopiesWhyTheRecipientFailedAndSaysWhyNotWhenItDidNot() async throws {
-        let f = try await BulksFixture(numbers: [])
+        let (f, _) = try await Self.bulkWithOneFailure()
         defer { withExtendedLifetime(f) {} }
-        let bulk = try #require(try await f.ws.invites.invite(numbers: ["+385911111111", "+385912222222"]).bulkId)
-        _ = try f.ws.ledger.applyDeliveryInfos(bulkId: bulk, [
-            DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible, price: 0.0075, currency: "EUR",
-                           reason: "EC_ABSENT_SUBSCRIBER", permanent: true),
-        ])
-        f.vm.reload()
-        await f.effects.settle()
         let copyReason = Action("copy_reason")
         // The key table has it (so ?, docs/keys.md, herald keys and [keys] do): e in Deliveries.
         #expect(KeyMap().action(for: .char("e"), in: .deliveries) == copyReason)
