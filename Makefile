@@ -2,8 +2,8 @@
 SYSTEM_PACKAGES := libncursesw5-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libqrencode-dev tmux pkg-config sqlite3
 # Editors the end-to-end tests hand the terminal to, the PostgreSQL the engine and replica tests start throwaway
 # clusters of (with TLS from certificates openssl makes), curl, python3 for a hostile server fixture, and the SMTP
-# server email invitations are sent to (aiosmtpd) (make test installs them).
-TEST_PACKAGES := vim nano postgresql curl openssl python3 python3-aiosmtpd khard radicale
+# server email invitations are sent to (aiosmtpd), and man for the installed pages (make test installs them).
+TEST_PACKAGES := vim nano postgresql curl openssl python3 python3-aiosmtpd khard radicale man-db
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

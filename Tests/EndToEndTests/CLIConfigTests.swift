@@ -7,31 +7,46 @@ import Testing
     @Test func checkListsEveryProblemWithItsLineAndExitsNonZero() throws {
         let box = try CLISandbox()
         try box.write("config/herald/config.toml", """
-            region = "HR"
+            region = "Croatia"
             colour = "blue"
             theme = "nosuch"
 
             [platform]
             api_key_file = "/nonexistent/server.key"
             time_scale = -1
+            kind = "carrier-pigeon"
+            speed = 3
 
             [send]
             hold_seconds = 9000
+            quiet_hours = "late"
+
+            [smtp]
+            port = "587"
+
+            [keys]
+            jump = ["j"]
             """)
         let run = try box.run(["config", "check", "--data-dir", box.dataDir.path])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         let file = box.configFile.path
-        for said in ["\(file):2: unknown key \"colour\" ignored",
+        for said in ["\(file):1: region \"Croatia\" is not a two-letter country code",
+                     "\(file):2: unknown key \"colour\" ignored",
                      "\(file):3: theme nosuch: no such theme",
                      "\(file):6: platform.api_key_file names /nonexistent/server.key, which does not exist",
                      "\(file):7: platform.time_scale must be a positive number",
-                     "\(file):10: send.hold_seconds must be seconds from 0 to 3600"] {
+                     "\(file):8: platform.kind \"carrier-pigeon\" is not one of embedded, infobip",
+                     "\(file):9: unknown key \"platform.speed\" ignored",
+                     "\(file):12: send.hold_seconds must be seconds from 0 to 3600",
+                     "\(file):13: send.quiet_hours:",
+                     "\(file):16: smtp.port must be a port number from 1 to 65535",
+                     "\(file):18: [keys] has unknown action \"jump\""] {
             #expect(run.stdout.contains(said), "missing \(said) in:\n\(run.stdout)")
         }
-        #expect(run.stderr.contains("5 problems in the configuration"), "\(run.stderr)")
+        #expect(run.stderr.contains("11 problems in the configuration"), "\(run.stderr)")
         // A start stops at the first wrong value, naming its line too.
         let start = try box.run(["templates", "list", "--data-dir", box.dataDir.path])
-        #expect(start.status == 1 && start.stderr.contains("\(file):7: platform.time_scale must be a positive number"), "\(start.stderr)")
+        #expect(start.status == 1 && start.stderr.contains("\(file):1: region \"Croatia\" is not a two-letter country code"), "\(start.stderr)")
 
         try box.write("config/herald/config.toml", "region = \"HR\"\n[send]\nhold_seconds = 5\n")
         let clean = try box.run(["config", "check", "--data-dir", box.dataDir.path])

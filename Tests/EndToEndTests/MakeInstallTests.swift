@@ -57,4 +57,47 @@ import Testing
         }
         #expect(left == ["share/herald/themes/mine.toml"], "uninstall left \(left)")
     }
+
+    /// The issue's check as a user would run it: `make install PREFIX=<a fresh folder>`, then that prefix's
+    /// `man herald`, `herald --version` and bash completing `herald contacts show <TAB>` with contact ids.
+    @Test func aFreshPrefixGivesTheManPageTheVersionAndCompletion() throws {
+        let box = try CLISandbox()
+        let prefix = box.root.appendingPathComponent("prefix")
+        let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BINARY=\(try HeraldBinary.url().path)"])
+        #expect(install.status == 0, "\(install.output)")
+        func run(_ command: String) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", command]
+            process.environment = box.environment.merging(["PATH": prefix.path + "/bin:/usr/bin:/bin", "MANPATH": prefix.path + "/share/man",
+                                                           "HERALD_DATA_DIR": box.dataDir.path, "MANPAGER": "cat", "MANWIDTH": "80"]) { _, new in new }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let man = try run("man herald")
+        #expect(man.status == 0 && man.output.contains("HERALD(1)") && man.output.contains("herald.contacts(1)"), "\(man.output.prefix(400))")
+        let config = try run("man 5 herald-config")
+        #expect(config.status == 0 && config.output.contains("send.hold_seconds"), "\(config.output.prefix(400))")
+        let version = try run("command -v herald && herald --version")
+        #expect(version.status == 0 && version.output.hasPrefix(prefix.path + "/bin/herald\n") && version.output.contains("herald 0."),
+                "\(version.output)")
+
+        let card = try box.write("ana.vcf", "BEGIN:VCARD\nVERSION:3.0\nFN:Ana Horvat\nN:Horvat;Ana;;;\nEND:VCARD\n")
+        #expect(try run("herald contacts import \(card.path)").status == 0)
+        let completion = try run("""
+            source \(prefix.path)/share/bash-completion/completions/herald
+            COMP_WORDS=(herald contacts show ''); COMP_CWORD=3; COMP_LINE='herald contacts show '; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+            _herald herald '' show
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """)
+        let listed = try run("herald contacts list --json")
+        let id = try #require(((try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])?["contacts"]
+            as? [[String: Any]])?.first?["id"] as? Int, "\(listed.output)")
+        #expect(completion.output.split(separator: "\n") == ["\(id)"], "\(completion.output)")
+    }
 }

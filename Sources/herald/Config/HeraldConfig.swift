@@ -100,6 +100,8 @@ struct HeraldConfig: Sendable {
         c.file = file
         c.lines = ConfigLines(text)
         try c.read(table, prefix: "", file: file)
+        // In the order of the file: a start names the first wrong line, a check lists them top to bottom.
+        c.problems.sort { ($0.line ?? .max) < ($1.line ?? .max) }
         if !keepGoing, let first = c.problems.first { throw first }
         if let keysValue = table["keys"] {
             guard let keys = keysValue.table else { throw ConfigError(file: file, line: c.lines.line(of: "keys"), message: "[keys] must be a table of action = [\"key\", …]") }
