@@ -18,7 +18,7 @@ public final class AppScreen: Screen {
     /// The five panes, in tab order. Change a pane here and nowhere else.
     public private(set) var panes: [any Pane]
     public let effects: EffectQueue
-    public let keyMap: KeyMap
+    public private(set) var keyMap: KeyMap
     public private(set) var theme: Theme
     private let themeLoader: ThemeLoader
     private let applyTheme: (Theme) -> Void
@@ -349,6 +349,13 @@ public final class AppScreen: Screen {
             return
         }
         work(target)
+    }
+
+    /// Settings read again from the config file while running: the key map at once (an open help shows the
+    /// new keys when opened again), the theme when `themeName` differs from the one shown.
+    public func apply(keyMap: KeyMap, themeName: String?) {
+        self.keyMap = keyMap
+        if let themeName, themeName != theme.name { switchTheme(themeName) }
     }
 
     /// Reads theme `name` off the UI thread (a file), then shows it; an error toast when it cannot be loaded.

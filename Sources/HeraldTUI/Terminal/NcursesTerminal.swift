@@ -50,11 +50,7 @@ public final class NcursesTerminal: Terminal {
         nodelay(herald_stdscr(), true)
         intrflush(herald_stdscr(), false)
         curs_set(0)
-        if mouse {
-            mouseinterval(0)
-            mousemask(herald_button1_pressed() | herald_button1_clicked() | herald_button3_pressed()
-                      | herald_button3_clicked() | herald_button4_pressed() | herald_button5_pressed(), nil)
-        }
+        Self.captureMouse(mouse)
         let hasColor = has_colors()
         if hasColor { start_color(); use_default_colors() }
         let colors = hasColor ? Int(herald_colors()) : 0
@@ -90,6 +86,15 @@ public final class NcursesTerminal: Terminal {
         writeRaw(BracketedPaste.disable)
         endwin()
         delscreen(screen)
+    }
+
+    /// Whether clicks and the wheel come to Herald (true) or stay with the terminal, for its selection (false).
+    public func setMouse(_ on: Bool) { Self.captureMouse(on) }
+
+    private static func captureMouse(_ on: Bool) {
+        mouseinterval(0)
+        mousemask(on ? herald_button1_pressed() | herald_button1_clicked() | herald_button3_pressed()
+                  | herald_button3_clicked() | herald_button4_pressed() | herald_button5_pressed() : 0, nil)
     }
 
     public func setTheme(_ theme: Theme) {

@@ -83,7 +83,8 @@ struct UILauncher {
         let quitNote = demo && dataDir == nil
             ? "This demo workspace is thrown away when Herald quits (start with --demo --data-dir DIR to keep one)." : nil
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
-                                               themes: themes, mouse: config.mouse ?? true, keyMap: keyMap, quitNote: quitNote,
+                                               themes: themes, mouse: config.mouse ?? true, keyMap: keyMap,
+                                               reload: ConfigReload(file: paths.configFile, themeGiven: themeName != nil), quitNote: quitNote,
                                                notice: olderServer.text, log: log)
         workspace.close()
         switch outcome {
@@ -101,7 +102,7 @@ struct UILauncher {
     /// nothing else in Herald runs on the main actor.
     @MainActor
     static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader, mouse: Bool,
-                              keyMap: KeyMap, quitNote: String?, notice: String?, log: Logger) -> Outcome {
+                              keyMap: KeyMap, reload: ConfigReload, quitNote: String?, notice: String?, log: Logger) -> Outcome {
         // That thread blocks most signals, and child processes ($EDITOR, sendmail) inherit its mask: start them clean.
         var none = sigset_t()
         sigemptyset(&none)
@@ -112,13 +113,13 @@ struct UILauncher {
         }
         return uiGuard.run {
             runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
-                    mouse: mouse, keyMap: keyMap, quitNote: quitNote, notice: notice, log: log)
+                    mouse: mouse, keyMap: keyMap, reload: reload, quitNote: quitNote, notice: notice, log: log)
         }
     }
 
     @MainActor
     private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader, mouse: Bool,
-                                keyMap: KeyMap, quitNote: String?, notice: String?, log: Logger) -> Outcome {
+                                keyMap: KeyMap, reload: ConfigReload, quitNote: String?, notice: String?, log: Logger) -> Outcome {
         let mailbox: Mailbox<AppEvent>
         do { mailbox = try Mailbox<AppEvent>() } catch { return .failed("\(error)") }
         UISignals.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
@@ -145,6 +146,7 @@ struct UILauncher {
                                quitNote: quitNote,
                                applyTheme: { terminal.setTheme($0) })
         let loop = AppLoop(terminal: terminal, screen: screen, mailbox: mailbox, clock: clock)
+        reload.start(effects: effects, screen: screen, terminal: terminal, toasts: app.toasts)
         workspace.startTracking()
         Task.detached { await workspace.tracker.refresh() }
         ResizeSignal.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
