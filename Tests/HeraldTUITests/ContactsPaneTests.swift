@@ -219,5 +219,13 @@ struct ContactsPaneTests {
         #expect(!footer().contains(" merge "))
         pane.viewModel.toggleSelection(); pane.viewModel.moveCursor(by: 1); pane.viewModel.toggleSelection()
         #expect(footer().contains("M merge"))
+        // The same declarations serve a person's detail: its own footer; the list's keys are not offered there.
+        #expect(pane.handle(action: .open))
+        await f.effects.settle()
+        #expect(pane.viewModel.detail != nil)
+        #expect(footer().contains("I invite  e edit  esc back") && !footer().contains("search"))
+        #expect(!pane.bindings.offered.contains(.sort) && !pane.bindings.offered.contains(.search))
+        #expect(pane.handle(action: .open) && pane.viewModel.detail == nil, "enter closes the detail")
+        #expect(pane.bindings.offered.isSuperset(of: [.sort, .search, .selectNone, .duplicates]))
     }
 }

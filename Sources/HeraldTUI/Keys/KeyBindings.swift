@@ -10,11 +10,12 @@ nonisolated public struct KeyBinding: Sendable, Hashable {
     }
 }
 
-/// THE table of default bindings: the rows below (the shell's, the overlays' and the keys panes share) followed by
-/// the keys each pane type declares whole in its own file (`PaneKey`, collected in `KeyBindings+Panes.swift`).
+/// THE table of default bindings: the rows below (the shell's, the overlays' and the keys panes share), with Contacts'
+/// own in their old place, followed by the keys the other pane types declare whole in their own files (`PaneKey`,
+/// collected in `KeyBindings+Panes.swift`).
 /// `?`, docs/keys.md, `herald keys` and the `[keys]` config read it (footers come from the panes' bindings).
 nonisolated public enum KeyBindings {
-    public static let defaults: [KeyBinding] = table + declaredByPanes
+    public static let defaults: [KeyBinding] = table + ContactsPane.tableRows + tableAfterContacts + declaredByPanes
 
     /// Every action name the table knows, once each, in its order (for the `[keys]` config's messages).
     public static let names: [String] = {
@@ -22,7 +23,8 @@ nonisolated public enum KeyBindings {
         return defaults.map(\.action.rawValue).filter { seen.insert($0).inserted }
     }()
 
-    /// The rows not declared by a pane type.
+    /// The rows not declared by a pane type, up to where Contacts' own keys (declared in ContactsPane.swift) keep the
+    /// place they always had in `?`, docs/keys.md and herald-keys(5).
     static let table: [KeyBinding] = [
         // Everywhere
         KeyBinding(.help, [.char("?"), .function(1)], "Show the keys for this pane", [.global]),
@@ -54,24 +56,12 @@ nonisolated public enum KeyBindings {
         KeyBinding(.nextMatch, [.char("n")], "Next match of the search", [.inbox, .deliveries]),
         KeyBinding(.previousMatch, [.char("N")], "Previous match of the search", [.inbox, .deliveries]),
         KeyBinding(.open, [.enter], "Open the row under the cursor", [.list]),
-        // Contacts
+        // Contacts: its own keys are declared in ContactsPane.swift (search, select and copy, shared, stay here)
         KeyBinding(.select, [.space], "Select or unselect the row (in Contacts' person detail: invite the number under the cursor)", [.contacts, .share, .deliveries]),
-        KeyBinding(.selectAll, [.char("A")], "Select all (shown) rows", [.contacts]),
-        KeyBinding(.selectNone, [.char("D")], "Select none (u brings the selection back)", [.contacts]),
-        KeyBinding(.invertSelection, [.char("i")], "Invert the selection", [.contacts]),
-        KeyBinding(.restoreSelection, [.char("u")], "Undo: bring back the people just deleted, else the selection cleared by select none or invert", [.contacts]),
-        KeyBinding(.selectRange, [.char("v")], "Select a range: v marks where it starts, move, v again selects the rows between (esc cancels)", [.contacts]),
-        KeyBinding(.selectByState, [.char("S")], "Select everyone shown who is not invited yet and has a number that takes SMS (:select pending|invited|failed for others)", [.contacts]),
-        KeyBinding(.sort, [.char("s")], "Sort by first name or by last name", [.contacts]),
-        KeyBinding(.invite, [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to", [.contacts]),
-        KeyBinding(.addContact, [.char("a")], "Add a contact in a form: a row per field, tab moves, ctrl-s saves, ctrl-o goes on in $EDITOR (its Book row says which address book)", [.contacts]),
-        KeyBinding(.editContact, [.char("e")], "Edit the person under the cursor (or open) in the same form", [.contacts]),
-        KeyBinding(.editContactInEditor, [.char("E")], "Edit the person under the cursor (or open) as a card in $EDITOR", [.contacts]),
-        KeyBinding(.deleteContact, [.char("x")], "Delete the selected people (or the one under the cursor); u brings them back", [.contacts]),
-        KeyBinding(.mergeContacts, [.char("M")], "Merge the selected people into the first of them, after a preview", [.contacts]),
-        KeyBinding(.settleConflict, [.char("C")], "Settle the next card changed both here and on its CardDAV server (the title counts them)", [.contacts]),
-        KeyBinding(.optOut, [.char("O")], "Opt out the numbers of the selected people (or the one under the cursor): no invitation goes to them; again takes them off the list", [.contacts]),
-        KeyBinding(.duplicates, [.char("=")], "Show only the people who look like one person (same number, email or name); again shows everyone", [.contacts]),
+    ]
+
+    /// The rows not declared by a pane type that follow Contacts' own in the table.
+    static let tableAfterContacts: [KeyBinding] = [
         KeyBinding(.filter, [.char("f")], "Filter the rows by state", [.deliveries]),
         KeyBinding(.sort, [.char("s")], "Change the sort order: newest, oldest, most failed, most pending", [.deliveries]),
         KeyBinding(.copy, [.char("y"), .char("c")],

@@ -281,9 +281,8 @@ public final class ContactsPane: LivePane {
                 PaneBinding(.laterSearch) { if let text = vm.recallSearch(1) { self.search.setText(text) } },
             ]
         }
-        if let detail = vm.detail {
-            let several = detail.numbers.count > 1
-            let close = { vm.closeDetail(); self.detailScroll = 0 }
+        if vm.detail != nil {
+            let several = vm.detail?.numbers.count ?? 0 > 1
             return [
                 PaneBinding(.moveDown, footer: several ? "next number" : nil) {
                     if vm.moveDetailNumber(by: 1) { self.keepNumberInView = true } else { self.detailScroll += 1 }
@@ -291,53 +290,32 @@ public final class ContactsPane: LivePane {
                 PaneBinding(.moveUp) {
                     if vm.moveDetailNumber(by: -1) { self.keepNumberInView = true } else { self.detailScroll = max(0, self.detailScroll - 1) }
                 },
-                PaneBinding(.select, footer: several ? "invite this number" : nil) { vm.chooseDetailNumber() },
-                PaneBinding(.invite, footer: "invite") { self.invite() },
-                PaneBinding(.editContact, footer: "edit") { self.editContact() },
-                PaneBinding(.editContactInEditor) { self.editContactInEditor() },
-                PaneBinding(.back, footer: "back", close),
-                PaneBinding(.open, close),
-                PaneBinding(.quit, close),
-                PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
-            ] + PaneBinding.each([.pageDown, .halfPageDown]) { self.detailScroll += 10 }
+            ] + declaredInFooterOrder + [PaneBinding(.quit) { self.closeDetail() }]
+              + PaneBinding.each([.pageDown, .halfPageDown]) { self.detailScroll += 10 }
               + PaneBinding.each([.pageUp, .halfPageUp]) { self.detailScroll = max(0, self.detailScroll - 10) }
         }
-        let ranging = vm.rangeAnchor != nil
-        let listFooter: (String) -> String? = { ranging ? nil : $0 }     // while a range is marked, the footer is about it
-        return [
-            PaneBinding(.search, footer: listFooter("search")) {
-                if vm.showsDuplicates { vm.toggleDuplicates() }
-                vm.beginSearch(); vm.setQuery(""); self.search.setText("")
-            },
-            PaneBinding(.select, footer: listFooter("select")) { vm.toggleSelection(); vm.moveCursor(by: 1) },
-            PaneBinding(.selectAll, footer: listFooter("all")) { vm.selectAll() },
-            PaneBinding(.invite, footer: listFooter("invite")) { self.invite() },
-            PaneBinding(.open, footer: listFooter("detail")) { vm.openDetail(); self.detailScroll = 0 },
-            PaneBinding(.sort, footer: listFooter("sort")) { vm.toggleSort() },
-            PaneBinding(.selectRange, footer: ranging ? "select the range" : nil) { vm.toggleRange() },
-            PaneBinding(.addContact, footer: listFooter("add")) { self.addContact() },
-            PaneBinding(.editContact, footer: listFooter("edit")) { self.editContact() },
-            PaneBinding(.editContactInEditor) { self.editContactInEditor() },
-            PaneBinding(.deleteContact) { vm.deleteContacts() },
-            PaneBinding(.optOut) { vm.toggleOptOut() },
-            PaneBinding(.mergeContacts, footer: vm.selection.count >= 2 ? listFooter("merge") : nil) { vm.askMerge() },
-            PaneBinding(.duplicates, footer: vm.showsDuplicates ? "everyone" : nil) { vm.toggleDuplicates() },
-            PaneBinding(.settleConflict, footer: vm.bookLine?.contains("to settle") == true ? "settle conflict" : nil) { vm.askConflict() },
-            PaneBinding.declining(.back, footer: ranging ? "cancel" : vm.showsDuplicates ? "everyone" : vm.query.isEmpty ? nil : "clear search") {
-                if vm.cancelRange() { return true }
-                if vm.showsDuplicates { vm.toggleDuplicates(); return true }
-                guard !vm.query.isEmpty else { return false }
-                vm.clearSearch(); self.search.setText("")
-                return true
-            },
-            PaneBinding(.selectNone) { vm.selectNone() },
-            PaneBinding(.invertSelection) { vm.invertSelection() },
-            PaneBinding(.restoreSelection) { vm.undo() },
-            PaneBinding(.selectByState) { vm.select(.notInvited) },
-            PaneBinding(.reload) { vm.reload() },
-            PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
-        ] + navigation.bindings
+        return declaredInFooterOrder + navigation.bindings
     }
+
+    /// The declared keys the pane lists now (`keys`), in the footer's order (`footerOrder`; the others after, in
+    /// their own order).
+    private var declaredInFooterOrder: [PaneBinding] {
+        declaredBindings.enumerated()
+            .sorted { a, b in
+                let ra = Self.footerOrder.firstIndex(of: a.element.action) ?? Int.max
+                let rb = Self.footerOrder.firstIndex(of: b.element.action) ?? Int.max
+                return (ra, a.offset) < (rb, b.offset)
+            }
+            .map(\.element)
+    }
+
+    /// True while a person's detail is open (the keys below then do what the detail offers).
+    fileprivate var inDetail: Bool { viewModel.detail != nil }
+
+    /// A list key's footer label: none while a range is marked, when the footer is about the range.
+    fileprivate func listFooter(_ label: String) -> String? { viewModel.rangeAnchor != nil ? nil : label }
+
+    fileprivate func closeDetail() { viewModel.closeDetail(); detailScroll = 0 }
 
     /// The list's movement keys and wheel.
     private var navigation: ListNavigation {
@@ -452,4 +430,91 @@ public final class ContactsPane: LivePane {
     }
 
     public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }
+}
+
+extension ContactsPane: KeyDeclaring {
+    /// Where the footer shows the keys that have a label, in the list and in a person's detail (the table keeps its
+    /// own order, `keys`'): a key missing here shows after these.
+    nonisolated static let footerOrder: [Action] = [.search, .select, .selectAll, .invite, .open, .sort, .selectRange, .addContact,
+                                        .editContact, .mergeContacts, .duplicates, .settleConflict, .back]
+
+    private nonisolated static let inList: @MainActor @Sendable (ContactsPane) -> Bool = { !$0.inDetail }
+
+    /// Contacts' keys, each whole: first the actions the key table shares with other panes (their rows stay in
+    /// `KeyBindings.table`), given this pane's handlers and footers; then its own, in the order of the key table,
+    /// `?` and docs/keys.md. Each chooses inside what it does in the list and in a person's detail.
+    public nonisolated static let keys: [PaneKey<ContactsPane>] = [
+        .shared(.search, in: .contacts, footerNow: { $0.listFooter("search") }, listed: inList) { pane in
+            let vm = pane.viewModel
+            if vm.showsDuplicates { vm.toggleDuplicates() }
+            vm.beginSearch(); vm.setQuery(""); pane.search.setText("")
+        },
+        .shared(.select, in: .contacts, footerNow: { pane in
+            pane.inDetail ? (pane.viewModel.detail?.numbers.count ?? 0 > 1 ? "invite this number" : nil) : pane.listFooter("select")
+        }) { pane in
+            if pane.inDetail { pane.viewModel.chooseDetailNumber() } else { pane.viewModel.toggleSelection(); pane.viewModel.moveCursor(by: 1) }
+        },
+        .shared(.open, in: .contacts, footerNow: { $0.inDetail ? nil : $0.listFooter("detail") }) { pane in
+            if pane.inDetail { pane.closeDetail() } else { pane.viewModel.openDetail(); pane.detailScroll = 0 }
+        },
+        .sharedDeclining(.back, in: .contacts, footerNow: { pane in
+            let vm = pane.viewModel
+            if pane.inDetail { return "back" }
+            return vm.rangeAnchor != nil ? "cancel" : vm.showsDuplicates ? "everyone" : vm.query.isEmpty ? nil : "clear search"
+        }, run: { pane in
+            let vm = pane.viewModel
+            if pane.inDetail { pane.closeDetail(); return true }
+            if vm.cancelRange() { return true }
+            if vm.showsDuplicates { vm.toggleDuplicates(); return true }
+            guard !vm.query.isEmpty else { return false }
+            vm.clearSearch(); pane.search.setText("")
+            return true
+        }),
+        .shared(.reload, in: .contacts, listed: inList) { $0.viewModel.reload() },
+        .shared(.copy, in: .contacts) { $0.copier?.copy($0.viewModel.copyTarget) },
+        PaneKey("select_all", [.char("A")], "Select all (shown) rows", [.contacts],
+                footerNow: { $0.listFooter("all") }, listed: inList) { $0.viewModel.selectAll() },
+        PaneKey("select_none", [.char("D")], "Select none (u brings the selection back)", [.contacts],
+                listed: inList) { $0.viewModel.selectNone() },
+        PaneKey("invert_selection", [.char("i")], "Invert the selection", [.contacts], listed: inList) {
+            $0.viewModel.invertSelection()
+        },
+        PaneKey("restore_selection", [.char("u")],
+                "Undo: bring back the people just deleted, else the selection cleared by select none or invert", [.contacts],
+                listed: inList) { $0.viewModel.undo() },
+        PaneKey("select_range", [.char("v")],
+                "Select a range: v marks where it starts, move, v again selects the rows between (esc cancels)", [.contacts],
+                footerNow: { $0.viewModel.rangeAnchor != nil ? "select the range" : nil }, listed: inList) { $0.viewModel.toggleRange() },
+        PaneKey("select_by_state", [.char("S")],
+                "Select everyone shown who is not invited yet and has a number that takes SMS (:select pending|invited|failed for others)",
+                [.contacts], listed: inList) { $0.viewModel.select(.notInvited) },
+        PaneKey("sort", [.char("s")], "Sort by first name or by last name", [.contacts],
+                footerNow: { $0.listFooter("sort") }, listed: inList) { $0.viewModel.toggleSort() },
+        PaneKey("invite", [.char("I")], "Invite the selected people (or the one under the cursor) with what the Composer is set to",
+                [.contacts], footerNow: { $0.inDetail ? "invite" : $0.listFooter("invite") }) { $0.invite() },
+        PaneKey("add_contact", [.char("a")],
+                "Add a contact in a form: a row per field, tab moves, ctrl-s saves, ctrl-o goes on in $EDITOR (its Book row says which address book)",
+                [.contacts], footerNow: { $0.listFooter("add") }, listed: inList) { $0.addContact() },
+        PaneKey("edit_contact", [.char("e")], "Edit the person under the cursor (or open) in the same form", [.contacts],
+                footerNow: { $0.inDetail ? "edit" : $0.listFooter("edit") }) { $0.editContact() },
+        PaneKey("edit_contact_in_editor", [.char("E")], "Edit the person under the cursor (or open) as a card in $EDITOR",
+                [.contacts]) { $0.editContactInEditor() },
+        PaneKey("delete_contact", [.char("x")], "Delete the selected people (or the one under the cursor); u brings them back",
+                [.contacts], listed: inList) { $0.viewModel.deleteContacts() },
+        PaneKey("merge_contacts", [.char("M")], "Merge the selected people into the first of them, after a preview", [.contacts],
+                footerNow: { $0.viewModel.selection.count >= 2 ? $0.listFooter("merge") : nil }, listed: inList) {
+            $0.viewModel.askMerge()
+        },
+        PaneKey("settle_conflict", [.char("C")],
+                "Settle the next card changed both here and on its CardDAV server (the title counts them)", [.contacts],
+                footerNow: { $0.viewModel.bookLine?.contains("to settle") == true ? "settle conflict" : nil }, listed: inList) {
+            $0.viewModel.askConflict()
+        },
+        PaneKey("opt_out", [.char("O")],
+                "Opt out the numbers of the selected people (or the one under the cursor): no invitation goes to them; again takes them off the list",
+                [.contacts], listed: inList) { $0.viewModel.toggleOptOut() },
+        PaneKey("duplicates", [.char("=")],
+                "Show only the people who look like one person (same number, email or name); again shows everyone", [.contacts],
+                footerNow: { $0.viewModel.showsDuplicates ? "everyone" : nil }, listed: inList) { $0.viewModel.toggleDuplicates() },
+    ]
 }
