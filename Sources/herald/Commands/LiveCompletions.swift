@@ -4,6 +4,7 @@ import HeraldAPI
 import HeraldCore
 import HeraldStore
 import HeraldTUI
+import Logging
 
 /// Values the shell completes from what is there now: contact ids (with names), bulk ids (with when and what), the
 /// books of config.toml and the themes. Run by the completion scripts (`herald --generate-completion-script SHELL`)
@@ -19,7 +20,7 @@ enum LiveCompletions {
 
     static func contacts(words: [String], prefix: String) -> [String] {
         guard let db = database(words) else { return [] }
-        let people = (try? ContactStore(database: db).people(sortedBy: .firstName)) ?? []
+        let people = quietly("contacts") { try ContactStore(database: db).people(sortedBy: .firstName) } ?? []
         return people.compactMap { person -> (String, String)? in
             guard let id = person.id.map(String.init), id.hasPrefix(prefix) else { return nil }
             return (id, person.displayName)
@@ -28,7 +29,7 @@ enum LiveCompletions {
 
     static func bulks(words: [String], prefix: String) -> [String] {
         guard let db = database(words) else { return [] }
-        let bulks = (try? LedgerStore(database: db).bulks(limit: limit * 5)) ?? []
+        let bulks = quietly("bulks") { try LedgerStore(database: db).bulks(limit: limit * 5) } ?? []
         return bulks.filter { $0.bulkId.hasPrefix(prefix) }.prefix(limit).map { bulk in
             candidate((bulk.bulkId, WireTime.text(bulk.createdAt) + " " + (bulk.messageText ?? bulk.messageKey ?? "")))
         }
@@ -36,7 +37,7 @@ enum LiveCompletions {
 
     static func bookNames(words: [String], prefix: String) -> [String] {
         let paths = HeraldPaths.resolve(dataDirOption: option("--data-dir", in: words))
-        let books = (try? HeraldConfig.load(from: paths.configFile).books) ?? []
+        let books = quietly("books") { try HeraldConfig.load(from: paths.configFile).books } ?? []
         return books.map(\.name).filter { $0.hasPrefix(prefix) }
     }
 
@@ -54,8 +55,18 @@ enum LiveCompletions {
     private static func database(_ words: [String]) -> HeraldDatabase? {
         let dir = HeraldPaths.resolve(dataDirOption: option("--data-dir", in: words)).dataDirectory
         guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("herald.sqlite").path) else { return nil }
-        return try? HeraldDatabase.open(inDirectory: dir)
+        return quietly("the data folder") { try HeraldDatabase.open(inDirectory: dir) }
     }
+
+    /// `work`'s answer, or nil when it fails: a failure goes to the log, never into the shell's completion line.
+    private static func quietly<T>(_ what: String, _ work: () throws -> T) -> T? {
+        do { return try work() } catch {
+            log.warning("completion of \(what) failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    private static let log = Logger(label: "herald.completion")
 
     private static func option(_ name: String, in words: [String]) -> String? {
         guard let index = words.firstIndex(of: name), index + 1 < words.count else {
