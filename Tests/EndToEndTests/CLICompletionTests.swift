@@ -16,18 +16,9 @@ import Testing
             _herald herald "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.environment = box.environment.merging(environment) { _, new in new }
-            .merging(["PATH": binDir + ":/usr/bin:/bin"]) { _, new in new }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let environment = box.environment.merging(environment) { _, new in new }.merging(["PATH": binDir + ":/usr/bin:/bin"]) { _, new in new }
+        let run = try ProgramRun("/bin/bash", ["-c", script], environment: environment, withErrors: false)
+        return run.output.split(separator: "\n").map(String.init)
     }
 
     @Test func bashCompletesCommandsAndWhatIsInTheDataFolder() throws {

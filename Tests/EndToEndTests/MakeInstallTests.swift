@@ -8,17 +8,8 @@ import Testing
 @Suite struct MakeInstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func make(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/make")
-        process.arguments = ["-C", root.path, "--no-print-directory"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func make(_ arguments: [String]) throws -> ProgramRun {
+        try ProgramRun("/usr/bin/make", ["-C", root.path, "--no-print-directory"] + arguments)
     }
 
     @Test func installPutsEverythingWhereItBelongsAndUninstallRemovesExactlyThat() throws {
@@ -39,13 +30,7 @@ import Testing
         let manifest = try String(contentsOf: base.appendingPathComponent("share/herald/installed-files"), encoding: .utf8)
         #expect(manifest.split(separator: "\n").allSatisfy { $0.hasPrefix("/opt/herald/") }, "paths without DESTDIR: \(manifest)")
         // The installed binary is the one given, and runs.
-        let installed = Process()
-        installed.executableURL = base.appendingPathComponent("bin/herald")
-        installed.arguments = ["--version"]
-        installed.standardOutput = FileHandle.nullDevice
-        try installed.run()
-        installed.waitUntilExit()
-        #expect(installed.terminationStatus == 0)
+        #expect(try ProgramRun(base.appendingPathComponent("bin/herald").path, ["--version"]).status == 0)
 
         let mine = base.appendingPathComponent("share/herald/themes/mine.toml")
         try Data("name = \"mine\"\n".utf8).write(to: mine)
@@ -65,19 +50,10 @@ import Testing
         let prefix = box.root.appendingPathComponent("prefix")
         let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BINARY=\(try HeraldBinary.url().path)"])
         #expect(install.status == 0, "\(install.output)")
-        func run(_ command: String) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", command]
-            process.environment = box.environment.merging(["PATH": prefix.path + "/bin:/usr/bin:/bin", "MANPATH": prefix.path + "/share/man",
-                                                           "HERALD_DATA_DIR": box.dataDir.path, "MANPAGER": "cat", "MANWIDTH": "80"]) { _, new in new }
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        func run(_ command: String) throws -> ProgramRun {
+            try ProgramRun("/bin/bash", ["-c", command], environment: box.environment.merging(
+                ["PATH": prefix.path + "/bin:/usr/bin:/bin", "MANPATH": prefix.path + "/share/man", "HERALD_DATA_DIR": box.dataDir.path,
+                 "MANPAGER": "cat", "MANWIDTH": "80"]) { _, new in new })
         }
         let man = try run("man herald")
         #expect(man.status == 0 && man.output.contains("HERALD(1)") && man.output.contains("herald.contacts(1)"), "\(man.output.prefix(400))")
