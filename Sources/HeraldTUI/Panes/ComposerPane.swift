@@ -215,15 +215,14 @@ public final class ComposerPane: LivePane {
         }
     }
 
+    // The keys that call these are refused (with the reason) while the message is read-only: see `keys`.
     private func insertPlaceholder() {
-        guard !model.isReadOnly else { model.notify(model.readOnlyReason ?? "", level: .warning); return }
         syncEditor()
         editor.insert(model.linkPlaceholder)
         model.setText(editor.text)
     }
 
     private func beginEditing() {
-        guard !model.isReadOnly else { model.notify(model.readOnlyReason ?? "", level: .warning); return }
         syncEditor()
         focus = .text
     }
@@ -253,7 +252,6 @@ public final class ComposerPane: LivePane {
     }
 
     private func editExternally() {
-        guard !model.isReadOnly else { model.notify(model.readOnlyReason ?? "", level: .warning); return }
         // Editing before the messages arrive would start from nothing, and the load would then overwrite the edit.
         guard !model.isLoading else { model.notify("the messages are still loading; press e again in a moment", level: .info); return }
         guard let suspendTerminal = suspendTerminal ?? model.context.terminal.suspend else {
