@@ -20,7 +20,10 @@ enum LiveCompletions {
 
     static func contacts(words: [String], prefix: String) -> [String] {
         guard let db = database(words) else { return [] }
-        let people = quietly("contacts") { try ContactStore(database: db).people(sortedBy: .firstName) } ?? []
+        // With nothing typed yet the first people in name order are all a shell shows: read no more than those.
+        let people = quietly("contacts") {
+            try ContactStore(database: db).people(sortedBy: .firstName, limit: prefix.isEmpty ? limit : nil)
+        } ?? []
         return people.compactMap { person -> (String, String)? in
             guard let id = person.id.map(String.init), id.hasPrefix(prefix) else { return nil }
             return (id, person.displayName)
