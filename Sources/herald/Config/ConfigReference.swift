@@ -17,16 +17,15 @@ enum ConfigReference {
 
     /// herald-config(5): every key of config.toml, from the same declarations.
     static var manPage: String {
-        var lines = [Roff.title("herald-config", section: 5, manual: "File Formats Manual"),
-                     Roff.section("name"), "herald\\-config \\- the configuration file of herald(1)",
-                     Roff.section("synopsis"), Roff.escape("$XDG_CONFIG_HOME/herald/config.toml (default ~/.config/herald/config.toml)"),
-                     Roff.section("description"),
-                     Roff.paragraph("A TOML file; every key is optional. A value a key does not take stops every command, naming the "
-                                    + "file, the line, the key and what it takes; an unknown key is a warning naming the keys its table "
-                                    + "knows. herald config check lists every problem at once; herald config show prints the "
-                                    + "configuration in effect with the source of each value."),
-                     Roff.section("keys"),
-                     Roff.paragraph("A dotted name is a key of a table: send.hold_seconds is hold_seconds under [send].")]
+        var lines = Roff.fileFormatHead("herald-config", what: "the configuration file of herald(1)",
+                                        synopsis: "$XDG_CONFIG_HOME/herald/config.toml (default ~/.config/herald/config.toml)")
+        lines += [Roff.section("description"),
+                  Roff.paragraph("A TOML file; every key is optional. A value a key does not take stops every command, naming the "
+                                 + "file, the line, the key and what it takes; an unknown key is a warning naming the keys its table "
+                                 + "knows. herald config check lists every problem at once; herald config show prints the "
+                                 + "configuration in effect with the source of each value."),
+                  Roff.section("keys"),
+                  Roff.paragraph("A dotted name is a key of a table: send.hold_seconds is hold_seconds under [send].")]
         for key in ConfigKeys.all {
             var text = "\(key.help) Takes \(key.expectation); for example \(key.name.split(separator: ".").last ?? "") = \(key.example)."
             if let variable = key.environment { text += " \(variable) overrides it." }

@@ -20,6 +20,12 @@ enum Roff {
         return escaped
     }
 
+    /// The head of a page of section 5: its title, NAME (`name - what`) and SYNOPSIS.
+    static func fileFormatHead(_ name: String, what: String, synopsis: String) -> [String] {
+        [title(name, section: 5, manual: "File Formats Manual"), section("name"), escape("\(name) - \(what)"),
+         section("synopsis"), escape(synopsis)]
+    }
+
     /// A section heading.
     static func section(_ name: String) -> String { ".SH \"\(name.uppercased())\"" }
 

@@ -1,15 +1,5 @@
-/// SplitMix64: a small seeded generator, so that a soak run can be repeated exactly (same numbers, same
-/// subsets, same kill delays; only the operating system's scheduling differs).
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import HeraldStore
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The soak's and the fuzz tests' seeded generator: the store's own SplitMix64, so a run can be repeated exactly
+/// (same numbers, same subsets, same kill delays; only the operating system's scheduling differs).
+public typealias SeededGenerator = SeededRandom
