@@ -308,6 +308,20 @@ enum HeraldMigrations {
                 INSERT INTO store_meta (key, value) VALUES ('contacts_epoch', abs(random()));
                 """)
         }
+        m.registerMigration("v17-delivery-query") { db in
+            // What the Deliveries query looks in (see LedgerQuery): the country of each number (its ISO region, from
+            // the number; NULL for an email or a number no region owns), filled at insert and here for the rows there
+            // are; who sent each bulk (this workspace's sender name, or the server key's name of a colleague's
+            // bulk; NULL when not known, as for the bulks sent before). Indexes for the terms that narrow most and
+            // for newest-first pages.
+            try db.execute(sql: """
+                ALTER TABLE invitation ADD COLUMN country TEXT;
+                ALTER TABLE bulk ADD COLUMN sent_by TEXT;
+                CREATE INDEX invitation_created ON invitation(created_ms, id);
+                CREATE INDEX invitation_country ON invitation(country, created_ms) WHERE country IS NOT NULL;
+                """)
+            try LedgerCountries.backfill(db)
+        }
         return m
     }
 }

@@ -8,10 +8,13 @@ import HeraldCore
 public struct LedgerStore: Sendable {
     public let database: HeraldDatabase
     let clock: any HeraldClock
+    /// Who sends this workspace's bulks (its sender name, else the login name): written to each bulk it records.
+    public let sentBy: String?
 
-    public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock()) {
+    public init(database: HeraldDatabase, clock: any HeraldClock = SystemClock(), sentBy: String? = nil) {
         self.database = database
         self.clock = clock
+        self.sentBy = sentBy
     }
 
     static let columns = """
@@ -46,10 +49,11 @@ public struct LedgerStore: Sendable {
     }
 
     /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
-    /// here, and each messageId not held yet, with what the carrier said of it (price, reason). Answers how many
-    /// recipients were added.
+    /// here, and each messageId not held yet, with what the carrier said of it (price, reason). `sentBy` names who
+    /// sent it (the server key's name), when known. Answers how many recipients were added.
     @discardableResult
-    public func recordTeamBulk(bulkId: String, createdAt: Date, messageText: String? = nil, _ recipients: [DeliveryUpdate]) throws -> Int {
+    public func recordTeamBulk(bulkId: String, createdAt: Date, messageText: String? = nil, sentBy: String? = nil,
+                               _ recipients: [DeliveryUpdate]) throws -> Int {
         let now = clock.now().epochMilliseconds
         return try database.write { db in
             // This workspace's own send, announced before its answer was recorded: the send records it.
@@ -58,8 +62,12 @@ public struct LedgerStore: Sendable {
                 if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE correlator = ?", arguments: [messageId]) != nil { return 0 }
             }
             try db.execute(sql: """
-                INSERT OR IGNORE INTO bulk (bulk_id, created_ms, recipient_count, sent_here, message_text) VALUES (?, ?, 0, 0, ?)
-                """, arguments: [bulkId, createdAt.epochMilliseconds, messageText])
+                INSERT OR IGNORE INTO bulk (bulk_id, created_ms, recipient_count, sent_here, message_text, sent_by)
+                VALUES (?, ?, 0, 0, ?, ?)
+                """, arguments: [bulkId, createdAt.epochMilliseconds, messageText, sentBy])
+            if let sentBy {
+                try db.execute(sql: "UPDATE bulk SET sent_by = ? WHERE bulk_id = ? AND sent_by IS NULL", arguments: [sentBy, bulkId])
+            }
             if let messageText {
                 try db.execute(sql: "UPDATE bulk SET message_text = ? WHERE bulk_id = ? AND message_text IS NULL",
                                arguments: [messageText, bulkId])
@@ -70,15 +78,16 @@ public struct LedgerStore: Sendable {
                                arguments: [sendAt.epochMilliseconds, bulkId])
             }
             var added = 0
+            var countries = LedgerCountries.Memo()
             for r in recipients {
                 guard let messageId = r.messageId else { continue }
                 if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE message_id = ?", arguments: [messageId]) != nil { continue }
                 try db.execute(sql: """
                     INSERT INTO invitation (msisdn, bulk_id, message_id, correlator, status, created_ms, updated_ms,
-                                            price, currency, error, permanent)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            price, currency, error, permanent, country)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [r.e164, bulkId, messageId, "team-" + messageId, r.status.rawValue, now, now,
-                                     r.price, r.currency, r.reason, r.permanent ?? false])
+                                     r.price, r.currency, r.reason, r.permanent ?? false, countries.country(of: r.e164)])
                 added += 1
             }
             if added > 0 {
@@ -107,9 +116,10 @@ public struct LedgerStore: Sendable {
         let used = try db.cachedStatement(sql: "SELECT 1 FROM invitation WHERE correlator = ?")
         let earlierCount = try db.cachedStatement(sql: "SELECT COUNT(*) FROM invitation WHERE msisdn = ?")
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO invitation (msisdn, person_id, correlator, status, created_ms, updated_ms, attempts)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO invitation (msisdn, person_id, correlator, status, created_ms, updated_ms, attempts, country)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        var countries = LedgerCountries.Memo()
         for r in recipients {
             if try Bool.fetchOne(used, arguments: [r.correlator]) != nil {
                 throw LedgerError.duplicateCorrelator(r.correlator)
@@ -119,7 +129,7 @@ public struct LedgerStore: Sendable {
                                       status: .queued, createdAt: Date(epochMilliseconds: now),
                                       updatedAt: Date(epochMilliseconds: now), attempts: earlier + 1)
             try insert.execute(arguments: [r.msisdn, r.personId, r.correlator, DeliveryStatus.queued.rawValue,
-                                           now, now, info.attempts])
+                                           now, now, info.attempts, countries.country(of: r.msisdn)])
             info.id = db.lastInsertedRowID
             out.append(info)
         }
@@ -133,12 +143,12 @@ public struct LedgerStore: Sendable {
         try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO bulk (bulk_id, created_ms, message_key, message_text, sender, recipient_count,
-                                             passes_done, next_poll_ms, last_polled_ms, resend_of, send_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                             passes_done, next_poll_ms, last_polled_ms, resend_of, send_at_ms, sent_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [bulk.bulkId, bulk.createdAt.epochMilliseconds, bulk.messageKey, bulk.messageText,
                                  bulk.sender, bulk.recipientCount, bulk.passesDone,
                                  bulk.nextPollAt?.epochMilliseconds, bulk.lastPolledAt?.epochMilliseconds, bulk.resendOf,
-                                 bulk.sendAt?.epochMilliseconds])
+                                 bulk.sendAt?.epochMilliseconds, sentBy])
             for o in outcomes {
                 try db.execute(sql: """
                     UPDATE invitation SET bulk_id = ?, message_id = ?, status = ?, error = ?, updated_ms = ?, text = COALESCE(?, text)

@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+import HeraldCore
+
+/// A recipient a Deliveries query matched: the ledger row, with the name, the bulk's sender ID, who sent it and the
+/// bulk's text.
+public struct LedgerMatch: Sendable, Hashable {
+    public var invitation: InvitationInfo
+    /// The person's name (by the row's person, else by a contact holding the number); nil when none is known.
+    public var name: String?
+    /// ISO region of the number; nil for an email or a number no region owns.
+    public var country: String?
+    /// The bulk's sender ID.
+    public var sender: String?
+    /// Who sent the bulk (a sender name or a server key's name); nil when not known.
+    public var sentBy: String?
+    /// The text as sent to this recipient, else the bulk's text.
+    public var text: String?
+}
+
+/// A bulk with recipients a query matched, and how many.
+public struct LedgerBulkMatch: Sendable, Hashable {
+    public var bulkId: String
+    public var createdAt: Date
+    public var matched: Int
+    public var recipientCount: Int
+}
+
+/// What a breakdown groups by.
+public enum LedgerDimension: String, Sendable, Hashable, CaseIterable {
+    /// The reason the carrier or the platform gave (the `error` column).
+    case reason
+    /// The ISO region of the number.
+    case country
+    /// The bulk's sender ID.
+    case sender
+}
+
+/// One group of a breakdown: narrows a query to the rows whose dimension is exactly `key` (nil: the rows without one).
+public struct LedgerGroup: Sendable, Hashable {
+    public var dimension: LedgerDimension
+    public var key: String?
+
+    public init(dimension: LedgerDimension, key: String?) {
+        self.dimension = dimension
+        self.key = key
+    }
+}
+
+/// Evaluates a `DeliveryQuery` as SQL over bulk ⨝ invitation (⟕ person): the recipients it matches, newest first,
+/// and the bulks they belong to. Rows still queued before the platform answered (no bulk yet) are not matched.
+///
+/// Word matching: names compare folded (case and accents ignored, as Contacts does); reasons, texts, sender IDs and
+/// who sent compare case-insensitively for ASCII letters (SQLite's LIKE).
+extension LedgerStore {
+    /// One page of the recipients `query` matches (within `group` when given), newest first.
+    public func matches(_ query: DeliveryQuery, group: LedgerGroup? = nil, limit: Int, offset: Int = 0) throws -> [LedgerMatch] {
+        let filter = LedgerFilter(query, group: group)
+        return try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(LedgerFilter.matchColumns) FROM \(LedgerFilter.from)
+                WHERE \(filter.sql) ORDER BY i.created_ms DESC, i.id DESC LIMIT ? OFFSET ?
+                """, arguments: filter.arguments + [max(0, limit), max(0, offset)]).map(LedgerFilter.match)
+        }
+    }
+
+    /// The bulks with recipients `query` matches (within `group` when given), newest first, with how many each.
+    /// Their sum is the number of recipients matched.
+    public func matchingBulks(_ query: DeliveryQuery, group: LedgerGroup? = nil) throws -> [LedgerBulkMatch] {
+        let filter = LedgerFilter(query, group: group)
+        return try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT b.bulk_id, b.created_ms, COUNT(*), b.recipient_count FROM \(LedgerFilter.from)
+                WHERE \(filter.sql) GROUP BY b.bulk_id ORDER BY b.created_ms DESC, b.bulk_id
+                """, arguments: filter.arguments).map { row in
+                    LedgerBulkMatch(bulkId: row[0], createdAt: Date(epochMilliseconds: row[1]), matched: row[2],
+                                    recipientCount: row[3])
+                }
+        }
+    }
+
+    /// How many recipients `query` matches (within `group` when given).
+    public func matchCount(_ query: DeliveryQuery, group: LedgerGroup? = nil) throws -> Int {
+        let filter = LedgerFilter(query, group: group)
+        return try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(LedgerFilter.from) WHERE \(filter.sql)",
+                             arguments: filter.arguments) ?? 0
+        }
+    }
+}
+
+/// A query as a WHERE clause over `i` (invitation), `b` (bulk) and `p` (person).
+struct LedgerFilter {
+    var sql: String
+    var arguments: StatementArguments
+
+    static let from = """
+        invitation i JOIN bulk b ON b.bulk_id = i.bulk_id
+        LEFT JOIN person p ON p.id = COALESCE(i.person_id, (SELECT ph.person_id FROM phone ph WHERE ph.e164 = i.msisdn LIMIT 1))
+        """
+
+    /// The person's name as `Person.displayName` words it from its name fields.
+    static let name = """
+        CASE WHEN p.id IS NULL THEN NULL WHEN trim(p.formatted_name) <> '' THEN trim(p.formatted_name)
+             ELSE NULLIF(trim(trim(p.first_name) || ' ' || trim(p.last_name)), '') END
+        """
+
+    static let text = "COALESCE(i.text, b.message_text)"
+
+    /// `LedgerStore.columns` (prefixed), then name, country, sender, sent_by, text.
+    static let matchColumns = """
+        i.id, i.msisdn, i.person_id, i.bulk_id, i.message_id, i.correlator, i.status, i.created_ms, i.updated_ms,
+        i.attempts, i.error, i.price, i.currency, i.permanent, i.text, i.clicks,
+        \(name), i.country, b.sender, b.sent_by, \(text)
+        """
+
+    static func match(_ row: Row) -> LedgerMatch {
+        LedgerMatch(invitation: LedgerStore.invitation(row), name: row[16], country: row[17], sender: row[18],
+                    sentBy: row[19], text: row[20])
+    }
+
+    init(_ query: DeliveryQuery, group: LedgerGroup? = nil) {
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        for term in query.terms {
+            let (clause, values) = Self.clause(term)
+            // A comparison with NULL (no reason, no price) is "no": `-reason:x` keeps the rows without a reason.
+            clauses.append(term.negated ? "NOT COALESCE((\(clause)), 0)" : "COALESCE((\(clause)), 0)")
+            arguments += StatementArguments(values)
+        }
+        if let group {
+            let column: String
+            switch group.dimension {
+            case .reason: column = "i.error"
+            case .country: column = "i.country"
+            case .sender: column = "b.sender"
+            }
+            if let key = group.key {
+                clauses.append("\(column) = ?")
+                arguments += [key]
+            } else {
+                clauses.append("\(column) IS NULL")
+            }
+        }
+        sql = clauses.isEmpty ? "1" : clauses.joined(separator: " AND ")
+        self.arguments = arguments
+    }
+
+    /// `%value%` for LIKE … ESCAPE '\', the value's own `%`, `_` and `\` taken literally.
+    static func contains(_ value: String) -> String {
+        var escaped = ""
+        for ch in value {
+            if ch == "%" || ch == "_" || ch == "\\" { escaped.append("\\") }
+            escaped.append(ch)
+        }
+        return "%" + escaped + "%"
+    }
+
+    static func clause(_ term: DeliveryQuery.Term) -> (String, [any DatabaseValueConvertible]) {
+        let like = contains(term.value)
+        switch term.field {
+        case .status:
+            let statuses = (term.statuses ?? []).map(\.rawValue).sorted()
+            guard !statuses.isEmpty else { return ("0", []) }
+            return ("i.status IN (\(statuses.map { _ in "?" }.joined(separator: ",")))", statuses)
+        case .reason:
+            return (#"i.error LIKE ? ESCAPE '\'"#, [like])
+        case .country:
+            return ("i.country = ?", [term.region ?? term.value.uppercased()])
+        case .network:
+            // The platform's delivery reports do not say which network took a message: nothing matches.
+            return ("0", [])
+        case .sender:
+            return (#"b.sender LIKE ? ESCAPE '\'"#, [like])
+        case .by:
+            return (#"b.sent_by LIKE ? ESCAPE '\'"#, [like])
+        case .bulk:
+            return (#"b.bulk_id LIKE ? ESCAPE '\'"#, [String(contains(term.value).dropFirst())])
+        case .text:
+            return (#"\#(text) LIKE ? ESCAPE '\'"#, [like])
+        case .after:
+            return ("i.created_ms >= ?", [(term.date ?? .distantPast).epochMilliseconds])
+        case .before:
+            return ("i.created_ms < ?", [(term.date ?? .distantFuture).epochMilliseconds])
+        case .priceAbove:
+            return ("i.price > ?", [term.amount ?? 0])
+        case .priceBelow:
+            return ("i.price < ?", [term.amount ?? 0])
+        case .any:
+            var parts = [#"p.search_key LIKE ? ESCAPE '\'"#, #"i.error LIKE ? ESCAPE '\'"#, #"\#(text) LIKE ? ESCAPE '\'"#]
+            var values: [any DatabaseValueConvertible] = [contains(TextFolding.fold(term.value)), like, like]
+            if let digits = term.numberDigits {
+                parts.append("i.msisdn LIKE ?")
+                values.append(contains(digits))
+            } else {
+                parts.append(#"i.msisdn LIKE ? ESCAPE '\'"#)
+                values.append(like)
+            }
+            return (parts.joined(separator: " OR "), values)
+        }
+    }
+}
