@@ -22,6 +22,9 @@ public final class Workspace: @unchecked Sendable {
     /// The platform this workspace talks to.
     public let connection: PlatformConnection
     public var credentials: PlatformCredentials { connection.credentials }
+    /// Why this workspace changes nothing (`WorkspaceConfig.readOnlyReason`, else a viewer key's connection); nil when
+    /// it may. Services refuse sends by it; the screens grey every key that changes something.
+    public var readOnlyReason: String? { config.readOnlyReason ?? connection.readOnlyReason }
     /// A link of the form invitations get, for previews (the made-up one when the platform could not say).
     public var linkExample: String { connection.linkExample ?? Self.unknownLinkExample }
     public static let unknownLinkExample = "https://herald.invalid/r/AbCd2345"
@@ -43,6 +46,8 @@ public final class Workspace: @unchecked Sendable {
     public let inbox: InboxService
     /// What the screens read of the contacts and the ledger (async, so never on the UI thread).
     public var book: ContactBook { ContactBook(contacts: contacts, ledger: ledger, settings: settings, parser: parser) }
+    /// Deliveries' query, breakdown and export.
+    public var deliveries: DeliverySearch { DeliverySearch(ledger: ledger, settings: settings, clock: clock) }
     public let suggestions: SuggestionService
     public let share: ShareService
     /// The address books (`[[books]]`): synced with their folders, live while watching.
@@ -85,7 +90,7 @@ public final class Workspace: @unchecked Sendable {
         let bus = EventBus()
         self.bus = bus
         contacts = ContactStore(database: database, clock: clock)
-        ledger = LedgerStore(database: database, clock: clock)
+        ledger = LedgerStore(database: database, clock: clock, sentBy: config.senderName ?? NSUserName())
         settings = SettingsStore(database: database)
         templates = TemplateService(platform: platform, cache: TemplateCacheStore(database: database),
                                     applicationKey: credentials.applicationKey, clock: clock, settings: settings)
@@ -98,7 +103,7 @@ public final class Workspace: @unchecked Sendable {
                                                          requireSenderName: config.requireSenderName,
                                                          holdSeconds: config.holdSeconds, quietHours: config.quietHours,
                                                          maxPerDay: config.maxPerDay, emailFrom: config.emailFrom),
-                                clock: clock, names: settings, readOnlyReason: connection.readOnlyReason)
+                                clock: clock, names: settings, readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
