@@ -7,6 +7,9 @@ public struct APICaller: Sendable, Hashable {
     public var keyId: String
     public var name: String
     public var role: KeyRole
+    /// The client's address as the server saw it (without its port): what the audit trail records as "from where";
+    /// set by the server after the key was checked.
+    public var address: String? = nil
 
     public init(keyId: String, name: String, role: KeyRole) {
         self.keyId = keyId

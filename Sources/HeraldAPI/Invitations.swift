@@ -14,13 +14,18 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
     /// Herald extension: send by email instead of SMS. Each destination's `address` is then an email address and
     /// `sender` the From ("Ana Kovač <ana@example.com>" or a bare address).
     public var email: Email?
+    /// Herald extension: the bulk whose failed recipients this request sends again (what the audit trail records
+    /// as a resend). Nil: a send of its own.
+    public var resendOf: String?
 
-    public init(messageKey: String, sender: String, destinations: [Destination], sendAt: String? = nil, email: Email? = nil) {
+    public init(messageKey: String, sender: String, destinations: [Destination], sendAt: String? = nil, email: Email? = nil,
+                resendOf: String? = nil) {
         self.messageKey = messageKey
         self.sender = sender
         self.recipients = Recipients(destinations: destinations)
         self.sendAt = sendAt
         self.email = email
+        self.resendOf = resendOf
     }
 
     /// What an email invitation adds to the request.

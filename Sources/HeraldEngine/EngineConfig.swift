@@ -49,6 +49,9 @@ public struct EngineConfig: Sendable, Hashable {
     /// Words besides `PlatformEngine.stopWords` that opt a number out when a reply is one of them (upper case:
     /// `[send] stop_words`, e.g. other languages' "ODJAVA").
     public var extraStopWords: Set<String> = []
+    /// Who the audit trail names for what is done without a server key (a terminal's own platform: its sender name
+    /// or login; the server's console: the operator's login). nil: the login of the process.
+    public var localActor: String?
 
     public init(timeScale: Double = 1, carrierSeed: UInt64 = 0x4845_5241_4C44, impossibleShare: Double = 0.10,
                 uncertainShare: Double = 0.05, stuckAtNetworkShare: Double = 0.05,

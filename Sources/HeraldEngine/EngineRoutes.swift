@@ -50,5 +50,5 @@ extension PlatformEngine {
     /// Every wire route of the platform, the one list both `handle(_:)` and a Herald server's router are built from.
     /// Each area declares its routes next to their handlers (model: hummingbird-examples' `TodoController.endpoints`).
     public static let routes: [EngineRoute] =
-        sendingRoutes + heldSendRoutes + optOutRoutes + messageRoutes + shortLinkRoutes + inboxRoutes
+        sendingRoutes + heldSendRoutes + optOutRoutes + messageRoutes + shortLinkRoutes + inboxRoutes + auditRoutes
 }

@@ -60,6 +60,7 @@ extension PlatformEngine {
         try input.check("invalid schedule")
         guard let sendAt else { throw APIError.badRequest("invalid schedule", validationErrors: ["sendAt": ["required"]]) }
         let at = nowMs
+        let actor = auditActor(call.request)
         if try await carrierHolds(bulkId: bulkId) {
             let before = try await store.read { db in try Self.schedule(db, app: app, bulkId: bulkId, now: at) }
             guard before.held > 0 else { return before }
@@ -78,6 +79,8 @@ extension PlatformEngine {
                     return info
                 }
                 try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: moved, isDelta: true))
+                try db.audit.append(AuditRecord(applicationKey: app.key, at: at, actor: actor, action: .move, bulkId: bulkId,
+                                                what: "moved to \(Self.auditTime(sendAt)) (\(Self.recipients(held.count)) held)"))
             }
             return try Self.schedule(db, app: app, bulkId: bulkId, now: at)
         }
@@ -113,8 +116,9 @@ extension PlatformEngine {
         }
         let bound = heldAfter
         let stamp = nowMs
+        let actor = auditActor(call.request)
         let answer = try await store.write { [self] db -> BulkSchedule in
-            _ = try Self.schedule(db, app: app, bulkId: bulkId, now: stamp)
+            let before = try Self.schedule(db, app: app, bulkId: bulkId, now: stamp)
             let held = try db.holds.held(bulkId: bulkId, now: bound)
             if !held.isEmpty {
                 try db.holds.cancel(bulkId: bulkId, heldAt: bound, stamp: stamp)
@@ -125,6 +129,11 @@ extension PlatformEngine {
                     return info
                 }
                 try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: cancelled, isDelta: true))
+                // Taken back whole (none of it had left), or cancelled with part of it gone already.
+                let whole = before.left == 0
+                let what = "took back \(Self.recipients(held.count))" + (whole ? "; none had left" : "; \(before.left) had left")
+                try db.audit.append(AuditRecord(applicationKey: app.key, at: stamp, actor: actor, action: whole ? .takeBack : .cancel,
+                                                bulkId: bulkId, what: what))
             }
             return try Self.schedule(db, app: app, bulkId: bulkId, now: stamp)
         }

@@ -45,8 +45,15 @@ extension PlatformEngine {
         }
         try input.check("invalid opt-out")
         let at = nowMs
+        let actor = auditActor(call.request)
         let entry = try await store.write { db in
-            try db.optOuts.add(applicationKey: app.key, msisdn: msisdn, source: body.source ?? "herald", at: at)
+            let known = try db.optOuts.find(applicationKey: app.key, msisdn: msisdn) != nil
+            let entry = try db.optOuts.add(applicationKey: app.key, msisdn: msisdn, source: body.source ?? "herald", at: at)
+            if !known {
+                try db.audit.append(AuditRecord(applicationKey: app.key, at: at, actor: actor, action: .optOutAdd, subject: entry.number,
+                                                what: "opted out (\(Self.auditText(entry.source)))"))
+            }
+            return entry
         }
         return entry
     }
@@ -57,6 +64,8 @@ extension PlatformEngine {
         let app = call.app
         let msisdn = try Self.optOutNumber(call.path.number)
         let caller = call.request.caller
+        let actor = auditActor(call.request)
+        let at = nowMs
         let removed = try await store.write { db -> OptOut in
             guard let entry = try db.optOuts.find(applicationKey: app.key, msisdn: msisdn) else {
                 throw APIError.notFound("+\(msisdn) is not opted out")
@@ -65,6 +74,8 @@ extension PlatformEngine {
                 throw APIError.forbidden("+\(msisdn) opted out by replying (\(entry.source)): only an admin key takes that back")
             }
             try db.optOuts.remove(applicationKey: app.key, msisdn: msisdn)
+            try db.audit.append(AuditRecord(applicationKey: app.key, at: at, actor: actor, action: .optOutRemove, subject: entry.number,
+                                            what: "taken off the opt-out list (was \(Self.auditText(entry.source)), since \(entry.since.prefix(10)))"))
             return entry
         }
         log.notice("opt-out removed", metadata: [
@@ -106,7 +117,13 @@ extension PlatformEngine {
         guard Self.stopWords.contains(word) || config.extraStopWords.contains(word) else { return nil }
         let at = nowMs
         return try await store.write { db in
-            try db.optOuts.add(applicationKey: applicationKey, msisdn: msisdn, source: "\(OptOut.replySourcePrefix) \(word)", at: at)
+            let known = try db.optOuts.find(applicationKey: applicationKey, msisdn: msisdn) != nil
+            let entry = try db.optOuts.add(applicationKey: applicationKey, msisdn: msisdn, source: "\(OptOut.replySourcePrefix) \(word)", at: at)
+            if !known {
+                try db.audit.append(AuditRecord(applicationKey: applicationKey, at: at, actor: .reply, action: .optOutAdd,
+                                                subject: entry.number, what: "opted out (\(Self.auditText(entry.source)))"))
+            }
+            return entry
         }
     }
 }

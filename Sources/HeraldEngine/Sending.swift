@@ -138,6 +138,7 @@ extension PlatformEngine {
                 input.identifier("recipients.destinations[\(i)].messageId", id, maxLength: Self.maxClientMessageIdLength)
             }
         }
+        input.identifier("resendOf", body.resendOf, maxLength: 200)
         let sendAt = Self.sendTime(body.sendAt, field: "sendAt", now: clock.now(), input: &input)
         try input.check("invalid invitation")
         // The destination's own fields reject that destination alone, the others accepted.
@@ -172,8 +173,10 @@ extension PlatformEngine {
             p.notBefore = [sendAt, own].compactMap { $0 }.max().flatMap { $0 > now ? $0 : nil }
             return p
         }
+        let audit = SendAudit(actor: auditActor(call.request), resendOf: body.resendOf, heldUntil: sendAt)
         return try await store.write { [self] db in
-            try storeBulk(prepared, sender: body.sender, subject: body.email?.subject, app: app, message: message, now: now, db)
+            try storeBulk(prepared, sender: body.sender, subject: body.email?.subject, app: app, message: message, now: now,
+                          audit: audit, db)
         }
     }
 
@@ -239,9 +242,17 @@ extension PlatformEngine {
         prepared.price = (Double(SMSMeter.measure(rendered.text).segments) * config.pricePerSegment * 10_000).rounded() / 10_000
     }
 
-    /// Stores a request's bulk, new messages and event; replays answer what their messageId stored before.
+    /// Who sends, and how the audit trail tells the send.
+    struct SendAudit: Sendable {
+        var actor: AuditActor
+        var resendOf: String?
+        var heldUntil: Date?
+    }
+
+    /// Stores a request's bulk, new messages, event and audit entry; replays answer what their messageId stored
+    /// before (a request that only replays adds no entry: it did nothing new).
     private nonisolated func storeBulk(_ prepared: [PreparedDestination], sender: String, subject: String?, app: ApplicationRecord,
-                                   message: MessageRecord, now: Date, _ db: any EngineSQL) throws
+                                   message: MessageRecord, now: Date, audit: SendAudit, _ db: any EngineSQL) throws
         -> (SendInvitationResponse, replayed: Set<String>) {
         // Which destinations replay an earlier messageId (in an earlier request or earlier in this one).
         var earlier = try db.bulks.messages(applicationKey: app.key, ids: prepared.compactMap(\.clientId))
@@ -289,6 +300,13 @@ extension PlatformEngine {
             new.append((sent, position))
         }
         try insert(&new, prepared: prepared, applicationKey: app.key, message: message, now: now, db)
+        if !new.isEmpty {
+            let what = Self.sendWhat(accepted: accepted.count, refused: new.count - accepted.count, sender: sender, subject: subject,
+                                     heldUntil: audit.heldUntil)
+            try db.audit.append(AuditRecord(applicationKey: app.key, at: now.epochMilliseconds, actor: audit.actor,
+                                            action: audit.resendOf == nil ? .send : .resend, bulkId: bulkId,
+                                            subject: audit.resendOf, what: what))
+        }
         if !accepted.isEmpty {
             // Every subscriber learns of the bulk (and who is in it) in the transaction that accepted it.
             try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true,

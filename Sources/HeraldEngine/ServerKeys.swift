@@ -39,11 +39,14 @@ extension PlatformEngine {
         let key = Self.serverKeyPrefix + Identifiers.hex(bytes: 24)
         let info = ServerKeyInfo(id: Identifiers.hex(bytes: 4), name: trimmed, role: role, applicationKey: appKey,
                                  createdAt: Date(epochMilliseconds: nowMs), revokedAt: nil)
+        let actor = localAuditActor
         try await store.write { db in
             if try db.keys.liveKeyNamed(trimmed) {
                 throw EngineError.invalidArgument("a key named \"\(trimmed)\" exists already: revoke it or choose another name")
             }
             try db.keys.add(info, hash: Self.keyHash(key))
+            try db.audit.append(AuditRecord(applicationKey: appKey, at: info.createdAt.epochMilliseconds, actor: actor, action: .keyCreate,
+                                            subject: info.id, what: "key \(info.id) \"\(Self.auditText(info.name))\" (\(info.role.rawValue)) made"))
         }
         return (key, info)
     }
@@ -56,7 +59,13 @@ extension PlatformEngine {
     /// Revokes the key with this id or name; nil when none is live under it.
     public func revokeServerKey(_ idOrName: String) async throws -> ServerKeyInfo? {
         let at = nowMs
-        return try await store.write { db in try db.keys.revoke(idOrName: idOrName, at: at) }
+        let actor = localAuditActor
+        return try await store.write { db in
+            guard let revoked = try db.keys.revoke(idOrName: idOrName, at: at) else { return nil }
+            try db.audit.append(AuditRecord(applicationKey: revoked.applicationKey, at: at, actor: actor, action: .keyRevoke, subject: revoked.id,
+                                            what: "key \(revoked.id) \"\(Self.auditText(revoked.name))\" (\(revoked.role.rawValue)) revoked"))
+            return revoked
+        }
     }
 
     /// The live key presented, with its application; nil for an unknown or revoked key.

@@ -2,7 +2,7 @@
 /// migrations), so one set of statements serves both. Integers (times in epoch milliseconds, booleans as 0 and 1)
 /// are BIGINT; text compares byte by byte (collation "C"), as SQLite's does.
 enum PostgresEngineSchema {
-    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3), (4, version4)]
+    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3), (4, version4), (5, version5)]
 
     private static let text = #"TEXT COLLATE "C""#
 
@@ -116,5 +116,28 @@ enum PostgresEngineSchema {
     static let version4 = """
         ALTER TABLE sent ADD COLUMN channel \(text) NOT NULL DEFAULT 'sms';
         ALTER TABLE bulk ADD COLUMN subject \(text)
+        """
+
+    /// The audit trail (as SQLite's v7): only ever added to. A trigger refuses UPDATE, DELETE and TRUNCATE, whatever
+    /// statement asks (statements are split on ";" and a newline: the function's body stays on one line).
+    static let version5 = """
+        CREATE TABLE audit (
+            id BIGSERIAL PRIMARY KEY,
+            applicationKey \(text) NOT NULL,
+            createdAt BIGINT NOT NULL,
+            actor \(text) NOT NULL,
+            keyId \(text),
+            role \(text) NOT NULL,
+            address \(text) NOT NULL,
+            action \(text) NOT NULL,
+            bulkId \(text),
+            subject \(text),
+            what \(text) NOT NULL);
+        CREATE INDEX auditByApplication ON audit(applicationKey, id);
+        CREATE INDEX auditByBulk ON audit(bulkId, id) WHERE bulkId IS NOT NULL;
+        CREATE INDEX auditBySubject ON audit(subject, id) WHERE subject IS NOT NULL;
+        CREATE FUNCTION herald_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END $$;
+        CREATE TRIGGER auditKeepsEntries BEFORE UPDATE OR DELETE ON audit FOR EACH ROW EXECUTE FUNCTION herald_audit_append_only();
+        CREATE TRIGGER auditKeepsEveryEntry BEFORE TRUNCATE ON audit FOR EACH STATEMENT EXECUTE FUNCTION herald_audit_append_only()
         """
 }

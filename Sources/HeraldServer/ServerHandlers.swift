@@ -135,6 +135,7 @@ struct ServerHandlers: Sendable {
             let credential = access == .inbox || access == .inboxWrite ? holder.application.applicationCode : holder.application.secret
             wire.headers["Authorization"] = Credential.app(credential).headerValue
             wire.caller = APICaller(keyId: holder.key.id, name: holder.key.name, role: holder.key.role)
+            wire.caller?.address = context.clientAddress
         }
         return WireAnswer.response(await engine.handle(wire, on: route))
     }

@@ -18,4 +18,5 @@ extension EngineSQL {
     var inbox: InboxRepository { InboxRepository(db: self) }
     var links: LinkRepository { LinkRepository(db: self) }
     var keys: KeyRepository { KeyRepository(db: self) }
+    var audit: AuditRepository { AuditRepository(db: self) }
 }

@@ -153,6 +153,31 @@ enum SQLiteEngineSchema {
                 ALTER TABLE bulk ADD COLUMN subject TEXT;
                 """)
         }
+        m.registerMigration("v7-audit") { db in
+            // Who sent, moved, took back, resent, changed an opt-out or a key: only ever added to (the triggers refuse
+            // a change or a removal, whatever statement asks for it).
+            try db.execute(sql: """
+                CREATE TABLE audit (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    applicationKey TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    keyId TEXT,
+                    role TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    bulkId TEXT,
+                    subject TEXT,
+                    what TEXT NOT NULL);
+                CREATE INDEX auditByApplication ON audit(applicationKey, id);
+                CREATE INDEX auditByBulk ON audit(bulkId, id) WHERE bulkId IS NOT NULL;
+                CREATE INDEX auditBySubject ON audit(subject, id) WHERE subject IS NOT NULL;
+                CREATE TRIGGER auditKeepsEntries BEFORE UPDATE ON audit
+                    BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+                CREATE TRIGGER auditKeepsEveryEntry BEFORE DELETE ON audit
+                    BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+                """)
+        }
         return m
     }
 }

@@ -25,7 +25,7 @@ struct PendingSend: Codable, Sendable, Hashable {
     /// replayed messageId with its earlier result anyway).
     func body(now: Date) -> SendInvitationBody {
         SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations,
-                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil }, email: email)
+                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil }, email: email, resendOf: resendOf)
     }
 
     /// A destination's address as the ledger keeps it: E.164 with the plus, or the email address.
