@@ -52,6 +52,7 @@ extension GlobalOptions {
                                         inboxJWTKeyId: keyId, inboxJWTSecretHex: secret, ownerEmail: config.ownerEmail,
                                         emailFrom: config.emailFrom, emailCommand: emailCommand)
         workspace.inviteAllMobiles = config.inviteAllMobiles
+        engine.localActor = workspace.senderName     // who the audit trail names for what this terminal does
         workspace.holdSeconds = try Self.holdSeconds(config: config, environment: environment)
         workspace.quietHours = config.quietHours
         workspace.maxPerDay = config.maxPerDay
