@@ -27,7 +27,8 @@ public struct LedgerBreakdown: Sendable, Hashable {
 
 extension LedgerStore {
     /// Groups the recipients `query` matches by `dimension`: count, first and last seen, how many are final, failed
-    /// for good, and can be retried under `policy`. Largest group first; ties by key.
+    /// for good, and can be retried under `policy`. Largest group first; ties by key. Reasons group without regard to
+    /// ASCII case (the key is one of the spellings).
     public func breakdown(_ query: DeliveryQuery, by dimension: LedgerDimension,
                           policy: ResendPolicy = .default) throws -> LedgerBreakdown {
         let filter = LedgerFilter(query)
@@ -45,7 +46,7 @@ extension LedgerStore {
                        SUM(i.status IN (\(finals.map { _ in "?" }.joined(separator: ",")))),
                        SUM(\(retry.sql))
                 FROM \(LedgerFilter.from) WHERE \(filter.sql)
-                GROUP BY k ORDER BY COUNT(*) DESC, k
+                GROUP BY k\(dimension == .reason ? " COLLATE NOCASE" : "") ORDER BY COUNT(*) DESC, k
                 """, arguments: StatementArguments(finals) + retry.arguments + filter.arguments)
             let groups = rows.map { row in
                 LedgerBreakdownRow(group: LedgerGroup(dimension: dimension, key: row[0]), count: row[1],

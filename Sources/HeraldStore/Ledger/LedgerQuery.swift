@@ -36,7 +36,8 @@ public enum LedgerDimension: String, Sendable, Hashable, CaseIterable {
     case sender
 }
 
-/// One group of a breakdown: narrows a query to the rows whose dimension is exactly `key` (nil: the rows without one).
+/// One group of a breakdown: narrows a query to the rows whose dimension is exactly `key` (a reason without regard to
+/// ASCII case; nil: the rows without one).
 public struct LedgerGroup: Sendable, Hashable {
     public var dimension: LedgerDimension
     public var key: String?
@@ -124,8 +125,9 @@ struct LedgerFilter {
         var arguments = StatementArguments()
         for term in query.terms {
             let (clause, values) = Self.clause(term)
-            // A comparison with NULL (no reason, no price) is "no": `-reason:x` keeps the rows without a reason.
-            clauses.append(term.negated ? "NOT COALESCE((\(clause)), 0)" : "COALESCE((\(clause)), 0)")
+            // A comparison with NULL (no reason, no price) is "no": `-reason:x` keeps the rows without a reason. A term
+            // as it is (not wrapped) lets SQLite use the column's index.
+            clauses.append(term.negated ? "NOT COALESCE((\(clause)), 0)" : "(\(clause))")
             arguments += StatementArguments(values)
         }
         if let group {
@@ -136,7 +138,8 @@ struct LedgerFilter {
             case .sender: column = "b.sender"
             }
             if let key = group.key {
-                clauses.append("\(column) = ?")
+                // Reasons group without regard to case ("Absent subscriber" is "absent subscriber").
+                clauses.append(group.dimension == .reason ? "\(column) = ? COLLATE NOCASE" : "\(column) = ?")
                 arguments += [key]
             } else {
                 clauses.append("\(column) IS NULL")
