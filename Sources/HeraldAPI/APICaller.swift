@@ -10,6 +10,9 @@ public struct APICaller: Sendable, Hashable {
     /// The client's address as the server saw it (without its port): what the audit trail records as "from where";
     /// set by the server after the key was checked.
     public var address: String? = nil
+    /// Whether this caller sees phone numbers and email addresses masked (`NumberMasking`): a viewer key on a server
+    /// started with `--mask-numbers-for-viewers`; set by the server after the key was checked.
+    public var masksNumbers = false
 
     public init(keyId: String, name: String, role: KeyRole) {
         self.keyId = keyId

@@ -37,12 +37,20 @@ extension EngineRoute {
     where E.Body: Decodable, E.Response: Encodable {
         precondition(access.isEngineAuthenticated, "\(E.self): a typed route names an access rule the engine authenticates")
         self.init(E.method, E.path, access) { engine, request, parameters in
-            let app = try await engine.admit(request, access: access, parameters: parameters)
-            try allows?(app)
-            let body = try engine.body(of: request, as: E.Body.self, whenNoBody: whenNoBody)
-            let answer = try await handler(engine, EngineCall(request: request, path: PathParameters(values: parameters), app: app, body: body))
-            if E.Response.self == EmptyResponse.self { return .empty(status: status) }
-            return try .json(answer, status: status)
+            // A caller who sees numbers masked gets them masked here, in every answer and error of every typed route.
+            let masks = request.caller?.masksNumbers == true
+            do {
+                let app = try await engine.admit(request, access: access, parameters: parameters)
+                try allows?(app)
+                let body = try engine.body(of: request, as: E.Body.self, whenNoBody: whenNoBody)
+                let answer = try await handler(engine, EngineCall(request: request, path: PathParameters(values: parameters), app: app, body: body))
+                if E.Response.self == EmptyResponse.self { return .empty(status: status) }
+                return try .json(masks ? NumberMaskingSupport.masked(answer) : answer, status: status)
+            } catch let error as APIError where masks {
+                throw error.maskingNumbers()
+            } catch let error as EngineError where masks {
+                throw APIError.badRequest(error.description, validationErrors: [:]).maskingNumbers()
+            }
         }
     }
 }

@@ -56,6 +56,9 @@ final class EventCache: @unchecked Sendable {
     private var loads: [String: Load] = [:]
     /// Database reads made (for tests and the bench).
     private(set) var reads = 0
+    /// Frames with numbers masked, by application and event id: an event is masked once for all viewers.
+    private var masked: [String: [Int64: ByteBuffer]] = [:]
+    private var maskedCount = 0
 
     init(engine: PlatformEngine, maxAge: TimeInterval, capacity: Int = 10_000, maxBytes: Int = 64 << 20) {
         self.engine = engine
@@ -78,6 +81,20 @@ final class EventCache: @unchecked Sendable {
     }
 
     var databaseReads: Int { lock.withLock { reads } }
+
+    /// `frames` as a caller who sees numbers masked receives them (`NumberMasking`); each event is masked once, the
+    /// masks of the newest `capacity` events kept.
+    func masking(_ frames: [Frame], applicationKey: String) -> [Frame] {
+        frames.map { frame in
+            if let known = lock.withLock({ masked[applicationKey]?[frame.id] }) { return (frame.id, known) }
+            let buffer = EventFrameMask.masked(frame.frame)
+            lock.withLock {
+                if maskedCount >= capacity { masked.removeAll(keepingCapacity: true); maskedCount = 0 }
+                if masked[applicationKey, default: [:]].updateValue(buffer, forKey: frame.id) == nil { maskedCount += 1 }
+            }
+            return (frame.id, buffer)
+        }
+    }
 
     /// Bytes of frames kept now, and how many frames (for tests and the bench).
     var held: (bytes: Int, frames: Int) {

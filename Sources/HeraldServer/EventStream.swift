@@ -22,6 +22,8 @@ struct EventStream {
     /// The key's slot for this stream, given back when the stream ends.
     let slot: StreamSlot
     let log: Logger
+    /// Whether the subscriber sees numbers and addresses masked (a viewer key under `--mask-numbers-for-viewers`).
+    var masksNumbers = false
 
     static let batch = 500
 
@@ -46,7 +48,7 @@ struct EventStream {
         continuation.yield(ByteBuffer(string: preamble))
         let signal = engine.bell.listen()
         let state = StreamState()
-        let producer = Task { [engine, cache, applicationKey, keyId, options, metrics, revocations, log] in
+        let producer = Task { [engine, cache, applicationKey, keyId, options, metrics, revocations, log, masksNumbers] in
             metrics.subscriberJoined()
             defer { metrics.subscriberLeft() }
             await withGracefulShutdownHandler {
@@ -57,10 +59,11 @@ struct EventStream {
                         log.notice("event stream ended: its key was revoked", metadata: ["key": "\(keyId)"])
                         break
                     }
-                    let events: [EventCache.Frame]
+                    var events: [EventCache.Frame]
                     do {
                         events = try await cache.frames(applicationKey: applicationKey, after: last, limit: Self.batch,
                                                         generation: engine.bell.generation)
+                        if masksNumbers { events = cache.masking(events, applicationKey: applicationKey) }
                     } catch {
                         if error is CancellationError || Task.isCancelled || state.isClosed { break }
                         log.error("event stream read failed", metadata: ["cause": "\(PlatformEngine.failureText(error))"])

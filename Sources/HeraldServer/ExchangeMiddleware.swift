@@ -52,7 +52,7 @@ struct ExchangeMiddleware: RouterMiddleware {
     private func envelope(_ error: any Error, request: Request, context: ServerContext, requestId: String) -> Response {
         switch error {
         case let error as APIError:
-            return WireAnswer.response(error.response)
+            return WireAnswer.response((context.exchange.masksNumbers ? error.maskingNumbers() : error).response)
         case let error as WireRefusal:
             return WireAnswer.response(error.error.response)
         case let error as HTTPResponseError where error.status == .notFound:

@@ -22,7 +22,10 @@ struct ServerAuthenticator: AuthenticatorMiddleware {
         if let wait = failures.retryAfter(client) { throw APIError.tooManyRequests(retryAfter: wait) }
         do {
             let caller = try await identify(request)
-            if case .key(let holder) = caller { context.exchange.keyName = holder.key.name }
+            if case .key(let holder) = caller {
+                context.exchange.keyName = holder.key.name
+                context.exchange.masksNumbers = options.masksNumbers(for: holder.key.role)
+            }
             return caller
         } catch APIError.unauthorized {
             if let wait = failures.count(client) {

@@ -32,6 +32,7 @@ final class ExchangeRecord: Sendable {
     private struct State {
         var keyName: String?
         var bodyRead = false
+        var masksNumbers = false
     }
 
     private let state = Mutex(State())
@@ -39,6 +40,12 @@ final class ExchangeRecord: Sendable {
     var keyName: String? {
         get { state.withLock { $0.keyName } }
         set { state.withLock { $0.keyName = newValue } }
+    }
+
+    /// Whether the caller sees numbers masked (a viewer key under `--mask-numbers-for-viewers`): errors too.
+    var masksNumbers: Bool {
+        get { state.withLock { $0.masksNumbers } }
+        set { state.withLock { $0.masksNumbers = newValue } }
     }
 
     var bodyRead: Bool {

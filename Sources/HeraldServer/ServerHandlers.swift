@@ -80,7 +80,8 @@ struct ServerHandlers: Sendable {
         let lastId = try EventQueueQuery.eventId(wire.header("Last-Event-ID") ?? wire.query["lastEventId"])
         guard let slot = streams.take(holder.key.id) else { return WireAnswer.response(streams.refusal()) }
         let stream = EventStream(engine: engine, applicationKey: holder.application.applicationKey, keyId: holder.key.id, options: options,
-                                 metrics: metrics, revocations: revocations, cache: events, slot: slot, log: log)
+                                 metrics: metrics, revocations: revocations, cache: events, slot: slot, log: log,
+                                 masksNumbers: masksNumbers(for: holder))
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
@@ -97,8 +98,12 @@ struct ServerHandlers: Sendable {
             return try WireAnswer.json(EventQueueResponse(messages: [], lastEventId: newest, reset: true))
         }
         let stored = try await engine.events(applicationKey: applicationKey, after: after, limit: query.limit)
+        let masks = try masksNumbers(for: context.keyHolder())
         let messages = stored.compactMap { event -> EventQueueResponse.QueuedEvent? in
-            do { return EventQueueResponse.QueuedEvent(id: event.id, event: try HeraldJSON.decode(PlatformEvent.self, from: event.payload)) } catch {
+            do {
+                let decoded = try HeraldJSON.decode(PlatformEvent.self, from: event.payload)
+                return EventQueueResponse.QueuedEvent(id: event.id, event: masks ? decoded.maskingNumbers() : decoded)
+            } catch {
                 log.error("a stored event cannot be read; skipped", metadata: ["id": "\(event.id)", "cause": "\(error)"])
                 return nil
             }
@@ -135,6 +140,7 @@ struct ServerHandlers: Sendable {
             let credential = access == .inbox || access == .inboxWrite ? holder.application.applicationCode : holder.application.secret
             wire.headers["Authorization"] = Credential.app(credential).headerValue
             wire.caller = APICaller(keyId: holder.key.id, name: holder.key.name, role: holder.key.role)
+            wire.caller?.masksNumbers = masksNumbers(for: holder)
             wire.caller?.address = context.clientAddress
         }
         return WireAnswer.response(await engine.handle(wire, on: route))
@@ -147,11 +153,18 @@ struct ServerHandlers: Sendable {
             guard let link = try await engine.existingReferralLink(applicationKey: holder.application.applicationKey, referrer: referrer) else {
                 throw APIError.forbidden("a viewer key reads referral links; making one needs a sender key")
             }
-            return try WireAnswer.json(link)
+            return try WireAnswer.json(masksNumbers(for: holder) ? link.maskingNumbers() : link)
         }
         var wire = request
         wire.headers["Authorization"] = Credential.app(holder.application.secret).headerValue
+        wire.caller = APICaller(keyId: holder.key.id, name: holder.key.name, role: holder.key.role)
+        wire.caller?.masksNumbers = masksNumbers(for: holder)
         return WireAnswer.response(await engine.handle(wire, on: route))
+    }
+
+    /// Whether `holder` sees numbers and addresses masked: a viewer key, when the operator asked for it.
+    func masksNumbers(for holder: ServerKeyHolder) -> Bool {
+        options.masksNumbers(for: holder.key.role)
     }
 }
 

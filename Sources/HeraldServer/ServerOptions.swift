@@ -56,6 +56,9 @@ public struct ServerOptions: Sendable {
     public var tls: ServerTLSFiles?
     /// Seconds a graceful shutdown may take (requests in flight finishing) before it is cut short; see `ServerShutdown`.
     public var shutdownGrace: TimeInterval = 5
+    /// Whether viewer keys see phone numbers and email addresses masked (`+385 98 ••• 4567`, `a•••@example.com`) in
+    /// every answer, error and event; sender and admin keys see them whole (`--mask-numbers-for-viewers`).
+    public var maskNumbersForViewers = false
     /// Names this replica on every log line.
     public var replicaId = ProcessInfo.processInfo.hostName
 
@@ -73,6 +76,11 @@ public struct ServerOptions: Sendable {
         self.eventRetention = eventRetention
         self.leaseRetry = leaseRetry
     }
+}
+
+extension ServerOptions {
+    /// Whether a key of `role` sees numbers and addresses masked.
+    public func masksNumbers(for role: KeyRole) -> Bool { maskNumbersForViewers && role == .viewer }
 }
 
 /// Who may open an inbox on a server besides a server key.

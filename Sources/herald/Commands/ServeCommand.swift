@@ -139,6 +139,10 @@ struct ServeRun: AsyncParsableCommand {
         "Email invitations one key may send in an hour (per replica); more are answered 429.", valueName: "n"))
     var emailsPerKeyPerHour = 500
 
+    @Flag(name: .customLong("mask-numbers-for-viewers"), help: ArgumentHelp(
+        "Viewer keys see phone numbers and email addresses masked (+385 98 ••• 4567, a•••@example.com) in every answer and event; senders and admins see them whole."))
+    var maskNumbersForViewers = false
+
     @OptionGroup var storage: ServerDatabaseOption
 
     func run() async throws {
@@ -258,6 +262,7 @@ struct ServeRun: AsyncParsableCommand {
         guard (1...2).contains(messagingVersion) else { throw Output.failure("--messaging-version is 1 or 2") }
         var options = ServerOptions(host: host, port: port, messagingVersion: messagingVersion)
         options.build = HeraldBuild.current
+        options.maskNumbersForViewers = maskNumbersForViewers
         guard (1...1_000_000).contains(maxConnections) else { throw Output.failure("--max-connections is a number from 1 to 1000000") }
         options.maxConnections = maxConnections
         if let maxConnectionsPerAddress {
