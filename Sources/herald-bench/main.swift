@@ -40,7 +40,7 @@ struct BenchOptions {
             default: throw BenchError("unknown option \(flag)")
             }
         }
-        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "quiet", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
+        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "quiet", "deliveries", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
     }
 
     static func int(_ s: String, _ flag: String) throws -> Int {
@@ -214,6 +214,11 @@ do {
         try? FileManager.default.removeItem(at: dir)
         exit(0)
     }
+    if o.command == "deliveries" {
+        try await deliveriesBench(o, dir: dir)
+        try? FileManager.default.removeItem(at: dir)
+        exit(0)
+    }
     if o.command == "books" {
         try await booksBench(dir: dir)
         try? FileManager.default.removeItem(at: dir)
@@ -240,8 +245,9 @@ do {
         try await infobipBench(dir: dir)
         try await booksBench(dir: dir)
         try await quietBench(dir: dir)
+        try await deliveriesBench(o, dir: dir)
     }
 } catch {
-    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|books|quiet|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
+    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|books|quiet|deliveries|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
     exit(2)
 }
