@@ -14,6 +14,11 @@ public enum AuditAction: String, Codable, Sendable, Hashable, CaseIterable {
     case cancel
     case optOutAdd = "opt-out-add"
     case optOutRemove = "opt-out-remove"
+    /// An application message (the invitation's text) made or changed.
+    case messageCreate = "message-create"
+    case messageEdit = "message-edit"
+    /// The application's settings changed (message editing, inbox auth, default message).
+    case settingsChange = "settings-change"
     /// A server key made.
     case keyCreate = "key-create"
     /// A server key revoked.

@@ -95,6 +95,9 @@ extension PlatformEngine {
         return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
     }
 
+    /// "1 character", "160 characters".
+    nonisolated static func characters(_ count: Int) -> String { count == 1 ? "1 character" : "\(count) characters" }
+
     /// "1 recipient", "37 recipients".
     nonisolated static func recipients(_ count: Int) -> String { count == 1 ? "1 recipient" : "\(count) recipients" }
 

@@ -65,6 +65,7 @@ extension PlatformEngine {
         try input.check("the message is not valid")
         let now = nowMs
         let placeholder = body.placeholder ?? MessageTemplate.defaultLinkPlaceholder
+        let actor = auditActor(call.request)
         let message = try await store.write { db -> MessageRecord in
             if try db.applications.messageExists(key: key) {
                 throw APIError.badRequest("a message with key \(key) already exists", validationErrors: ["key": ["already exists"]])
@@ -73,6 +74,8 @@ extension PlatformEngine {
             guard let m = try db.applications.message(applicationKey: app.key, key: key) else {
                 throw APIError.server(status: 500, text: "message vanished after insert")
             }
+            try db.audit.append(AuditRecord(applicationKey: app.key, at: now, actor: actor, action: .messageCreate, subject: key,
+                                            what: "message \(Self.auditText(key)) made (\(Self.characters(text.count)))"))
             return m
         }
         return message.wire
@@ -81,6 +84,7 @@ extension PlatformEngine {
     nonisolated func updateMessage(_ call: EngineCall<UpdateApplicationMessage>) async throws -> ApplicationMessage {
         let (app, body, key) = (call.app, call.body, call.path.messageId)
         let now = nowMs
+        let actor = auditActor(call.request)
         let message = try await store.write { db -> MessageRecord in
             guard var m = try db.applications.message(applicationKey: app.key, key: key) else {
                 throw APIError.notFound("Message \(key) not found")
@@ -89,6 +93,10 @@ extension PlatformEngine {
             if let placeholder = body.placeholder { m.placeholder = placeholder }
             try Self.validate(text: m.text, placeholder: m.placeholder).check("the message is not valid")
             try db.applications.updateMessage(m, at: now)
+            let changed = [body.text.map { _ in "text (\(Self.characters(m.text.count)))" }, body.placeholder.map { "placeholder \(Self.auditText($0))" }]
+                .compactMap { $0 }
+            try db.audit.append(AuditRecord(applicationKey: app.key, at: now, actor: actor, action: .messageEdit, subject: key,
+                                            what: "message \(Self.auditText(key)) changed: " + (changed.isEmpty ? "nothing" : changed.joined(separator: ", "))))
             return m
         }
         return message.wire
@@ -113,6 +121,7 @@ extension PlatformEngine {
 
     nonisolated func updateSettings(_ call: EngineCall<UpdateApplicationSettings>) async throws -> ApplicationSettings {
         let (app, body) = (call.app, call.body)
+        let (actor, now) = (auditActor(call.request), nowMs)
         let updated = try await store.write { db -> ApplicationRecord in
             if let key = body.defaultMessageKey, try db.applications.message(applicationKey: app.key, key: key) == nil {
                 throw APIError.badRequest("no message \(key) in this application",
@@ -121,6 +130,11 @@ extension PlatformEngine {
             try db.applications.update(key: app.key, messageEditingAllowed: body.messageEditingAllowed,
                                        inboxAuthMode: body.inboxAuthMode, defaultMessageKey: body.defaultMessageKey)
             guard let a = try db.applications.find(key: app.key) else { throw APIError.unauthorized }
+            let changed = [body.messageEditingAllowed.map { "message editing \($0 ? "on" : "off")" },
+                           body.inboxAuthMode.map { "inbox auth \($0.rawValue)" },
+                           body.defaultMessageKey.map { "default message \(Self.auditText($0))" }].compactMap { $0 }
+            try db.audit.append(AuditRecord(applicationKey: app.key, at: now, actor: actor, action: .settingsChange,
+                                            what: changed.isEmpty ? "nothing changed" : changed.joined(separator: ", ")))
             return a
         }
         return updated.settings

@@ -79,6 +79,28 @@ import Testing
         #expect(try await trail(h, AuditFilter(bulkId: held.bulkId)).entries.map(\.action) == ["take-back", "move", "send"])
     }
 
+    @Test func messageAndSettingsChangesAreRecordedAndARefusedEditIsNot() async throws {
+        let h = try await EngineHarness.make()
+        defer { h.cleanUp() }
+        let (secret, app) = (h.creds.secret, h.creds.applicationKey)
+        _ = try await h.call(CreateApplicationMessage(secret: secret, applicationKey: app,
+                                                      body: ApplicationMessageBody(key: "WINTER", text: "Join me <>")), as: Self.ana)
+        _ = try await h.call(UpdateApplicationMessage(secret: secret, applicationKey: app, messageId: "WINTER",
+                                                      body: ApplicationMessageBody(text: "Join us <>")), as: Self.ana)
+        _ = try await h.call(UpdateApplicationSettings(secret: secret, applicationKey: app,
+                                                       body: ApplicationSettingsBody(messageEditingAllowed: false)), as: Self.olga)
+        // Editing is off now: the refused edit leaves no entry.
+        await #expect(throws: APIError.self) {
+            _ = try await h.call(UpdateApplicationMessage(secret: secret, applicationKey: app, messageId: "WINTER",
+                                                          body: ApplicationMessageBody(text: "Changed <>")), as: Self.ana)
+        }
+        let entries = try await trail(h).entries
+        #expect(entries.map(\.action) == ["settings-change", "message-edit", "message-create"], "\(entries.map(\.action))")
+        #expect(entries.map(\.what) == ["message editing off", "message WINTER changed: text (10 characters)", "message WINTER made (10 characters)"],
+                "\(entries.map(\.what))")
+        #expect(entries[0].actor == "olga" && entries[1].actor == "ana" && entries[2].subject == "WINTER")
+    }
+
     @Test func aCancelAfterPartLeftIsACancelAndWhatChangedNothingAddsNoEntry() async throws {
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }
