@@ -57,6 +57,7 @@ extension DeliveriesPane {
     /// The pane on a workspace (what the registry builds).
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
-        self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites, context: env.context), clock: env.clock)
+        self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites, search: ws.deliveries,
+                                                 context: env.context), clock: env.clock)
     }
 }

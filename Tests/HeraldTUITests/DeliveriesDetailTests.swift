@@ -60,14 +60,15 @@ import Testing
         // With the detail in front, the list behind takes no keys: the pane does not offer space or f (they go on to
         // the shell, which does nothing with them, while ? and the pane keys still work), and Esc closes the detail
         // even while a search is set.
-        f.vm.setSearch("+385")
+        f.vm.setQuery("+385")
+        await f.effects.settle()
         #expect(!f.pane.bindings.contains { $0.action == .select || $0.action == .filter })
         #expect(!f.pane.handle(action: .select) && !f.pane.handle(action: .filter))
         #expect(f.vm.selectedRecipients.isEmpty && f.vm.filter == .all)
         #expect(f.pane.handle(action: .back))
         #expect(f.vm.detail == nil && f.vm.openBulkId == bulk, "Esc closes the detail, the bulk stays open")
-        #expect(f.vm.search.query == "+385")
-        #expect(f.pane.handle(action: .back) && f.vm.search.query.isEmpty, "then Esc clears the search")
+        #expect(f.vm.query.text == "+385")
+        #expect(f.pane.handle(action: .back) && !f.vm.query.isActive, "then Esc clears the query")
         #expect(f.pane.handle(action: .back))
         #expect(f.vm.openBulkId == nil)
     }

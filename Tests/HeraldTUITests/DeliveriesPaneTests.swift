@@ -17,7 +17,7 @@ struct DeliveriesPaneTests {
         let numbers = ["+385911111111", "+385912222222", "+385913333333", "+385914444444"]
         let bulk = try #require(try await ws.invites.invite(numbers: numbers).bulkId)
         let effects = EffectPump()
-        let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites,
+        let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites, search: ws.deliveries,
                                      context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         let theme = try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default")
@@ -79,7 +79,7 @@ struct DeliveriesPaneTests {
             DeliveryUpdate(address: "385911111111", messageId: nil, status: .deliveryImpossible),
         ])
         let effects = EffectPump()
-        let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites,
+        let vm = DeliveriesViewModel(book: ws.book, invites: ws.invites, search: ws.deliveries,
                                      context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
         let pane = DeliveriesPane(viewModel: vm, clock: clock)
         await effects.settle()
@@ -98,65 +98,17 @@ struct DeliveriesPaneTests {
         let listed = Set(KeyBindings.defaults.filter { binding in
             binding.contexts.contains { KeyContext.deliveries.chain.contains($0) && $0 != .global }
         }.map(\.action))
-        for action in listed.sorted(by: { $0.rawValue < $1.rawValue }) where ![.back, .quit, .resend, Action("copy_reason")].contains(action) {
+        // breakdown_by works in the open breakdown (DeliveriesQueryPaneTests).
+        for action in listed.sorted(by: { $0.rawValue < $1.rawValue })
+        where ![.back, .quit, .resend, Action("copy_reason"), Action("breakdown_by")].contains(action) {
             #expect(pane.handle(action: action), "\(action.rawValue) is listed in Deliveries' help but does nothing")
             await effects.settle()
             if vm.openBulkId != nil { _ = vm.close() }
+            if vm.breakdown.isOpen { vm.toggleBreakdown() }
             if pane.keyContext == .editor { _ = pane.handle(action: .finishEditing) }
         }
     }
 
-    @Test func slashJumpsToAMatchAndNAndShiftNWalkThemWithoutHidingRows() async throws {
-        let f = try await BulksFixture(numbers: (0..<4).map { "+38591\(1_111_110 + $0)" })
-        defer { withExtendedLifetime(f) {} }
-        let (vm, pane) = (f.vm, f.pane)
-        let shown = vm.visibleBulks.map(\.bulkId)     // newest first
-        #expect(shown.count == 4)
-        // Search for the oldest bulk by the start of its id.
-        let target = try #require(shown.last)
-        #expect(pane.handle(action: .search))
-        #expect(pane.keyContext == .editor)
-        for c in target.prefix(8) { _ = pane.handle(unboundKey: .char(c)) }
-        #expect(vm.currentBulk?.bulkId == target)
-        #expect(pane.handle(unboundKey: .enter))
-        #expect(pane.keyContext == .deliveries)
-        #expect(vm.visibleBulks.count == 4)            // nothing hidden
-        var canvas = Canvas(size: Size(width: 100, height: 12))
-        pane.layout(in: canvas.bounds)
-        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
-        #expect(canvas.snapshot().contains("1 match · n next · N previous"))
-        // `/` again opens empty, as in vim; enter on the empty field keeps the last search.
-        #expect(pane.handle(action: .search))
-        pane.layout(in: canvas.bounds)
-        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
-        #expect(canvas.snapshot().contains("enter keeps /\(target.prefix(8))"))
-        #expect(!canvas.snapshot().contains("/\(target.prefix(8))  1 match"))
-        #expect(pane.handle(unboundKey: .enter))
-        #expect(vm.search.query == String(target.prefix(8)))
-        // Every bulk's message mentions the app: n walks them and wraps; N goes back.
-        vm.setSearch("herald")
-        #expect(vm.searchMatches == 4)
-        vm.setFilter(.failed)                          // the shown rows change: counted again
-        #expect(vm.searchMatches == 0)
-        // The title counts what the filter shows, and of how many.
-        pane.layout(in: canvas.bounds)
-        pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
-        #expect(canvas.snapshot().contains("Deliveries — \(counted(vm.visibleBulks.count, "bulk")) of 4 · filter: failed"), "\(canvas.snapshot())")
-        #expect(vm.visibleBulks.count < 4)
-        vm.setFilter(.all)
-        #expect(vm.searchMatches == 4)
-        vm.moveCursor(to: 0)
-        #expect(pane.handle(action: .nextMatch))
-        #expect(vm.cursor == 1)
-        vm.moveCursor(to: 3)
-        #expect(pane.handle(action: .nextMatch))
-        #expect(vm.cursor == 0)
-        #expect(pane.handle(action: .previousMatch))
-        #expect(vm.cursor == 3)
-        // Esc clears the search before it closes anything.
-        #expect(pane.handle(action: .back))
-        #expect(vm.search.query.isEmpty)
-    }
     /// Under NO_COLOR (attributes only) the cursor row still stands out from the rows around it, and moves with `j`.
     @Test func withoutColourTheCursorRowDiffersFromItsNeighbours() async throws {
         let f = try await BulksFixture(numbers: ["+385911111111", "+385912222222", "+385913333333"])
@@ -196,7 +148,7 @@ struct DeliveriesPaneTests {
             _ = try #require(try await ws.invites.invite(numbers: [number]).bulkId)
             clock.advance(by: 60)
         }
-        vm = DeliveriesViewModel(book: test.book, invites: ws.invites, context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
+        vm = DeliveriesViewModel(book: test.book, invites: ws.invites, search: ws.deliveries, context: effects.context(toasts: ToastBoard(clock: clock), clock: clock))
         pane = DeliveriesPane(viewModel: vm, clock: clock)
         await effects.settle()
     }

@@ -107,7 +107,7 @@ import Testing
     @Test func theHelpOverlayComesFromTheTable() {
         let lines = KeyHelp.overlayLines(for: .deliveries)
         #expect(lines.first == "5 Deliveries")
-        #expect(lines.contains("  r                Resend what failed (selected rows)"))
+        #expect(lines.contains("  r                Resend what failed (selected rows; in the breakdown: the group's)"))
         #expect(lines.contains("In every list"))
         #expect(lines.contains("  j, down          Move down"))
         #expect(lines.contains("  ctrl-l           Redraw the screen"))

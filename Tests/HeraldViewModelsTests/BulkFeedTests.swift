@@ -47,7 +47,7 @@ struct BulkFeedTests {
         let effects = EffectPump(ui: ui)
         let toasts = ToastBoard(clock: ws.clock)
         let vm = ui {
-            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites,
+            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites, search: ws.workspace.deliveries,
                                 context: effects.context(toasts: toasts, clock: ws.clock), source: ledger.source(ws.book))
         }
         await effects.settle()

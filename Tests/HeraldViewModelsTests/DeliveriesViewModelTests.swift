@@ -14,7 +14,7 @@ struct DeliveriesViewModelTests {
                       toasts: ToastBoard? = nil) async -> DeliveriesViewModel {
         let effects = effects ?? EffectPump(ui: ui)
         let vm = ui {
-            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites,
+            DeliveriesViewModel(book: ws.book, invites: ws.workspace.invites, search: ws.workspace.deliveries,
                                 context: effects.context(toasts: toasts ?? ToastBoard(clock: ws.clock), clock: ws.clock))
         }
         await effects.settle()

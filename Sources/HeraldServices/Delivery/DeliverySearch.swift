@@ -161,6 +161,7 @@ public struct DeliverySearch: Sendable {
                                  country: match.country, status: i.status, reason: i.error,
                                  permanentFailure: i.permanentFailure, price: i.price, currency: i.currency,
                                  attempts: i.attempts, clicks: i.clicks, sentAt: i.createdAt, updatedAt: i.updatedAt,
-                                 sender: match.sender, sentBy: match.sentBy, text: match.text, personId: i.personId)
+                                 sender: match.sender, sentBy: match.sentBy, text: match.text, personId: i.personId,
+                                 messageId: i.messageId)
     }
 }

@@ -30,6 +30,8 @@ public struct DeliveryRecipient: Sendable, Hashable, Identifiable {
     /// The text as sent to this recipient (else the bulk's text).
     public var text: String?
     public var personId: Int64?
+    /// The platform's id of the message, nil while it is queued.
+    public var messageId: String? = nil
 }
 
 /// A bulk holding recipients a query matched.

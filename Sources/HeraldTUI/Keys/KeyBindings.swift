@@ -51,10 +51,10 @@ nonisolated public enum KeyBindings {
         KeyBinding(.halfPageUp, [.ctrl("u")], "Half a page up", [.list]),
         KeyBinding(.first, [.char("g"), .home], "Go to the first row", [.list]),
         KeyBinding(.last, [.char("G"), .end], "Go to the last row", [.list]),
-        KeyBinding(.search, [.char("/")], "Search (Contacts: show only matches; elsewhere: jump to them)",
+        KeyBinding(.search, [.char("/")], "Search (Contacts and Deliveries: show only matches; Inbox: jump to them)",
                    [.contacts, .inbox, .deliveries]),
-        KeyBinding(.nextMatch, [.char("n")], "Next match of the search", [.inbox, .deliveries]),
-        KeyBinding(.previousMatch, [.char("N")], "Previous match of the search", [.inbox, .deliveries]),
+        KeyBinding(.nextMatch, [.char("n")], "Next match of the search", [.inbox]),
+        KeyBinding(.previousMatch, [.char("N")], "Previous match of the search", [.inbox]),
         KeyBinding(.open, [.enter], "Open the row under the cursor", [.list]),
         // Contacts: its own keys are declared in ContactsPane.swift (search, select and copy, shared, stay here)
         KeyBinding(.select, [.space], "Select or unselect the row (in Contacts' person detail: invite the number under the cursor)", [.contacts, .share, .deliveries]),
@@ -73,8 +73,8 @@ nonisolated public enum KeyBindings {
         // Deliveries: its own keys are declared in DeliveriesPane.swift
         // Editor
         KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor]),
-        KeyBinding(.earlierSearch, [.up], "In the Contacts search: the search made before (history kept across runs)", [.editor]),
-        KeyBinding(.laterSearch, [.down], "In the Contacts search: the next search of the history, then the text typed", [.editor]),
+        KeyBinding(.earlierSearch, [.up], "In the Contacts or Deliveries search: the search made before (history kept across runs)", [.editor]),
+        KeyBinding(.laterSearch, [.down], "In the Contacts or Deliveries search: the next search of the history, then the text typed", [.editor]),
         // A yes/no question
         KeyBinding(.yes, [.char("y"), .char("Y")], "Yes: send, resend or quit", [.question]),
         KeyBinding(.no, [.char("n"), .char("N"), .escape], "No: close the question, nothing happens", [.question]),

@@ -17,5 +17,6 @@ extension PaletteCommand {
         .reload,
         .name,
         .move,
+        .export,
     ]
 }

@@ -3,7 +3,8 @@ import HeraldCore
 import HeraldViewModels
 
 /// Pane 5: bulks of invitations with their counts per status and a segmented progress bar, live;
-/// a bulk opened to its recipients; a status filter; the tracker's schedule; resending what failed.
+/// a bulk opened to its recipients; a status filter and the `/` query; the breakdown of what failed and why; the
+/// tracker's schedule; resending what failed.
 public final class DeliveriesPane: LivePane {
     public let viewModel: DeliveriesViewModel
     public let title = "Deliveries"
@@ -12,7 +13,9 @@ public final class DeliveriesPane: LivePane {
     public var copier: Copier? { viewModel.context.copier }
     private var list = ListState()
     private var recipientList = ListState()
-    private var tableRect = Rect.zero
+    var breakdownList = ListState()
+    var groupList = ListState()
+    var tableRect = Rect.zero
 
     public init(viewModel: DeliveriesViewModel, clock: any HeraldClock = SystemClock()) {
         self.viewModel = viewModel
@@ -21,10 +24,11 @@ public final class DeliveriesPane: LivePane {
 
     public var keyContext: KeyContext {
         if viewModel.confirmation != nil { return .question }
-        return finder.typing ? .editor : .deliveries
+        return typingQuery ? .editor : .deliveries
     }
-    /// The `/` field.
-    private var finder = ListFinder()
+    /// The `/` field, while it is open.
+    var queryField = TextFieldState()
+    var typingQuery = false
     public var capturesAllKeys: Bool { viewModel.confirmation != nil }
 
     /// The Bulk column's width: the longest id whole when the pane leaves the message 24 columns, else 10.
@@ -52,17 +56,19 @@ public final class DeliveriesPane: LivePane {
         let shown = vm.visibleBulks.count, all = vm.bulks.count
         var title = "Deliveries — \(counted(shown, "bulk"))\(shown == all ? "" : " of \(all)") · filter: \(vm.filter.rawValue)"
             + " · sort: \(vm.sort.rawValue)"
+        if vm.breakdown.isOpen { title += " · breakdown by \(vm.breakdown.dimension.rawValue)" }
         if vm.isResending { title += " · resending…" }
         let inside = canvas.box(rect, style: Style(.borderFocused), title: title)
         canvas.put(TextFit.truncate(vm.trackerLine(now: now), to: inside.width - 1), x: inside.x + 1, y: inside.y, style: Style(.muted), clip: inside)
         var body = inside.inset(top: 1)
-        if finder.typing || !vm.search.query.isEmpty {
-            finder.render(into: &canvas, row: Rect(x: body.x, y: body.maxY - 1, width: body.width, height: 1),
-                          query: vm.search.query, matches: vm.searchMatches)
+        if typingQuery || vm.query.isActive || vm.query.error != nil {
+            renderQueryBar(into: &canvas, row: Rect(x: body.x, y: body.maxY - 1, width: body.width, height: 1))
             body = body.inset(bottom: 1)
         }
         tableRect = body
-        if let error = vm.loadError {
+        if vm.breakdown.isOpen {
+            renderBreakdown(into: &canvas, rect: body, area: rect, now: now)
+        } else if let error = vm.loadError {
             canvas.put(TextFit.truncate(error, to: body.width - 2), x: body.x + 1, y: body.y + 1, style: Style(.error), clip: body)
         } else if let open = vm.openBulk {
             renderRecipients(of: open, into: &canvas, rect: body, now: now)
@@ -70,12 +76,15 @@ public final class DeliveriesPane: LivePane {
             canvas.put("Reading the ledger…", x: inside.x + 1, y: inside.y + 2, style: Style(.muted), clip: inside)
         } else if vm.visibleBulks.isEmpty {
             let text = vm.bulks.isEmpty ? "No invitations sent yet. Select people in Contacts (1) and press I."
-                                        : "No bulk has \(vm.filter.rawValue) recipients. Press f to change the filter."
+                : vm.query.isActive ? "No bulk has a recipient matching the query. Esc clears it."
+                : "No bulk has \(vm.filter.rawValue) recipients. Press f to change the filter."
             canvas.put(TextFit.truncate(text, to: body.width - 2), x: body.x + 1, y: body.y + 1, style: Style(.muted), clip: body)
         } else {
             renderBulks(into: &canvas, rect: body, now: now)
         }
-        if let r = vm.detail, let bulk = vm.openBulk { renderDetail(of: r, in: bulk, into: &canvas, area: rect) }
+        if !vm.breakdown.isOpen, let r = vm.detail, let bulk = vm.openBulk {
+            renderDetail(of: r, bulkId: bulk.bulkId, message: bulk.message, into: &canvas, area: rect)
+        }
         if let c = vm.confirmation {
             ModalView.render(into: &canvas, area: rect, title: "Resend", lines: [
                 "Send again to \(counted(c.numbers.count, "number")) that failed \(c.what)?",
@@ -144,8 +153,10 @@ public final class DeliveriesPane: LivePane {
             return
         }
         if rows.isEmpty {
-            canvas.put("No \(vm.filter.rawValue) recipients in this bulk (f changes the filter).", x: table.x + 1, y: table.y + 1,
-                       style: Style(.muted), clip: table)
+            let text = vm.query.isActive && vm.query.recipientIds != nil
+                ? "No recipient of this bulk matches the query (esc clears it)."
+                : "No \(vm.filter.rawValue) recipients in this bulk (f changes the filter)."
+            canvas.put(text, x: table.x + 1, y: table.y + 1, style: Style(.muted), clip: table)
             return
         }
         TableView.render(into: &canvas, rect: table, columns: Self.recipientColumns, state: &recipientList, cells: { i in
@@ -164,7 +175,7 @@ public final class DeliveriesPane: LivePane {
 
     /// One recipient whole: the number, the status with the platform's reason, price, attempts, times, ids and the
     /// text as sent; it follows the cursor (j/k) and its status moves live.
-    private func renderDetail(of r: RecipientRow, in bulk: BulkSummary, into canvas: inout Canvas, area: Rect) {
+    func renderDetail(of r: RecipientRow, bulkId: String, message: String, into canvas: inout Canvas, area: Rect) {
         let width = max(20, min(area.width - 6, 76))
         var lines = [
             "Number      \(r.number)",
@@ -180,13 +191,13 @@ public final class DeliveriesPane: LivePane {
             "Queued      \(PersonDetailView.stamp(r.queuedAt))",
             "Updated     \(PersonDetailView.stamp(r.updatedAt))",
             "Message id  \(r.messageId ?? (r.status.isPending ? "none yet (queued)" : "none: the platform gave none"))",
-            "Bulk        \(bulk.bulkId)",
+            "Bulk        \(bulkId)",
         ]
         // The text as the platform sent it; else (a colleague's bulk, an older ledger) the bulk's message as written.
         if let text = r.text {
             lines += wrapped("Text        ", text, width: width)
-        } else if !bulk.message.isEmpty {
-            lines += wrapped("Template    ", bulk.message, width: width)
+        } else if !message.isEmpty {
+            lines += wrapped("Template    ", message, width: width)
         }
         ModalView.render(into: &canvas, area: area, title: r.name == "—" ? r.number : r.name, lines: Array(lines.prefix(max(1, area.height - 4))),
                          buttons: ["Close (esc)"], minWidth: width)
@@ -215,9 +226,13 @@ public final class DeliveriesPane: LivePane {
                     PaneBinding(.yes) { vm.confirmResend() }]
                 + PaneBinding.each([.back, .quit]) { vm.cancelResend() }     // q closes the innermost first
         }
-        if finder.typing {
-            return PaneBinding.each([.back, .finishEditing]) { self.finder.end() }
+        if typingQuery {
+            return PaneBinding.each([.back, .finishEditing]) { self.endQuery() } + [
+                PaneBinding(.earlierSearch) { if let text = vm.recallQuery(-1) { self.queryField.setText(text) } },
+                PaneBinding(.laterSearch) { if let text = vm.recallQuery(1) { self.queryField.setText(text) } },
+            ]
         }
+        if vm.breakdown.isOpen { return breakdownBindings }
         if vm.detail != nil {
             // The detail is in front: j/k walk the recipients under it, Enter, Esc or q close it, y copies; the list
             // behind takes nothing else.
@@ -235,15 +250,12 @@ public final class DeliveriesPane: LivePane {
         ] + declaredBindings + [
             // A held bulk under the cursor is taken back here; otherwise the key takes back the countdown's sends.
             PaneBinding.declining(.takeBack, footer: ((vm.openBulk ?? vm.currentBulk)?.held ?? 0) > 0 ? "take back" : nil) { vm.takeBack() },
-            // Esc clears a search first; then it, and q, leave the open bulk; from the list q quits.
-            PaneBinding.declining(.back, footer: inBulk ? "back" : nil) {
-                if !vm.search.query.isEmpty { vm.setSearch(""); return true }
-                return vm.close()
+            // Esc clears the query first; then it, and q, leave the open bulk; from the list q quits.
+            PaneBinding.declining(.back, footer: inBulk ? "back" : vm.query.isActive ? "clear query" : nil) {
+                vm.clearQuery() || vm.close()
             },
             PaneBinding.declining(.quit) { vm.close() },
-            PaneBinding(.search) { self.finder.begin() },
-            PaneBinding(.nextMatch) { vm.findNext() },
-            PaneBinding(.previousMatch) { vm.findNext(backward: true) },
+            PaneBinding(.search, footer: "query") { self.beginQuery() },
             PaneBinding(.reload) { vm.reload() },
             PaneBinding(.select) { vm.toggleSelection(); vm.moveCursor(by: 1) },
             PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
@@ -258,16 +270,22 @@ public final class DeliveriesPane: LivePane {
     }
 
     public func handle(unboundKey key: Key) -> Bool {
-        if finder.typing, viewModel.confirmation == nil {
-            let typed = finder.type(key)
-            if let query = typed.query { viewModel.setSearch(query) }
-            return typed.handled
+        if typingQuery, viewModel.confirmation == nil {
+            if key == .enter || key == .tab { endQuery(); return true }
+            let before = queryField.text
+            guard queryField.handle(key) else { return false }
+            if queryField.text != before {
+                viewModel.restartHistory()
+                viewModel.setQuery(queryField.text)
+            }
+            return true
         }
         return viewModel.confirmation != nil     // the question keeps every key
     }
 
     public func handle(mouse: MouseEvent) -> Bool {
         let vm = viewModel
+        if vm.breakdown.isOpen { return breakdownNavigation.scroll(mouse) }
         if navigation.scroll(mouse) { return true }
         let tableTop = vm.openBulkId == nil ? tableRect.y + 1 : tableRect.y + 5
         let rows = Rect(x: tableRect.x, y: tableTop, width: tableRect.width, height: tableRect.maxY - tableTop)
@@ -286,8 +304,18 @@ extension DeliveriesPane: KeyDeclaring {
     /// Deliveries' own keys, each whole, in the footer's order; listed in the list and, where `listed` says so, in a
     /// recipient's detail (f and s share their names with Contacts' keys and stay in `KeyBindings.table`).
     public nonisolated static let keys: [PaneKey<DeliveriesPane>] = [
-        PaneKey("resend", [.char("r")], "Resend what failed (selected rows)", [.deliveries], footer: "resend failed",
-                listed: { $0.viewModel.detail == nil }) { $0.viewModel.requestResend() },
+        PaneKey("resend", [.char("r")], "Resend what failed (selected rows; in the breakdown: the group's)", [.deliveries],
+                footer: "resend failed", listed: { $0.viewModel.detail == nil && $0.viewModel.breakdown.detailId == nil }) { pane in
+            if pane.viewModel.breakdown.isOpen { pane.viewModel.requestGroupResend() } else { pane.viewModel.requestResend() }
+        },
+        PaneKey("breakdown", [.char("b")], "Break down what the query matches by failure reason, country or sender ID (again: close)",
+                [.deliveries], footerNow: { $0.viewModel.breakdown.isOpen ? "close breakdown" : "breakdown" },
+                listed: { $0.viewModel.detail == nil && $0.viewModel.breakdown.detailId == nil }) { $0.viewModel.toggleBreakdown() },
+        PaneKey("breakdown_by", [.char("d")], "In the breakdown: group by reason, country or sender ID", [.deliveries],
+                footerNow: { "by \($0.viewModel.breakdown.dimension.next.rawValue)" },
+                listed: { $0.viewModel.breakdown.isOpen && $0.viewModel.breakdown.openGroup == nil }) {
+            $0.viewModel.cycleBreakdownDimension()
+        },
         PaneKey("copy_reason", [.char("e")], "Copy why the recipient under the cursor (or in detail) failed", [.deliveries],
                 listed: { $0.viewModel.openBulkId != nil },
                 disabledReason: { $0.viewModel.currentRecipient?.error == nil ? "this recipient has no failure reason" : nil }) {

@@ -178,9 +178,29 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
         permanentFailure = inv.permanentFailure
         text = inv.text.map { TerminalSafeText.sanitize($0) }
         clicks = inv.clicks
-        price = inv.currency.flatMap { currency in
-            inv.price.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") }
-        }
+        price = Self.price(inv.price, inv.currency)
+    }
+
+    /// A recipient a Deliveries query matched (a breakdown group's).
+    public init(_ r: DeliveryRecipient) {
+        invitationId = r.id
+        name = TerminalSafeText.sanitize(r.name ?? "—")
+        number = TerminalSafeText.sanitize(r.number)
+        status = r.status
+        updatedAt = r.updatedAt
+        error = r.reason.map { TerminalSafeText.sanitize($0) }
+        messageId = r.messageId
+        attempts = r.attempts
+        queuedAt = r.sentAt
+        permanentFailure = r.permanentFailure
+        text = r.text.map { TerminalSafeText.sanitize($0) }
+        clicks = r.clicks
+        price = Self.price(r.price, r.currency)
+    }
+
+    /// "0.0075 EUR", when the carrier named a currency.
+    static func price(_ amount: Double?, _ currency: String?) -> String? {
+        currency.flatMap { currency in amount.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") } }
     }
 }
 

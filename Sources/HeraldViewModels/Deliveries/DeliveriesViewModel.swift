@@ -10,13 +10,19 @@ public final class DeliveriesViewModel {
     public let context: ViewModelContext
     /// The bulks, the open bulk's recipients, the lights and the tracker's schedule.
     public let feed: BulkFeed
-    private let invites: InviteService
-    private let book: ContactBook
+    let invites: InviteService
+    let book: ContactBook
+    /// The `/` query, the breakdown and the export, over the ledger.
+    let search: DeliverySearch
 
     public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
     public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
-    /// The `/` search: the cursor jumps between matching rows; nothing is hidden.
-    public private(set) var search = ListSearch()
+    /// The `/` query: only bulks with a matching recipient show, and in an open bulk only the recipients that match.
+    public internal(set) var query = DeliveryQueryState()
+    /// The queries made before, kept across runs (↑/↓ in the field).
+    public internal(set) var queryHistory = SearchHistory()
+    /// The breakdown of what the query matches (`b`).
+    public internal(set) var breakdown = DeliveryBreakdownState()
     /// The rows the filter and sort let through, as last worked out.
     private var shown = DeliveryRows()
     public private(set) var cursor = 0
@@ -31,17 +37,19 @@ public final class DeliveriesViewModel {
 
     public typealias HighlightKey = BulkFeed.HighlightKey
 
-    public init(book: ContactBook, invites: InviteService, context: ViewModelContext,
+    public init(book: ContactBook, invites: InviteService, search: DeliverySearch, context: ViewModelContext,
                 source: BulkSource? = nil) {
         self.book = book
         self.invites = invites
+        self.search = search
         self.context = context
         feed = BulkFeed(source: source ?? BulkSource(book: book), effects: context.effects, clock: context.clock)
         feed.listener = self
         feed.reload()
+        loadQueryHistory()
     }
 
-    private var toasts: ToastBoard { context.toasts }
+    var toasts: ToastBoard { context.toasts }
 
     // MARK: reading
 
@@ -86,16 +94,22 @@ public final class DeliveriesViewModel {
     /// The open bulk's summary.
     public var openBulk: BulkSummary? { openBulkId.flatMap { id in bulks.first { $0.bulkId == id } } }
 
-    private func refilter() {
-        shown.bulks = sort.ordered(filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 })
+    func refilter() {
+        var kept = filter == .all ? bulks : bulks.filter { $0.count(filter) > 0 }
+        if query.isActive, let matched = query.matches.map({ _ in query.matchedByBulk }) {
+            kept = kept.filter { matched[$0.bulkId] != nil }
+        }
+        shown.bulks = sort.ordered(kept)
         shown.longestBulkId = shown.bulks.lazy.map(\.bulkId.utf8.count).max() ?? 0
         shown.version += 1
         cursor = max(0, min(cursor, visibleBulks.count - 1))
         refilterRecipients()
     }
 
-    private func refilterRecipients() {
-        shown.recipients = sort.ordered(filter == .all ? recipients : recipients.filter { filter.matches($0.status) })
+    func refilterRecipients() {
+        var kept = filter == .all ? recipients : recipients.filter { filter.matches($0.status) }
+        if query.isActive, let ids = query.recipientIds { kept = kept.filter { $0.invitationId.map(ids.contains) ?? false } }
+        shown.recipients = sort.ordered(kept)
         shown.version += 1
         recipientCursor = max(0, min(recipientCursor, visibleRecipients.count - 1))
         // The cursor stays on the recipient shown in detail; one no longer shown closes the detail.
@@ -174,6 +188,7 @@ public final class DeliveriesViewModel {
         guard let bulk = currentBulk else { return }
         recipientCursor = 0
         feed.follow(bulk.bulkId)
+        askOpenBulkMatches()
     }
 
     /// Closes the recipient's detail, else the open bulk; false when neither was open.
@@ -247,7 +262,7 @@ public final class DeliveriesViewModel {
         }
     }
 
-    private func confirmResend(of bulkIds: [String], failed numbers: [String], what: String) {
+    func confirmResend(of bulkIds: [String], failed numbers: [String], what: String) {
         let failed = Array(Set(numbers)).sorted()
         guard !failed.isEmpty else { toasts.post("nothing failed \(what)", level: .info); return }
         confirmation = ResendConfirmation(bulkIds: bulkIds, numbers: failed, what: what)
@@ -331,6 +346,7 @@ public final class DeliveriesViewModel {
         switch event {
         case .ledgerChanged(let change):
             feed.fold(change)
+            ledgerMoved()
             return true
         case .trackerState(let state):
             feed.tracker = state
@@ -350,51 +366,6 @@ public final class DeliveriesViewModel {
             return CopyTarget(text: r.number, what: "number")
         }
         return currentBulk.map { CopyTarget(text: $0.bulkId, what: "bulk id") }
-    }
-
-
-    // MARK: search (`/`, n, N)
-
-    /// The text a search looks in for row `i` of what is shown: a bulk's id and message, or a recipient's name,
-    /// number, status and message id.
-    public func searchText(at i: Int) -> String {
-        if openBulkId != nil {
-            guard visibleRecipients.indices.contains(i) else { return "" }
-            let r = visibleRecipients[i]
-            return [r.name, r.number, r.statusText, r.messageId ?? "", r.error ?? ""].joined(separator: " ")
-        }
-        guard visibleBulks.indices.contains(i) else { return "" }
-        return visibleBulks[i].bulkId + " " + visibleBulks[i].message
-    }
-
-    private var shownCount: Int { openBulkId != nil ? visibleRecipients.count : visibleBulks.count }
-    private var shownCursor: Int { openBulkId != nil ? recipientCursor : cursor }
-
-    /// How many shown rows match the search. Drawn every frame, so counted once per query and shown rows
-    /// (10,000 bulks would otherwise be searched on every frame).
-    public var searchMatches: Int {
-        let key = DeliveryRows.MatchKey(query: search.query, openBulkId: openBulkId, shown: shown.version)
-        if let cached = shown.matchCount, cached.key == key { return cached.count }
-        let count = search.count(shownCount, text: searchText(at:))
-        shown.matchCount = (key, count)
-        return count
-    }
-
-    /// Searches for `query` as it is typed: the cursor goes to the first match from where it is.
-    public func setSearch(_ query: String) {
-        search.set(query)
-        if let at = search.find(from: shownCursor, count: shownCount, text: searchText(at:)) { moveCursor(to: at) }
-    }
-
-    /// `n` / `N`: the next or previous match after the cursor; a toast when nothing matches.
-    public func findNext(backward: Bool = false) {
-        guard !search.query.isEmpty else { toasts.post("no search yet: press / to search", level: .info); return }
-        let start = backward ? shownCursor - 1 : shownCursor + 1
-        guard let at = search.find(from: start, count: shownCount, backward: backward, text: searchText(at:)) else {
-            toasts.post("nothing here matches \"\(search.query)\"", level: .info)
-            return
-        }
-        moveCursor(to: at)
     }
 }
 
