@@ -2,6 +2,8 @@
 nonisolated public struct Canvas: Sendable, Equatable {
     public private(set) var size: Size
     public private(set) var cells: [Cell]
+    /// The cells of this frame that are links (`markLinks`), for a terminal that can make them clickable (OSC 8).
+    public internal(set) var links: [LinkSpan] = []
 
     public init(size: Size, fill: Cell = .blank) {
         self.size = size
@@ -22,6 +24,7 @@ nonisolated public struct Canvas: Sendable, Equatable {
     public mutating func clear(style: Style = .text) {
         let blank = Cell(" ", style: style)
         for i in cells.indices { cells[i] = blank }
+        links.removeAll(keepingCapacity: true)
     }
 
     /// Writes one cell; a cluster of several columns that it cuts is blanked whole, so no part of it stays.

@@ -202,6 +202,7 @@ public final class InboxPane: LivePane {
             y += 1
         }
         readerLineCount = lines.count
+        canvas.markLinks(in: Rect(x: area.x, y: area.y, width: area.width, height: max(0, y - area.y)))   // links in the body
         if below > 0 {
             let more = "▼ \(below + 1) more line\(below + 1 == 1 ? "" : "s") below · space reads on · G goes to the end"
             canvas.put(TextFit.truncate(more, to: area.width), x: area.x, y: y, style: Style(.muted), clip: area)

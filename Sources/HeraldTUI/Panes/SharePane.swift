@@ -24,6 +24,7 @@ public final class SharePane: LivePane {
         renderChannels(into: &canvas, rect: columns[0])
         canvas.verticalLine(x: columns[1].x, y: columns[1].y, length: columns[1].height)
         renderDetail(into: &canvas, rect: columns[2].inset(left: 1), theme: theme)
+        canvas.markLinks(in: columns[2].inset(left: 1))      // the referral link and share URLs: OSC 8 where shown
     }
 
     private func renderChannels(into canvas: inout Canvas, rect: Rect) {
@@ -106,7 +107,10 @@ public final class SharePane: LivePane {
         if case .social = model.current { return }
         y += 1
         for (name, url) in model.socialLinks {
+            let row = y, room = rect.width - 10
             line(TextFit.pad(name, to: 9) + " " + url, Style(.muted))
+            // Cut short here (…), the URL is still a link to the whole where the terminal shows links.
+            canvas.markLink(x: rect.x + 10, y: row, width: url.count <= room ? url.count : room - 1, url: url)
         }
     }
 

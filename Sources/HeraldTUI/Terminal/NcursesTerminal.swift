@@ -18,6 +18,10 @@ public final class NcursesTerminal: Terminal {
     /// The clusters joined by ZWJ on screen, by row then column: written again after every frame that
     /// touches their row, since ncurses may re-send its stand-in there to save a cursor move.
     private var joinedOnScreen: [Int: [Int: JoinedCluster]] = [:]
+    /// Whether the links a frame marks go out as OSC 8 hyperlinks (`HyperlinkSetting.isEnabled`); off by default.
+    public var hyperlinks = false
+    /// The link spans of the frame on screen.
+    private var linksOnScreen: [LinkSpan] = []
     private var pairs: [PairKey: Int32] = [:]
     private var nextPair: Int32 = 1
     private var styleCache: [Style: (attrs: attr_t, pair: Int32)] = [:]
@@ -228,6 +232,25 @@ public final class NcursesTerminal: Terminal {
             (joinedOnScreen[y] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
         }
         if !overlays.isEmpty { writeRaw(JoinedCluster.bytes(overlays, depth: depth)) }
+        writeLinks(of: canvas, rowsWritten: Set(runs.map(\.y)))
+    }
+
+    /// Writes the frame's links again as OSC 8 hyperlinks over what ncurses wrote (ncurses' cells cannot hold them):
+    /// those on a row ncurses just wrote (it may have written their cells plain), and those new since the last frame.
+    private func writeLinks(of canvas: Canvas, rowsWritten: Set<Int>) {
+        defer { linksOnScreen = hyperlinks ? canvas.links : [] }
+        guard hyperlinks, !canvas.links.isEmpty else { return }
+        let before = Set(linksOnScreen)
+        let due = canvas.links.filter { rowsWritten.contains($0.y) || !before.contains($0) }
+        guard !due.isEmpty else { return }
+        let bytes = OSC8.bytes(due, canvas: canvas, theme: theme, depth: depth)
+        if !bytes.isEmpty { writeRaw(bytes) }
+    }
+
+    /// Gets the person's attention the way `notification` says (the bell, OSC 9, OSC 777), between frames: the bytes
+    /// go straight to the terminal, never into a cell. Call on the app loop's thread only.
+    public func announce(_ notification: TerminalNotification, title: String, body: String) {
+        writeRaw(notification.bytes(title: title, body: body))
     }
 
     /// Up to CCHARW_MAX code points of `text`, NUL-terminated; a longer piece keeps its first one.
