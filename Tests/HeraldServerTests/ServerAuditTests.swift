@@ -38,6 +38,21 @@ import Testing
         #expect(try await s.raw(.get, ListAudit.path.description).status == 401)
     }
 
+    /// On a server that masks numbers for viewers, a viewer reads an opt-out's entry with its number masked (and a
+    /// sender ID that is a number masked in its text); a sender reads them whole.
+    @Test func aViewerReadsTheNumbersOfTheTrailMaskedWhenTheServerMasksThem() async throws {
+        var options = ServerOptions(host: "127.0.0.1", port: 0)
+        options.maskNumbersForViewers = true
+        let s = try await ServerHarness(options: options)
+        defer { s.stop() }
+        _ = try await s.call(AddOptOut(secret: s.sender, number: "+385981234567"))
+        let whole = try #require(try await trail(s, key: s.sender).list?.entries.first)
+        #expect(whole.action == "opt-out-add" && whole.subject == "+385981234567")
+        let masked = try #require(try await trail(s, key: s.viewer).list?.entries.first)
+        #expect(masked.action == "opt-out-add" && masked.subject == "+385 98 ••• 4567", "\(masked)")
+        #expect(masked.actor == "ana" && masked.id == whole.id)
+    }
+
     @Test func noRouteChangesOrRemovesAnEntry() async throws {
         let s = try await ServerHarness()
         defer { s.stop() }
