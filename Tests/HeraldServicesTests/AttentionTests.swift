@@ -35,6 +35,10 @@ import HeraldEmbedded
         let notices = AttentionRules.bulkNotices(settled, threshold: .percent(50), at: Self.at)
         #expect(notices.map(\.kind) == [.bulkSettled])
         #expect(notices.first?.line == "bulk b1 settled: 10 recipients: 8 invited, 1 failed, 1 cancelled")
+        // Polling gave up on an SMS stuck at the network: nothing will change any more, so the bulk is settled.
+        let stuck = BulkTally(bulkId: "b3", recipients: 4, invited: 4, failed: 0, cancelled: 0, open: 1, polled: false)
+        #expect(AttentionRules.bulkNotices(stuck, threshold: nil, at: Self.at).map(\.body)
+                == ["4 recipients: 4 invited, 1 never confirmed (polling ended)"])
         let takenBack = BulkTally(bulkId: "b2", recipients: 3, invited: 0, failed: 0, cancelled: 3, open: 0)
         #expect(AttentionRules.bulkNotices(takenBack, threshold: .count(1), at: Self.at).isEmpty)
     }

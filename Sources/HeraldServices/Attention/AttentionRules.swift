@@ -5,8 +5,8 @@ import HeraldStore
 /// The pure half of attention: which notices a bulk's tally or an inbox's newest messages call for. Whether one was
 /// already given is not decided here (`NoticeClaims` knows, across processes); these rules only say what is true now.
 public enum AttentionRules {
-    /// The notices `tally` calls for: settled (no recipient can change any more, and not all were taken back), and
-    /// failures at or over `threshold` (none when `threshold` is nil).
+    /// The notices `tally` calls for: settled (no recipient can change any more, or polling gave up on those that
+    /// could, and not all were taken back), and failures at or over `threshold` (none when `threshold` is nil).
     public static func bulkNotices(_ tally: BulkTally, threshold: FailureThreshold?, at: Date) -> [AttentionNotice] {
         var out: [AttentionNotice] = []
         let name = "bulk \(tally.bulkId.prefix(8))"
@@ -16,12 +16,13 @@ public enum AttentionRules {
                                        body: "\(percent(tally.failed, of: tally.recipients)) of \(tally.recipients), over the threshold of \(threshold)",
                                        at: at))
         }
-        if tally.recipients > 0, tally.open == 0, tally.cancelled < tally.recipients {
+        if tally.recipients > 0, tally.open == 0 || !tally.polled, tally.cancelled < tally.recipients {
             var parts = ["\(tally.invited) invited"]
             if tally.failed > 0 { parts.append("\(tally.failed) failed") }
             if tally.cancelled > 0 { parts.append("\(tally.cancelled) cancelled") }
             let other = tally.recipients - tally.invited - tally.failed - tally.cancelled
             if other > 0 { parts.append("\(other) other") }
+            if tally.open > 0 { parts.append("\(tally.open) never confirmed (polling ended)") }
             out.append(AttentionNotice(kind: .bulkSettled, subject: tally.bulkId, title: "\(name) settled",
                                        body: "\(counted(tally.recipients, "recipient")): " + parts.joined(separator: ", "), at: at))
         }

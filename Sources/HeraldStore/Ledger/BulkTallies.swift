@@ -15,8 +15,12 @@ public struct BulkTally: Sendable, Hashable {
     public var cancelled: Int
     /// Recipients whose status can still change (an email its mail server took counts as settled).
     public var open: Int
+    /// Whether delivery polling still asks about it: false once its passes are spent (the tracker gave up on what is
+    /// left open, an SMS stuck at the network).
+    public var polled: Bool
 
-    public init(bulkId: String, recipients: Int, invited: Int, failed: Int, cancelled: Int, open: Int) {
+    public init(bulkId: String, recipients: Int, invited: Int, failed: Int, cancelled: Int, open: Int, polled: Bool = true) {
+        self.polled = polled
         self.bulkId = bulkId
         self.recipients = recipients
         self.invited = invited
@@ -51,9 +55,14 @@ extension LedgerStore {
                                     THEN 0 ELSE 1 END)
                     FROM invitation WHERE bulk_id IN (\(marks)) GROUP BY bulk_id
                     """, arguments: StatementArguments(chunk))
+                // A bulk whose passes are spent has had one and has no next one (as the tracker reads it).
+                let spent = Set(try String.fetchAll(db, sql: """
+                    SELECT bulk_id FROM bulk WHERE bulk_id IN (\(marks)) AND passes_done > 0 AND next_poll_ms IS NULL
+                    """, arguments: StatementArguments(chunk)))
                 for row in rows {
                     let id: String = row[0]
-                    out[id] = BulkTally(bulkId: id, recipients: row[1], invited: row[2], failed: row[3], cancelled: row[4], open: row[5])
+                    out[id] = BulkTally(bulkId: id, recipients: row[1], invited: row[2], failed: row[3], cancelled: row[4], open: row[5],
+                                        polled: !spent.contains(id))
                 }
             }
             return out
