@@ -1,0 +1,56 @@
+import Foundation
+import HeraldTestKit
+import Testing
+
+/// The real binary in tmux on the demo workspace: `/` in Deliveries narrows the bulks to the query, `b` breaks what
+/// it matches down by reason and `d` by country, and `:export` writes what is shown to a file.
+@Suite(.serialized) struct UIDeliveriesQueryTests {
+    /// "12 recipients in 4 bulks" on the query bar: the number of recipients.
+    static func matched(_ screen: String) -> Int? {
+        guard let range = screen.range(of: #"(\d+) recipients? in \d+ bulks?"#, options: .regularExpression) else { return nil }
+        return Int(screen[range].prefix { $0.isNumber })
+    }
+
+    @Test func slashNarrowsTheBulksBBreaksThemDownAndExportWritesThem() async throws {
+        let ui = try await HeraldUISession.start(width: 120, height: 30)
+        try await ui.waitForFirstFrame()
+        try await ui.keys("5")
+        _ = try await ui.waitUntil("the Deliveries pane", timeout: 20) { $0.contains("Deliveries —") && $0.contains("Progress") }
+        try await ui.keys("/")
+        try await ui.type("status:failed")
+        // The demo's bulks settle within seconds at this time scale; a tenth of the simulated carrier's messages fail.
+        let narrowed = try await ui.waitUntil("failed recipients matched", timeout: 30) { (Self.matched($0) ?? 0) > 0 }
+        #expect(narrowed.contains("/status:failed") || narrowed.contains("/ status:failed"), "\(narrowed)")
+        #expect(narrowed.contains(" of "), "the title says how many bulks of all are shown: \(narrowed)")
+        try await ui.keys("Enter")
+        // A word that is not a state says what to write instead.
+        try await ui.keys("/")
+        try await ui.type(" -status:nope")
+        _ = try await ui.waitFor("status:nope is not a state")
+        for _ in 0..<" -status:nope".count { try await ui.keys("BSpace") }
+        try await ui.keys("Enter")
+        let count = try #require(Self.matched(try await ui.waitUntil("the query again") { Self.matched($0) != nil }))
+        try await ui.keys("b")
+        let breakdown = try await ui.waitFor("breakdown by reason")
+        #expect(breakdown.contains("Share") && breakdown.contains("Last seen"), "\(breakdown)")
+        try await ui.keys("d")
+        // The demo's people have numbers of several countries: a row per country, the shares adding up.
+        let byCountry = try await ui.waitUntil("the breakdown by country") {
+            $0.contains("breakdown by country") && $0.contains("the query's \(count) recipient")
+        }
+        #expect(byCountry.contains("Country") && byCountry.contains("%"))
+        try await ui.keys("Enter")
+        _ = try await ui.waitUntil("the group's recipients") { $0.contains("Country “") && $0.contains("Number") && $0.contains("can be resent") }
+        try await ui.keys("Escape", "Escape")
+        _ = try await ui.waitUntil("the breakdown closed") { !$0.contains("breakdown by") && $0.contains("Progress") }
+        let file = ui.folder.appendingPathComponent("failed.csv")
+        try await ui.keys(":")
+        try await ui.type("export \(file.path)")
+        try await ui.keys("Enter")
+        _ = try await ui.waitFor("exported ", timeout: 15)
+        let csv = try String(contentsOf: file, encoding: .utf8)
+        let rows = csv.split(separator: "\r\n")
+        #expect(rows.first?.hasPrefix("bulk,time,sent_by,number,name,country") == true, "\(rows.first ?? "")")
+        #expect(rows.count - 1 >= count, "every failed recipient matched is in the file (failures only grow)")
+    }
+}
