@@ -18,6 +18,10 @@ struct GlobalOptions: ParsableArguments {
         valueName: "name"))
     var profile: String?
 
+    @Flag(name: .customLong("read-only"), help: ArgumentHelp(
+        "Read and watch only (a support desk; $HERALD_READ_ONLY, read_only in config.toml): nothing is sent, edited, imported or deleted."))
+    var readOnlyFlag = false
+
     var paths: HeraldPaths { HeraldPaths.resolve(dataDirOption: dataDir, configOption: configFile, profileOption: profile) }
 
     func validate() throws {

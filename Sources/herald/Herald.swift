@@ -34,6 +34,9 @@ struct Herald: AsyncParsableCommand {
             Output.warn("\(problem); nothing will be logged (set XDG_STATE_HOME)")
         }
         do {
+            // Read-only mode refuses a command that changes something before it runs (a parse of its own: the command
+            // run below is sent to its task untouched).
+            try (parseAsRoot(arguments) as? any ChangingCommand)?.refuseWhenReadOnly()
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -33,6 +33,8 @@ public struct WorkspaceConfig: Sendable {
     public var requireSenderName = false
     /// `[invite] numbers = "all-mobiles"`: a person with several mobiles gets an SMS on each (default: one).
     public var inviteAllMobiles = false
+    /// Why this terminal changes nothing whatever its platform allows (`--read-only`, a support desk); nil: it may.
+    public var readOnlyReason: String?
     /// `[send] hold_seconds`: the undo window before anything leaves (0: at once).
     public var holdSeconds: TimeInterval = 0
     /// `[send] quiet_hours`: hours of each recipient's local day in which no invitation reaches them.

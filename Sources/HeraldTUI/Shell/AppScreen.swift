@@ -102,7 +102,8 @@ public final class AppScreen: Screen {
         paneRect = rows[1]
         focusedPane.render(into: &canvas, in: paneRect, theme: theme)
         if roomy {
-            AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: focusedPane.hints, context: focusedPane.keyContext, keyMap: keyMap)
+            AppStatusBar.renderHints(into: &canvas, rect: rows[2], hints: ReadOnlyKeys.restrict(focusedPane.hints, reason: app.readOnlyReason),
+                                     context: focusedPane.keyContext, keyMap: keyMap)
         }
         AppStatusBar.renderStatus(into: &canvas, rect: rows[3], app: app, themeName: theme.name)
         // The undo window's countdown stays below the toasts until the send leaves or is taken back.
@@ -185,7 +186,7 @@ public final class AppScreen: Screen {
         guard let action = keyMap.action(for: key, in: context) else {
             return pane.handle(unboundKey: key)
         }
-        let bindings = pane.bindings
+        let bindings = offeredBindings(of: pane)
         if let reason = bindings.binding(for: action)?.disabledReason {
             app.toasts.post(reason, level: .warning)       // listed but not now: the key says why
             return true
@@ -271,8 +272,18 @@ public final class AppScreen: Screen {
 
     /// `?`: the keys of the focused pane, those it does not offer now muted (with why, when a binding says).
     func showHelp() {
-        let bindings = focusedPane.bindings
-        help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: bindings.offered, reasons: bindings.disabledReasons)
+        let bindings = offeredBindings(of: focusedPane)
+        var reasons = bindings.disabledReasons
+        if let reason = app.readOnlyReason {
+            for action in ReadOnlyKeys.changing { reasons[action] = reason }     // greyed with why, listed now or not
+        }
+        help = HelpOverlay(context: focusedPane.keyContext, keyMap: keyMap, offered: bindings.offered, reasons: reasons)
+    }
+
+    /// What `pane` offers now, as this terminal may use it: in a read-only workspace (`AppViewModel.readOnlyReason`)
+    /// every key that changes something is disabled with the reason (`ReadOnlyKeys`).
+    func offeredBindings(of pane: any Pane) -> [PaneBinding] {
+        ReadOnlyKeys.restrict(pane.bindings, reason: app.readOnlyReason)
     }
 
     /// ctrl-r: the focused pane reads its data again (a toast when it has none).
@@ -334,6 +345,7 @@ public final class AppScreen: Screen {
     public func run(commandLine line: String) {
         do throws(PaletteError) {
             let (command, argument) = try paletteModel.parse(line).get()
+            if let reason = app.readOnlyReason, ReadOnlyKeys.changingCommands.contains(command.name) { throw PaletteError(reason) }
             try command.run(argument, self)
         } catch {
             app.toasts.post(error.description, level: .error)

@@ -26,6 +26,7 @@ enum AppStatusBar {
                     StatusSegment(" \(app.platformName)\(app.platformLink.map { " " + $0.label } ?? "") "),
                     StatusSegment("│ \(app.pendingDeliveries) pending ")]
         if let unread = app.unreadInbox { left.append(StatusSegment("│ \(unread) unread ")) }
+        if app.readOnlyReason != nil { left.append(StatusSegment("│ read-only ", style: Style(.statusBarKey))) }
         if let last = app.lastEvent { left.append(StatusSegment("│ \(last) ", style: Style(.statusBar, .dim))) }
         StatusBarView.render(into: &canvas, rect: rect, left: left, right: [StatusSegment(" \(themeName) ")])
     }

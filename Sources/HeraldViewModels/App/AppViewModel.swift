@@ -23,6 +23,9 @@ public final class AppViewModel {
     /// A one-line description of the latest service event.
     public private(set) var lastEvent: String?
     public let toasts: ToastBoard
+    /// Why this terminal changes nothing (a viewer key, `--read-only`): the workspace's read-only reason; nil when it
+    /// may. The shell greys every key that changes something with it, and the status bar says "read-only".
+    public var readOnlyReason: String?
     /// This terminal's sends the platform still holds (the undo window's countdown); nil where nothing sends.
     public var held: HeldSends?
     public private(set) var wantsToQuit = false

@@ -136,6 +136,7 @@ struct UILauncher {
                                // OSC 52 copies (every pane's copy key), $EDITOR (Contacts, Composer), ctrl-z
                                terminal: TerminalHandOver(write: { terminal.writeRaw($0) }, suspend: { terminal.suspend($0) }))
         app.setPlatformLink(workspace.platformLink)
+        app.readOnlyReason = workspace.readOnlyReason
         if let notice { app.toasts.post(notice, level: .warning, seconds: 12) }
         let invites = workspace.invites
         app.held = HeldSends(clock: clock, effects: effects, cancel: { try await invites.cancel(bulkId: $0) },

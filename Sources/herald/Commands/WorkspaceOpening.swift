@@ -58,6 +58,7 @@ extension GlobalOptions {
         workspace.maxPerDay = config.maxPerDay
         workspace.books = config.books
         workspace.requireSenderName = true
+        if try isReadOnly(config: config, environment: environment) { workspace.readOnlyReason = ReadOnlyMode.reason }
         if let text = config.clipboardCommand {
             do { workspace.clipboardCommand = try ExternalCommand(parsing: text) } catch {
                 throw Output.failure("share.clipboard_command \"\(Output.safe(text))\" cannot be used: \(error)")

@@ -116,8 +116,8 @@ extension ConfigKey where Value == Int {
 }
 
 extension ConfigKey where Value == Bool {
-    static func flag(_ name: String, example: Bool, _ help: String) -> Self {
-        ConfigKey(name: name, help: help, example: String(example), expectation: "true or false", environment: nil) { value throws(ConfigProblem) in
+    static func flag(_ name: String, example: Bool, environment: String? = nil, _ help: String) -> Self {
+        ConfigKey(name: name, help: help, example: String(example), expectation: "true or false", environment: environment) { value throws(ConfigProblem) in
             guard let on = value.bool else { throw ConfigProblem("\(name) must be true or false") }
             return on
         }

@@ -16,6 +16,8 @@ struct ConfigKeys: Sendable {
     let signature = ConfigKey.string("signature", example: "— Ana", "What the Composer's g appends on its own line.")
     let ownerEmail = ConfigKey.string("owner_email", example: "ana@example.com",
                                       "Your address: suggestions rank people of your company's domain higher.")
+    let readOnly = ConfigKey.flag("read_only", example: true, environment: "HERALD_READ_ONLY",
+                                  "A terminal that only reads and watches (a support desk), as --read-only: no send, edit, import, delete, merge or resend keys, and the commands that change things refuse.")
 
     // [ui]
     let mouse = ConfigKey.flag("ui.mouse", example: false,
