@@ -211,7 +211,7 @@ import HeraldCore
         let w = try world()
         let filter = LedgerFilter(try q(w, "country:HR"))
         let plan = try w.store.database.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT i.id FROM \(LedgerFilter.from) WHERE \(filter.sql)",
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT i.id FROM \(filter.from) WHERE \(filter.sql)",
                              arguments: filter.arguments).map { $0["detail"] as String }
         }
         #expect(plan.contains { $0.contains("invitation_country") }, "\(plan)")

@@ -31,13 +31,8 @@ extension LedgerStore {
     /// ASCII case (the key is one of the spellings).
     public func breakdown(_ query: DeliveryQuery, by dimension: LedgerDimension,
                           policy: ResendPolicy = .default) throws -> LedgerBreakdown {
-        let filter = LedgerFilter(query)
-        let key: String
-        switch dimension {
-        case .reason: key = "i.error"
-        case .country: key = "i.country"
-        case .sender: key = "b.sender"
-        }
+        let filter = LedgerFilter(query, groupBy: dimension)
+        let key = LedgerFilter.column(dimension)
         let finals = DeliveryStatus.allCases.filter(\.isFinal).map(\.rawValue)
         let retry = LedgerRetry(policy)
         return try database.read { db in
@@ -45,7 +40,7 @@ extension LedgerStore {
                 SELECT \(key) AS k, COUNT(*), MIN(i.created_ms), MAX(i.created_ms), SUM(i.permanent <> 0),
                        SUM(i.status IN (\(finals.map { _ in "?" }.joined(separator: ",")))),
                        SUM(\(retry.sql))
-                FROM \(LedgerFilter.from) WHERE \(filter.sql)
+                FROM \(filter.from) WHERE \(filter.sql)
                 GROUP BY k\(dimension == .reason ? " COLLATE NOCASE" : "") ORDER BY COUNT(*) DESC, k
                 """, arguments: StatementArguments(finals) + retry.arguments + filter.arguments)
             let groups = rows.map { row in
@@ -63,7 +58,7 @@ extension LedgerStore {
         let retry = LedgerRetry(policy)
         return try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(LedgerFilter.matchColumns) FROM \(LedgerFilter.from)
+                SELECT \(LedgerFilter.matchColumns) FROM \(LedgerFilter.joined)
                 WHERE \(filter.sql) AND \(retry.sql) ORDER BY i.created_ms, i.id
                 """, arguments: filter.arguments + retry.arguments).map(LedgerFilter.match)
         }
@@ -87,12 +82,14 @@ struct LedgerRetry {
         // An email goes again as Deliveries' resend sends it: failed, or its hand-over cut short.
         let mailed = DeliveryStatus.allCases.filter { $0.isResendable(for: "@") }.map(\.rawValue)
         func list(_ values: [String]) -> String { values.isEmpty ? "NULL" : values.map { _ in "?" }.joined(separator: ",") }
+        // The look-up of a later invitation runs only for a row whose status could be retried (CASE stops at the first
+        // answer), on the number's index.
         sql = """
-            (CASE WHEN instr(i.msisdn, '@') > 0 THEN i.status IN (\(list(mailed)))
-                  WHEN i.permanent = 0 THEN i.status IN (\(list(lasting)))
-                  ELSE i.status IN (\(list(permanent))) END)
-            AND NOT EXISTS (SELECT 1 FROM invitation j WHERE j.msisdn = i.msisdn
-                            AND (j.created_ms > i.created_ms OR (j.created_ms = i.created_ms AND j.id > i.id)))
+            (CASE WHEN NOT (CASE WHEN instr(i.msisdn, '@') > 0 THEN i.status IN (\(list(mailed)))
+                                 WHEN i.permanent = 0 THEN i.status IN (\(list(lasting)))
+                                 ELSE i.status IN (\(list(permanent))) END) THEN 0
+                  ELSE NOT EXISTS (SELECT 1 FROM invitation j WHERE j.msisdn = i.msisdn
+                                   AND (j.created_ms > i.created_ms OR (j.created_ms = i.created_ms AND j.id > i.id))) END)
             """
         arguments = StatementArguments(mailed) + StatementArguments(lasting) + StatementArguments(permanent)
     }

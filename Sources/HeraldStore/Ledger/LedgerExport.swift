@@ -31,7 +31,7 @@ extension LedgerStore {
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT i.bulk_id, i.created_ms, b.sent_by, i.msisdn, \(LedgerFilter.name), i.country, i.status, i.error,
                        i.price, i.currency, i.attempts, i.clicks, \(LedgerFilter.text)
-                FROM \(LedgerFilter.from) WHERE \(filter.sql) ORDER BY i.created_ms, i.id
+                FROM \(LedgerFilter.joined) WHERE \(filter.sql) ORDER BY i.created_ms, i.id
                 """, arguments: filter.arguments)
             var count = 0
             while let row = try cursor.next() {

@@ -48,20 +48,39 @@ public struct LedgerGroup: Sendable, Hashable {
     }
 }
 
-/// Evaluates a `DeliveryQuery` as SQL over bulk ⨝ invitation (⟕ person): the recipients it matches, newest first,
-/// and the bulks they belong to. Rows still queued before the platform answered (no bulk yet) are not matched.
+/// Evaluates a `DeliveryQuery` as SQL over bulk ⨝ invitation (⟕ person): the recipients it matches, newest bulk
+/// first, and the bulks they belong to. Rows still queued before the platform answered (no bulk yet) are not matched.
 ///
 /// Word matching: names compare folded (case and accents ignored, as Contacts does); reasons, texts, sender IDs and
 /// who sent compare case-insensitively for ASCII letters (SQLite's LIKE).
+///
+/// Speed: a query is a filter on `invitation` alone. What a term asks of a bulk (sender ID, who sent, its id, its
+/// text) or of a person (the name) is asked once of those tables, as a set the rows are looked up in; counts per bulk
+/// come from the indexes. A page is read from the bulks that hold it (their counts say which), so a page of 200 of
+/// 40,000 matches reads about 200 rows.
 extension LedgerStore {
-    /// One page of the recipients `query` matches (within `group` when given), newest first.
+    /// One page of the recipients `query` matches (within `group` when given): newest bulk first (as
+    /// `matchingBulks`), newest recipient first within a bulk.
     public func matches(_ query: DeliveryQuery, group: LedgerGroup? = nil, limit: Int, offset: Int = 0) throws -> [LedgerMatch] {
         let filter = LedgerFilter(query, group: group)
+        let limit = max(0, limit), offset = max(0, offset)
+        guard limit > 0 else { return [] }
         return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(LedgerFilter.matchColumns) FROM \(LedgerFilter.from)
-                WHERE \(filter.sql) ORDER BY i.created_ms DESC, i.id DESC LIMIT ? OFFSET ?
-                """, arguments: filter.arguments + [max(0, limit), max(0, offset)]).map(LedgerFilter.match)
+            // The bulks that hold positions offset..<offset+limit, and how many matches come before the first.
+            var before = 0, covered = 0
+            var ids: [String] = []
+            for bulk in try Self.matchingBulks(db, filter) {
+                if ids.isEmpty, before + bulk.matched <= offset { before += bulk.matched; continue }
+                ids.append(bulk.bulkId)
+                covered += bulk.matched
+                if before + covered >= offset + limit { break }
+            }
+            guard !ids.isEmpty else { return [] }
+            return try Row.fetchAll(db, sql: """
+                SELECT \(LedgerFilter.matchColumns) FROM \(LedgerFilter.joined)
+                WHERE \(filter.sql) AND i.bulk_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                ORDER BY b.created_ms DESC, b.bulk_id, i.id DESC LIMIT ? OFFSET ?
+                """, arguments: filter.arguments + StatementArguments(ids) + [limit, offset - before]).map(LedgerFilter.match)
         }
     }
 
@@ -69,33 +88,40 @@ extension LedgerStore {
     /// Their sum is the number of recipients matched.
     public func matchingBulks(_ query: DeliveryQuery, group: LedgerGroup? = nil) throws -> [LedgerBulkMatch] {
         let filter = LedgerFilter(query, group: group)
-        return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT b.bulk_id, b.created_ms, COUNT(*), b.recipient_count FROM \(LedgerFilter.from)
-                WHERE \(filter.sql) GROUP BY b.bulk_id ORDER BY b.created_ms DESC, b.bulk_id
-                """, arguments: filter.arguments).map { row in
-                    LedgerBulkMatch(bulkId: row[0], createdAt: Date(epochMilliseconds: row[1]), matched: row[2],
-                                    recipientCount: row[3])
-                }
-        }
+        return try database.read { db in try Self.matchingBulks(db, filter) }
     }
 
     /// How many recipients `query` matches (within `group` when given).
     public func matchCount(_ query: DeliveryQuery, group: LedgerGroup? = nil) throws -> Int {
         let filter = LedgerFilter(query, group: group)
         return try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(LedgerFilter.from) WHERE \(filter.sql)",
-                             arguments: filter.arguments) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(filter.from) WHERE \(filter.sql)", arguments: filter.arguments) ?? 0
         }
     }
+
+    static func matchingBulks(_ db: Database, _ filter: LedgerFilter) throws -> [LedgerBulkMatch] {
+        try Row.fetchAll(db, sql: """
+            SELECT b.bulk_id, b.created_ms, m.n, b.recipient_count
+            FROM (SELECT i.bulk_id AS id, COUNT(*) AS n FROM \(filter.from) WHERE \(filter.sql) GROUP BY i.bulk_id) m
+            JOIN bulk b ON b.bulk_id = m.id
+            ORDER BY b.created_ms DESC, b.bulk_id
+            """, arguments: filter.arguments).map { row in
+                LedgerBulkMatch(bulkId: row[0], createdAt: Date(epochMilliseconds: row[1]), matched: row[2], recipientCount: row[3])
+            }
+    }
+
 }
 
-/// A query as a WHERE clause over `i` (invitation), `b` (bulk) and `p` (person).
+/// A query as a WHERE clause over `i` (invitation) alone, or `i` and `b` (bulk) when it groups by sender ID: a term
+/// about a bulk or a person is a look-up in the set of those that match, asked once.
 struct LedgerFilter {
     var sql: String
     var arguments: StatementArguments
+    /// The tables the clause reads.
+    var from: String
 
-    static let from = """
+    /// Invitation, its bulk and its person (by the row's person, else a contact with the number): what rows show.
+    static let joined = """
         invitation i JOIN bulk b ON b.bulk_id = i.bulk_id
         LEFT JOIN person p ON p.id = COALESCE(i.person_id, (SELECT ph.person_id FROM phone ph WHERE ph.e164 = i.msisdn LIMIT 1))
         """
@@ -108,7 +134,7 @@ struct LedgerFilter {
 
     static let text = "COALESCE(i.text, b.message_text)"
 
-    /// `LedgerStore.columns` (prefixed), then name, country, sender, sent_by, text.
+    /// `LedgerStore.columns` (prefixed), then name, country, sender, sent_by, text (over `joined`).
     static let matchColumns = """
         i.id, i.msisdn, i.person_id, i.bulk_id, i.message_id, i.correlator, i.status, i.created_ms, i.updated_ms,
         i.attempts, i.error, i.price, i.currency, i.permanent, i.text, i.clicks,
@@ -120,8 +146,8 @@ struct LedgerFilter {
                     sentBy: row[19], text: row[20])
     }
 
-    init(_ query: DeliveryQuery, group: LedgerGroup? = nil) {
-        var clauses: [String] = []
+    init(_ query: DeliveryQuery, group: LedgerGroup? = nil, groupBy: LedgerDimension? = nil) {
+        var clauses = ["i.bulk_id IS NOT NULL"]
         var arguments = StatementArguments()
         for term in query.terms {
             let (clause, values) = Self.clause(term)
@@ -131,12 +157,7 @@ struct LedgerFilter {
             arguments += StatementArguments(values)
         }
         if let group {
-            let column: String
-            switch group.dimension {
-            case .reason: column = "i.error"
-            case .country: column = "i.country"
-            case .sender: column = "b.sender"
-            }
+            let column = Self.column(group.dimension)
             if let key = group.key {
                 // Reasons group without regard to case ("Absent subscriber" is "absent subscriber").
                 clauses.append(group.dimension == .reason ? "\(column) = ? COLLATE NOCASE" : "\(column) = ?")
@@ -145,8 +166,19 @@ struct LedgerFilter {
                 clauses.append("\(column) IS NULL")
             }
         }
-        sql = clauses.isEmpty ? "1" : clauses.joined(separator: " AND ")
+        let needsBulk = group?.dimension == .sender || groupBy == .sender
+        from = needsBulk ? "invitation i JOIN bulk b ON b.bulk_id = i.bulk_id" : "invitation i"
+        sql = clauses.joined(separator: " AND ")
         self.arguments = arguments
+    }
+
+    /// The column a dimension groups by.
+    static func column(_ dimension: LedgerDimension) -> String {
+        switch dimension {
+        case .reason: return "i.error"
+        case .country: return "i.country"
+        case .sender: return "b.sender"
+        }
     }
 
     /// `%value%` for LIKE … ESCAPE '\', the value's own `%`, `_` and `\` taken literally.
@@ -158,6 +190,24 @@ struct LedgerFilter {
         }
         return "%" + escaped + "%"
     }
+
+    /// The rows of the bulks whose `column` is LIKE the argument.
+    static func inBulks(_ column: String) -> String {
+        #"i.bulk_id IN (SELECT bulk_id FROM bulk WHERE \#(column) LIKE ? ESCAPE '\')"#
+    }
+
+    /// The rows whose text, as sent or else the bulk's, is LIKE the argument (twice).
+    static let textLike = #"""
+        (i.text LIKE ? ESCAPE '\' OR (i.text IS NULL AND i.bulk_id IN (SELECT bulk_id FROM bulk WHERE message_text LIKE ? ESCAPE '\')))
+        """#
+
+    /// The rows of the people whose search key is LIKE the argument (twice): by the row's person, else by a contact
+    /// with the number.
+    static let personLike = #"""
+        (i.person_id IN (SELECT id FROM person WHERE search_key LIKE ? ESCAPE '\')
+         OR (i.person_id IS NULL AND i.msisdn IN (SELECT ph.e164 FROM phone ph JOIN person pp ON pp.id = ph.person_id
+                                                  WHERE ph.e164 IS NOT NULL AND pp.search_key LIKE ? ESCAPE '\')))
+        """#
 
     static func clause(_ term: DeliveryQuery.Term) -> (String, [any DatabaseValueConvertible]) {
         let like = contains(term.value)
@@ -174,13 +224,13 @@ struct LedgerFilter {
             // The platform's delivery reports do not say which network took a message: nothing matches.
             return ("0", [])
         case .sender:
-            return (#"b.sender LIKE ? ESCAPE '\'"#, [like])
+            return (inBulks("sender"), [like])
         case .by:
-            return (#"b.sent_by LIKE ? ESCAPE '\'"#, [like])
+            return (inBulks("sent_by"), [like])
         case .bulk:
-            return (#"b.bulk_id LIKE ? ESCAPE '\'"#, [String(contains(term.value).dropFirst())])
+            return (inBulks("bulk_id"), [String(contains(term.value).dropFirst())])
         case .text:
-            return (#"\#(text) LIKE ? ESCAPE '\'"#, [like])
+            return (textLike, [like, like])
         case .after:
             return ("i.created_ms >= ?", [(term.date ?? .distantPast).epochMilliseconds])
         case .before:
@@ -190,16 +240,10 @@ struct LedgerFilter {
         case .priceBelow:
             return ("i.price < ?", [term.amount ?? 0])
         case .any:
-            var parts = [#"p.search_key LIKE ? ESCAPE '\'"#, #"i.error LIKE ? ESCAPE '\'"#, #"\#(text) LIKE ? ESCAPE '\'"#]
-            var values: [any DatabaseValueConvertible] = [contains(TextFolding.fold(term.value)), like, like]
-            if let digits = term.numberDigits {
-                parts.append("i.msisdn LIKE ?")
-                values.append(contains(digits))
-            } else {
-                parts.append(#"i.msisdn LIKE ? ESCAPE '\'"#)
-                values.append(like)
-            }
-            return (parts.joined(separator: " OR "), values)
+            let folded = contains(TextFolding.fold(term.value))
+            let number = term.numberDigits.map(contains) ?? like
+            return ("\(personLike) OR i.error LIKE ? ESCAPE '\\' OR \(textLike) OR i.msisdn LIKE ? ESCAPE '\\'",
+                    [folded, folded, like, like, like, number])
         }
     }
 }
