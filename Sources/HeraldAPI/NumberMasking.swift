@@ -89,9 +89,9 @@ extension PlatformEvent: NumberMasking {
     /// event type this build does not know passes as its bare `__type` (its fields may hold anything).
     public func maskingNumbers() -> PlatformEvent {
         switch self {
-        case .deliveryChanged(let bulkId, let infos, let isDelta, let text):
+        case .deliveryChanged(let bulkId, let infos, let isDelta, let text, let sentBy):
             return .deliveryChanged(bulkId: bulkId, deliveryInfo: infos.map { $0.maskingNumbers() }, isDelta: isDelta,
-                                    text: text.map(PersonalDataMask.maskText))
+                                    text: text.map(PersonalDataMask.maskText), sentBy: sentBy)
         case .linkClicked(let link):
             return .linkClicked(link.maskingNumbers())
         case .inboxMessage, .unknown:

@@ -5,8 +5,9 @@ import Foundation
 /// logged and skipped. `isDelta` is false on the first message of a subscription (replace the cache).
 public enum PlatformEvent: Sendable, Hashable, Codable {
     /// `urn:herald:delivery:changed` — new delivery states of one bulk; the event that announces a bulk carries its
-    /// message as written (`text`), so colleagues' screens show what was sent.
-    case deliveryChanged(bulkId: String, deliveryInfo: [DeliveryInfo], isDelta: Bool, text: String? = nil)
+    /// message as written (`text`) and who sent it (`sentBy`: the server key's name), so colleagues' screens show
+    /// what was sent and by whom.
+    case deliveryChanged(bulkId: String, deliveryInfo: [DeliveryInfo], isDelta: Bool, text: String? = nil, sentBy: String? = nil)
     /// `urn:herald:inbox:message` — a message arrived in a user's inbox.
     case inboxMessage(externalUserId: String, message: InboxWireMessage)
     /// `urn:herald:link:clicked` — a short link was opened.
@@ -20,7 +21,7 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case type = "__type"
-        case bulkId, deliveryInfo, isDelta, text, externalUserId, message, link
+        case bulkId, deliveryInfo, isDelta, text, sentBy, externalUserId, message, link
     }
 
     /// The `__type` this event travels under.
@@ -41,7 +42,8 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
             self = .deliveryChanged(bulkId: try c.decode(String.self, forKey: .bulkId),
                                     deliveryInfo: try c.decode([DeliveryInfo].self, forKey: .deliveryInfo),
                                     isDelta: try c.decodeIfPresent(Bool.self, forKey: .isDelta) ?? true,
-                                    text: try c.decodeIfPresent(String.self, forKey: .text))
+                                    text: try c.decodeIfPresent(String.self, forKey: .text),
+                                    sentBy: try c.decodeIfPresent(String.self, forKey: .sentBy))
         case Self.inboxMessageType:
             self = .inboxMessage(externalUserId: try c.decode(String.self, forKey: .externalUserId),
                                  message: try c.decode(InboxWireMessage.self, forKey: .message))
@@ -56,11 +58,12 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
         switch self {
-        case .deliveryChanged(let bulkId, let infos, let isDelta, let text):
+        case .deliveryChanged(let bulkId, let infos, let isDelta, let text, let sentBy):
             try c.encode(bulkId, forKey: .bulkId)
             try c.encode(infos, forKey: .deliveryInfo)
             try c.encode(isDelta, forKey: .isDelta)
             try c.encodeIfPresent(text, forKey: .text)
+            try c.encodeIfPresent(sentBy, forKey: .sentBy)
         case .inboxMessage(let user, let message):
             try c.encode(user, forKey: .externalUserId)
             try c.encode(message, forKey: .message)

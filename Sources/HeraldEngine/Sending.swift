@@ -310,7 +310,7 @@ extension PlatformEngine {
         if !accepted.isEmpty {
             // Every subscriber learns of the bulk (and who is in it) in the transaction that accepted it.
             try appendEvent(db, applicationKey: app.key, .deliveryChanged(bulkId: bulkId, deliveryInfo: accepted, isDelta: true,
-                                                                          text: message.text))
+                                                                          text: message.text, sentBy: audit.actor.name))
         }
         let infoURL = try Self.deliveryInfoURL(bulkId)
         return (SendInvitationResponse(sendSmsResponse: .init(bulkId: bulkId, deliveryInfoUrl: infoURL, responses: responses)),

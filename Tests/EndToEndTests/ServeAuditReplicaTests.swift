@@ -21,6 +21,12 @@ import Testing
         let second = try other.start(["serve", "--listen", "127.0.0.1:0"] + database)
         let (firstURL, secondURL) = (try ServeReplicaTests.address(of: first), try ServeReplicaTests.address(of: second))
 
+        // The support desk's terminal follows the second replica's events.
+        let desk = try PlatformCLI()
+        desk.environment = ["HERALD_PLATFORM_URL": secondURL, "HERALD_PLATFORM_KEY": viewerKey]
+        let watch = try desk.start(["watch", "--json"])
+        try watch.waitForStderr("watching deliveries", timeout: 30)
+
         // Ana sends through the first replica (held for its undo window), and takes it back through the second.
         let ana = try PlatformCLI()
         ana.environment = ["HERALD_PLATFORM_URL": firstURL, "HERALD_PLATFORM_KEY": senderKey, "HERALD_HOLD_SECONDS": "60"]
@@ -29,9 +35,17 @@ import Testing
         _ = try ana.ok(["bulks", "cancel", bulk])
         _ = try ana.ok(["optout", "add", mobile(43)])
 
+        // The desk learnt Ana's bulk from the other replica's events, with who sent it: `by:ana` finds it.
+        try watch.waitForLines(timeout: 30, "the desk learns bulk \(bulk)") { lines in
+            lines.compactMap(CLIPlatformWatchTests.decode).contains { $0["bulkId"] as? String == bulk }
+        }
+        #expect(try watch.interrupt() == 0)
+        let byAna = try desk.ok(["deliveries", "list", "--query", "by:ana", "--json"]).object()
+        let found = try #require(byAna["recipients"] as? [[String: Any]])
+        #expect(found.count == 2 && found.allSatisfy { $0["bulkId"] as? String == bulk && $0["sentBy"] as? String == "ana" }, "\(byAna)")
+
         // The support desk reads the trail through the first replica: all three, newest first, under Ana's key.
-        let desk = try PlatformCLI()
-        desk.environment = ["HERALD_PLATFORM_URL": firstURL, "HERALD_PLATFORM_KEY": viewerKey]
+        desk.environment["HERALD_PLATFORM_URL"] = firstURL
         let seen = try #require(try desk.ok(["audit", "--json"]).array() as? [[String: Any]])
         #expect(seen.compactMap { $0["action"] as? String } == ["opt-out-add", "take-back", "send"], "\(seen)")
         #expect(seen.allSatisfy { $0["actor"] as? String == "ana" && $0["role"] as? String == "sender" && $0["address"] as? String == "127.0.0.1" })

@@ -8,7 +8,7 @@ import Testing
             .deliveryChanged(bulkId: "b", deliveryInfo: [DeliveryInfo(address: "1", messageId: "m", clientCorrelator: "b",
                                                                       deliveryStatus: .deliveredToTerminal, price: 0.01)],
                              isDelta: false),
-            .deliveryChanged(bulkId: "b2", deliveryInfo: [], isDelta: true, text: "Hi {RECEIVER_NAME}: <>"),
+            .deliveryChanged(bulkId: "b2", deliveryInfo: [], isDelta: true, text: "Hi {RECEIVER_NAME}: <>", sentBy: "ana"),
             .inboxMessage(externalUserId: "u", message: InboxWireMessage(messageId: "i", title: "t", body: "b", topic: "promo",
                                                                       sendDateTime: 5, seen: false)),
             .linkClicked(ReferralLink(url: "https://herald.invalid/r/abc", code: "abc", clicks: 2)),

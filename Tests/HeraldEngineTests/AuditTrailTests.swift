@@ -101,6 +101,22 @@ import Testing
         #expect(entries[0].actor == "olga" && entries[1].actor == "ana" && entries[2].subject == "WINTER")
     }
 
+    /// The event that announces a bulk names who sent it (the key's name; this terminal's own name on its own
+    /// platform): what colleagues' terminals keep as the bulk's sender.
+    @Test func aBulksAnnouncementNamesWhoSentIt() async throws {
+        var config = EngineConfig()
+        config.localActor = "Ana Horvat"
+        let h = try await EngineHarness.make(config: config)
+        defer { h.cleanUp() }
+        let byKey = try await send(h, CarrierWorkTests.destinations(2))
+        let here = try await send(h, CarrierWorkTests.destinations(1).map { .init(address: $0.address, messageId: "here") }, as: nil)
+        let events = try await h.engine.events(applicationKey: h.creds.applicationKey, after: 0)
+            .map { try HeraldJSON.decode(PlatformEvent.self, from: $0.payload) }
+        var announced: [String: String?] = [:]
+        for case .deliveryChanged(let bulkId, _, _, let text, let sentBy) in events where text != nil { announced[bulkId] = sentBy }
+        #expect(announced == [byKey.bulkId: "ana", here.bulkId: "Ana Horvat"], "\(announced)")
+    }
+
     @Test func aCancelAfterPartLeftIsACancelAndWhatChangedNothingAddsNoEntry() async throws {
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }

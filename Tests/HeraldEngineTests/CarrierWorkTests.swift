@@ -26,7 +26,7 @@ import Testing
         // The bulk is announced with everyone in it, in the transaction that accepted it.
         let first = try await events(h)
         #expect(first.count == 1)
-        guard case .deliveryChanged(let bulkId, let infos, _, let text)? = first.first else { Issue.record("no bulk event"); return }
+        guard case .deliveryChanged(let bulkId, let infos, _, let text, _)? = first.first else { Issue.record("no bulk event"); return }
         #expect(bulkId == bulk.bulkId)
         #expect(text?.contains("{RECEIVER_NAME}") == true, "the announcement carries the bulk's message as written: \(text ?? "none")")
         #expect(infos.count == 20 && infos.allSatisfy { $0.deliveryStatus == .messageWaiting })
@@ -42,7 +42,7 @@ import Testing
         #expect(read.deliveryInfoList.deliveryInfo.allSatisfy { $0.deliveryStatus != .messageWaiting })
         let later = try await events(h, after: 1)
         let changed = later.flatMap { event -> [DeliveryInfo] in
-            if case .deliveryChanged(_, let infos, _, _) = event { return infos }
+            if case .deliveryChanged(_, let infos, _, _, _) = event { return infos }
             return []
         }
         #expect(changed.count == 20)
@@ -74,7 +74,7 @@ import Testing
         let (one, two) = try await (a, b)
         #expect(one.changed + two.changed == 30)
         let changes = try await events(h, after: 1).flatMap { event -> [DeliveryInfo] in
-            if case .deliveryChanged(_, let infos, _, _) = event { return infos }
+            if case .deliveryChanged(_, let infos, _, _, _) = event { return infos }
             return []
         }
         #expect(changes.count == 30)
@@ -99,7 +99,7 @@ import Testing
         guard case .linkClicked(let clicked) = all[2] else { Issue.record("not a click event"); return }
         #expect(clicked.code == link.code && clicked.clicks == 1)
         // A message's own link also tells of its message, with the clicks, as a delivery change of its bulk.
-        guard case .deliveryChanged(let bulkId, let infos, true, _) = all[5] else { Issue.record("not a delivery change"); return }
+        guard case .deliveryChanged(let bulkId, let infos, true, _, _) = all[5] else { Issue.record("not a delivery change"); return }
         #expect(bulkId == bulk.bulkId && infos.map(\.messageId) == [bulk.responses[0].messageId] && infos.first?.clicks == 2)
         #expect(try await h.engine.eventRange(applicationKey: h.creds.applicationKey).newest == 6)
         let read = try await h.call(GetDeliveryInfos(secret: h.creds.secret, bulkId: bulk.bulkId)).deliveryInfoList.deliveryInfo

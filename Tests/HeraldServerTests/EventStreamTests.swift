@@ -26,7 +26,7 @@ final class Collected: @unchecked Sendable {
     var deliveredMessages: Set<String> {
         lock.withLock {
             Set(events.flatMap { item -> [String] in
-                if case .deliveryChanged(_, let infos, _, _) = item.event { return infos.compactMap(\.messageId) }
+                if case .deliveryChanged(_, let infos, _, _, _) = item.event { return infos.compactMap(\.messageId) }
                 return []
             })
         }

@@ -287,8 +287,8 @@ public actor DeliveryTracker {
     /// Delivery states the platform pushed (a server's event stream), stored like a poll's answer without
     /// spending a pass (see `store`); a failure is logged. Answers how many rows changed or were added.
     @discardableResult
-    public func applyPushed(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil) -> Int {
-        do { return try store(infos, bulkId: bulkId, messageText: messageText) } catch {
+    public func applyPushed(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil, sentBy: String? = nil) -> Int {
+        do { return try store(infos, bulkId: bulkId, messageText: messageText, sentBy: sentBy) } catch {
             log.error("cannot store pushed delivery states", metadata: ["bulk": "\(bulkId)", "cause": "\(logCause(error))"])
             return 0
         }
@@ -299,10 +299,10 @@ public actor DeliveryTracker {
     /// theirs, so the team's bulks show beside this workspace's, with their message when the event carries it.
     /// Answers how many rows changed or were added.
     @discardableResult
-    public func store(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil) throws -> Int {
+    public func store(_ infos: [DeliveryInfo], bulkId: String, messageText: String? = nil, sentBy: String? = nil) throws -> Int {
         let updates = infos.map { DeliveryUpdate($0) }
         guard try ledger.bulk(id: bulkId) != nil else {
-            return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), messageText: messageText, updates)
+            return try ledger.recordTeamBulk(bulkId: bulkId, createdAt: clock.now(), messageText: messageText, sentBy: sentBy, updates)
         }
         let applied = try ledger.applyDeliveryInfos(bulkId: bulkId, updates)
         if var entry = entries[bulkId], !applied.isEmpty {

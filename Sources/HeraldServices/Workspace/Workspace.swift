@@ -219,8 +219,8 @@ public final class Workspace: @unchecked Sendable {
                     switch update {
                     case .event(let event, let id):
                         switch event {
-                        case .deliveryChanged(let bulkId, let infos, _, let text):
-                            await tracker.applyPushed(infos, bulkId: bulkId, messageText: text)
+                        case .deliveryChanged(let bulkId, let infos, _, let text, let sentBy):
+                            await tracker.applyPushed(infos, bulkId: bulkId, messageText: text, sentBy: sentBy)
                         case .inboxMessage(let user, _):
                             bus.publish(.inboxArrived(externalUserId: user))
                         default:
