@@ -2,12 +2,19 @@
 /// organisation, an email or the digits of a number), and terms that look in one place:
 ///
 ///     name:ana  phone:+38591  email:example.com  org:"Acme d.o.o."  status:pending  book:work  -status:failed
+///     group:"running club"  segment:invitees
 ///
+/// `group:` finds the people in a group (vCard CATEGORIES, a CSV's labels, a tag), its name in any case and with or
+/// without diacritics; `segment:` the people a saved query finds now (`herald contacts segments save`).
 /// A quoted value is one phrase (`"de la"`); `-` before a term turns it into "not"; field names are read in any case.
 public struct ContactQuery: Sendable, Hashable {
     public enum Field: String, Sendable, Hashable, CaseIterable {
         /// A plain word: names, organisation, emails, or the digits of a number.
         case any, name, phone, email, org, book, status
+        /// A group the person is in (whole name, folded as names are).
+        case group
+        /// A saved query, evaluated when used.
+        case segment
     }
 
     public struct Term: Sendable, Hashable {
@@ -122,6 +129,10 @@ public enum ContactQueryError: Error, Sendable, Equatable, CustomStringConvertib
     case notANumber(String)
     /// `book:` with no `[[books]]` configured, or a name none of them has.
     case unknownBook(String, known: [String])
+    /// `segment:` naming no saved segment.
+    case unknownSegment(String, known: [String])
+    /// A segment that uses itself, directly or through others (the chain of names, the first again at its end).
+    case segmentCycle([String])
 
     public var description: String { message }
 
@@ -135,6 +146,18 @@ public enum ContactQueryError: Error, Sendable, Equatable, CustomStringConvertib
             return known.isEmpty
                 ? "book:\(value): no address books are configured ([[books]] in config.toml)"
                 : "book:\(value) is not a book: use \(known.map { "book:\($0)" }.joined(separator: ", "))"
+        case .unknownSegment(let value, let known):
+            return known.isEmpty
+                ? "segment:\(value): no segments are saved (save one with :save NAME or herald contacts segments save)"
+                : "segment:\(value) is not a saved segment: use \(known.map { "segment:\(Self.quoted($0))" }.joined(separator: ", "))"
+        case .segmentCycle(let chain):
+            return "segment \(chain.first ?? "") uses itself (\(chain.joined(separator: " → "))): a segment cannot contain itself"
         }
     }
+
+    /// A name as a query term's value: in quotes when it has a space.
+    public static func quoted(_ name: String) -> String {
+        name.contains(where: { $0.isWhitespace }) ? "\"\(name)\"" : name
+    }
 }
+

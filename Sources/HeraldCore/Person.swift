@@ -79,11 +79,15 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     public var updatedAt: Date?
     /// The number invitations go to, chosen by the user (E.164); nil: Herald picks (`smsPlan`).
     public var smsNumber: String?
+    /// The groups the person is in (vCard CATEGORIES, a CSV's labels, tags given in Herald), as written; one per
+    /// folded name (`PersonGroups.fold`).
+    public var groups: [String]
 
     public init(id: Int64? = nil, uid: String? = nil, firstName: String = "", lastName: String = "",
                 formattedName: String = "", organization: String? = nil, phones: [LabeledPhone] = [],
                 emails: [LabeledEmail] = [], hasPhoto: Bool = false, revision: Date? = nil,
-                createdAt: Date? = nil, updatedAt: Date? = nil, smsNumber: String? = nil, note: String? = nil) {
+                createdAt: Date? = nil, updatedAt: Date? = nil, smsNumber: String? = nil, note: String? = nil,
+                groups: [String] = []) {
         self.id = id
         self.uid = uid
         self.firstName = firstName
@@ -98,6 +102,7 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
         self.updatedAt = updatedAt
         self.smsNumber = smsNumber
         self.note = note
+        self.groups = groups
     }
 
     /// The name shown to people: FN, else "First Last", else the organisation, else the first

@@ -72,12 +72,14 @@ extension AddressBooks {
                 .reduce(into: [String: (id: Int64, dirty: Int, raw: Data?)]()) { $0[$1[0]] = ($1[1], $1[2], $1[3]) }
         }
         var read: [RemoteCard] = []
+        var groupCards: [GroupCard] = []
         var conflicts: [(personId: Int64, mine: Data)] = []
         for card in cards {
             let where_ = "\(report.book): \(card.href)"
             do {
                 let found = try VCardFile.people([UInt8](card.card), file: where_, phones: phones)
                 report.issues += found.issues
+                groupCards += found.groups
                 guard let person = found.people.first else { continue }
                 if let mine = local[card.href], mine.dirty != 0, let raw = mine.raw { conflicts.append((mine.id, raw)) }
                 read.append(RemoteCard(href: card.href, etag: card.etag, person: person, raw: card.card))
@@ -86,6 +88,7 @@ extension AddressBooks {
             }
         }
         try store(read, book: name, known: local.mapValues(\.id), report: &report)
+        if !groupCards.isEmpty { try database.write { db in try GroupCards.apply(groupCards, db: db) } }
         let stored = try database.read { db in try String.fetchOne(db, sql: "SELECT sync_token FROM book WHERE name = ?", arguments: [name]) }
         if conflicts.isEmpty && removed.isEmpty && (token == nil || token == stored) { return }
         let now = clock.now()

@@ -130,6 +130,7 @@ public struct AddressBooks: Sendable {
         let changed = files.filter { known[$0.key]?.etag != $0.value }.keys.sorted()
         report.unchanged = files.count - changed.count
         let phones = PhoneParseCache(parser: parser)
+        var groupCards: [GroupCard] = []
         var start = 0
         while start < changed.count {
             let slice = changed[start..<min(start + batchSize, changed.count)]
@@ -142,6 +143,7 @@ public struct AddressBooks: Sendable {
                     guard let etag = folder.etag(href) else { continue }          // gone since listed: the next sync sees it
                     let cards = try VCardFile.people(bytes, file: file, phones: phones)
                     report.issues += cards.issues
+                    groupCards += cards.groups
                     guard let person = cards.people.first else { continue }
                     if cards.people.count > 1 {
                         report.issues.append(ImportIssue(file: file, line: 0, message: "holds \(cards.people.count) cards: the first is used"))
@@ -154,6 +156,8 @@ public struct AddressBooks: Sendable {
             try store(read.map { RemoteCard(href: $0.href, etag: $0.etag, person: $0.person, raw: nil) }, book: book.name,
                       known: known.mapValues(\.id), report: &report)
         }
+        // Group cards once their members are stored (a group card is no person: it is read again at each sync).
+        if !groupCards.isEmpty { try database.write { db in try GroupCards.apply(groupCards, db: db) } }
         let gone = known.filter { files[$0.key] == nil }.map(\.value.id)
         if !gone.isEmpty {
             try database.write { db in
@@ -216,9 +220,10 @@ struct RemoteCard {
 
 /// The people of one card file's bytes, their numbers read, with the problems met (by line of the file).
 enum VCardFile {
-    static func people(_ bytes: [UInt8], file: String, phones: PhoneParseCache) throws -> (people: [Person], issues: [ImportIssue]) {
+    static func people(_ bytes: [UInt8], file: String,
+                       phones: PhoneParseCache) throws -> (people: [Person], issues: [ImportIssue], groups: [GroupCard]) {
         var reader = VCardReader(lines: LineReader(ByteStream(bytes: bytes)), parser: phones)
-        var people: [Person] = [], issues: [ImportIssue] = []
+        var people: [Person] = [], issues: [ImportIssue] = [], groups: [GroupCard] = []
         while let record = try reader.next() {
             switch record {
             case .person(let person, _, let problems):
@@ -226,8 +231,10 @@ enum VCardFile {
                 issues += problems.map { ImportIssue(file: file, line: $0.line, message: $0.message) }
             case .failure(let line, let message):
                 issues.append(ImportIssue(file: file, line: line, message: message))
+            case .group(let card, _):
+                groups.append(card)
             }
         }
-        return (people, issues)
+        return (people, issues, groups)
     }
 }

@@ -53,8 +53,11 @@ enum BookCards {
     }
 
     /// After `person` (stored as `id`) changed: its card file, if it has one, says the same.
-    static func written(_ person: Person, id: Int64, db: Database, now: Date) throws {
+    static func written(_ stored: Person, id: Int64, db: Database, now: Date) throws {
         guard let (card, book) = try card(personId: id, db: db) else { return }
+        // The card says the person's own groups; those a group card (KIND:group) gives stay that card's.
+        var person = stored
+        person.groups = try PersonRows.ownGroups(id: id, db: db)
         if book.kind == .carddav {
             let original = card.raw.map { String(decoding: $0, as: UTF8.self) }
             let text = original.map { VCardPatch.apply(person, to: $0, now: now) }

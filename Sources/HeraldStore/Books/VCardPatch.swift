@@ -5,7 +5,9 @@ import HeraldCore
 /// EMAIL, NOTE, REV) are replaced by the person's, written where the first of them stood; every other line (UID,
 /// PHOTO, ADR, X-…, their folding too) stays byte for byte, and so do the file's line endings. REV is the time of
 /// the write. A grouped number or address (`item1.TEL` with `item1.X-ABLabel`, as Apple's Contacts writes them) keeps
-/// its group, so its label stays with it; the label of one that is gone goes too.
+/// its group, so its label stays with it; the label of one that is gone goes too. CATEGORIES (the person's groups)
+/// changes only when the groups do: then the card's first CATEGORIES line is written in its place (the others go), or
+/// one is added after the managed properties; a person without groups gets none.
 enum VCardPatch {
     /// The properties Herald writes; a grouped one (`item1.TEL`) counts as its name.
     static let managed: Set<String> = ["FN", "N", "ORG", "TEL", "EMAIL", "NOTE", "REV"]
@@ -34,15 +36,21 @@ enum VCardPatch {
             break
         }
         let groups = Groups(firstCardOf: logical, person: person)
-        let fresh = properties(person, version: version, now: now, groups: groups)
+        let categories = Categories(firstCardOf: logical, person: person)
+        var fresh = properties(person, version: version, now: now, groups: groups)
+        if categories.changed && !categories.hadLine { fresh += categories.lines }
         var out: [String] = []
-        var placed = false, inFirstCard = false, done = false
+        var placed = false, inFirstCard = false, done = false, categoriesPlaced = false
         for lines in logical {
             let property = name(of: lines[0])
             if !done && property == "BEGIN" { inFirstCard = true }
             if inFirstCard && !done {
                 if managed.contains(property) {
                     if !placed { out += fresh; placed = true }
+                    continue
+                }
+                if property == "CATEGORIES" && categories.changed {
+                    if !categoriesPlaced { out += categories.lines; categoriesPlaced = true }
                     continue
                 }
                 if let group = group(of: lines[0]), groups.orphaned.contains(group) { continue }
@@ -59,7 +67,8 @@ enum VCardPatch {
     /// A new card for `person` (vCard 3.0, as khard writes them; CRLF).
     static func newCard(_ person: Person, uid: String, now: Date) -> String {
         let head: [String] = ["BEGIN:VCARD", "VERSION:3.0", "PRODID:-//Herald//Herald//EN"] + fold("UID:" + VCardWriter.escape(uid))
-        let lines: [String] = head + properties(person, version: "3.0", now: now) + ["END:VCARD"]
+        let categories = VCardWriter.categories(person.groups).map(fold) ?? []
+        let lines: [String] = head + properties(person, version: "3.0", now: now) + categories + ["END:VCARD"]
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
@@ -111,6 +120,29 @@ enum VCardPatch {
                 used.insert(g)
             }
             return out
+        }
+    }
+
+    /// The card's CATEGORIES against the person's groups: whether they differ (folded, in any order) and the line that
+    /// says the person's (none when the person has no groups).
+    struct Categories {
+        var hadLine = false
+        var changed = false
+        var lines: [String] = []
+
+        init(firstCardOf logical: [[String]], person: Person) {
+            var written: [String] = []
+            for lines in logical {
+                let property = VCardPatch.name(of: lines[0])
+                if property == "END" { break }
+                guard property == "CATEGORIES" else { continue }
+                hadLine = true
+                let unfolded = lines.enumerated().map { $0 == 0 ? $1 : String($1.dropFirst()) }.joined()
+                written += CardBuilder.components(String(unfolded.drop { $0 != ":" }.dropFirst()), separator: 0x2C)
+            }
+            let wanted = PersonGroups.unique(person.groups)
+            changed = Set(PersonGroups.unique(written).map(PersonGroups.fold)) != Set(wanted.map(PersonGroups.fold))
+            lines = VCardWriter.categories(wanted).map(VCardPatch.fold) ?? []
         }
     }
 

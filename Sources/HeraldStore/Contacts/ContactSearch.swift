@@ -17,14 +17,28 @@ public struct ContactSearch: Sendable {
     /// empty query (everyone, in name order).
     public func hits(_ query: ContactQuery, sortedBy sort: ContactSort = .firstName,
                      limit: Int? = nil) throws -> (total: Int, hits: [SearchHit])? {
+        try hits(query, sortedBy: sort, limit: limit, within: [])
+    }
+
+    /// `hits`, inside the segments `chain` (the ones being worked out, so that one using itself is refused).
+    private func hits(_ query: ContactQuery, sortedBy sort: ContactSort, limit: Int?,
+                      within chain: [String]) throws -> (total: Int, hits: [SearchHit])? {
         guard !query.isEmpty else { return nil }
         let wanted = query.terms.filter { $0.field == .status }.compactMap { term in term.state.map { ($0, term.negated) } }
-        let books = try query.terms.filter { $0.field == .book }.map { term in (try members(ofBook: term.value), term.negated) }
-        guard !wanted.isEmpty || !books.isEmpty else { return try contacts.searchHits(query, sortedBy: sort, limit: limit) }
+        var sets: [(Set<Int64>, Bool)] = []
+        for term in query.terms {
+            switch term.field {
+            case .book: sets.append((try members(ofBook: term.value), term.negated))
+            case .group: sets.append((try members(ofGroup: term.value), term.negated))
+            case .segment: sets.append((try members(ofSegment: term.value, within: chain), term.negated))
+            default: break
+            }
+        }
+        guard !wanted.isEmpty || !sets.isEmpty else { return try contacts.searchHits(query, sortedBy: sort, limit: limit) }
         let states = wanted.isEmpty ? [:] : try ledger.personStates()
         return try contacts.searchHits(query, sortedBy: sort, limit: limit) { id in
             let state = states[id] ?? .notInvited
-            return wanted.allSatisfy { (state == $0.0) != $0.1 } && books.allSatisfy { $0.0.contains(id) != $0.1 }
+            return wanted.allSatisfy { (state == $0.0) != $0.1 } && sets.allSatisfy { $0.0.contains(id) != $0.1 }
         }
     }
 
@@ -36,6 +50,40 @@ public struct ContactSearch: Sendable {
                 throw ContactQueryError.unknownBook(name, known: names)
             }
             return Set(try Int64.fetchAll(db, sql: "SELECT person_id FROM book_card WHERE book = ?", arguments: [book]))
+        }
+    }
+
+    /// The people in the group `name` (folded as names are), by the index on folded group names.
+    private func members(ofGroup name: String) throws -> Set<Int64> {
+        try contacts.database.read { db in
+            Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT person_id FROM person_group WHERE folded = ?"),
+                                   arguments: [PersonGroups.fold(name)]))
+        }
+    }
+
+    /// The people the saved segment `name` finds now; an unknown name is said with the segments there are, and one
+    /// met again inside itself is refused.
+    private func members(ofSegment name: String, within chain: [String]) throws -> Set<Int64> {
+        let segments = SavedSegments(contacts: contacts)
+        guard let segment = try segments.segment(named: name) else {
+            throw ContactQueryError.unknownSegment(name, known: try segments.list().map(\.name))
+        }
+        if chain.contains(where: { PersonGroups.fold($0) == PersonGroups.fold(segment.name) }) {
+            throw ContactQueryError.segmentCycle(chain + [segment.name])
+        }
+        let query = try ContactQuery(segment.query)
+        guard let found = try hits(query, sortedBy: .firstName, limit: nil, within: chain + [segment.name]) else {
+            return Set(try contacts.personIDs())
+        }
+        return Set(found.hits.map(\.personId))
+    }
+
+    /// The names of every group, each once, with how many people are in it (by name).
+    public func groups() throws -> [(name: String, people: Int)] {
+        try contacts.database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT MIN(name), COUNT(*) FROM person_group GROUP BY folded ORDER BY folded
+                """).map { ($0[0], $0[1]) }
         }
     }
 

@@ -165,6 +165,8 @@ enum PersonRows {
                                      k.searchKey, k.phoneKey, p.note, p.smsNumber, id])
         try db.cachedStatement(sql: "DELETE FROM phone WHERE person_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM email WHERE person_id = ?").execute(arguments: [id])
+        // The person's own groups are replaced; those a group card gives (`via`) stay the card's.
+        try db.cachedStatement(sql: "DELETE FROM person_group WHERE person_id = ? AND via IS NULL").execute(arguments: [id])
         try insertChildren(p, id: id, emails: k.emails, db: db)
         return k
     }
@@ -202,6 +204,27 @@ enum PersonRows {
                 try email.run()
             }
         }
+        if !p.groups.isEmpty { try insertGroups(p.groups, id: id, via: nil, db: db) }
+    }
+
+    /// Puts person `id` in `groups` (one row per folded name; a name the person is in already is left as it is).
+    static func insertGroups(_ groups: [String], id: Int64, via: String?, db: Database) throws {
+        let group = RowInsert(try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO person_group (person_id, name, folded, via) VALUES (?, ?, ?, ?)
+            """), db: db)
+        for name in PersonGroups.unique(groups) {
+            group.bind(1, id)
+            group.bind(2, name)
+            group.bind(3, PersonGroups.fold(name))
+            group.bind(4, via)
+            try group.run()
+        }
+    }
+
+    /// The person's own groups (not those a group card gives), as stored.
+    static func ownGroups(id: Int64, db: Database) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM person_group WHERE person_id = ? AND via IS NULL ORDER BY folded"),
+                            arguments: [id])
     }
 
     /// Ids of people in name order, `limit` of them (all when nil) from `offset`.
@@ -286,6 +309,14 @@ enum PersonRows {
             while let row = try emailRows.next() {
                 guard let i = at[row[0]] else { continue }
                 people[i].emails.append(LabeledEmail(label: row[1], address: row[2]))
+            }
+            let groups = try db.cachedStatement(sql: """
+                SELECT person_id, name FROM person_group WHERE person_id IN (\(marks)) ORDER BY person_id, folded
+                """)
+            let groupRows = try Row.fetchCursor(groups, arguments: arguments)
+            while let row = try groupRows.next() {
+                guard let i = at[row[0]] else { continue }
+                people[i].groups.append(row[1])
             }
         }
         return ids.compactMap { at[$0].map { people[$0] } }

@@ -35,7 +35,7 @@ extension SearchIndex {
                 fields = 4...4
             case .phone:
                 digits = term.numberDigits.map { Array($0.utf8) }
-            case .book, .status:
+            case .book, .status, .group, .segment:
                 return nil
             }
         }

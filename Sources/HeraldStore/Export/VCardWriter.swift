@@ -22,6 +22,7 @@ public enum VCardWriter {
             lines.append("EMAIL\(type):" + escape(e.address))
         }
         if let note = p.note { lines.append("NOTE:" + escape(note)) }
+        if let categories = categories(p.groups) { lines.append(categories) }
         if let rev = p.revision {
             let f = ISO8601DateFormatter()
             f.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
@@ -29,6 +30,11 @@ public enum VCardWriter {
         }
         lines.append("END:VCARD")
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The CATEGORIES line of `groups` (each escaped, commas between them); nil when there are none.
+    static func categories(_ groups: [String]) -> String? {
+        groups.isEmpty ? nil : "CATEGORIES:" + groups.map(escape).joined(separator: ",")
     }
 
     /// vCard TYPE for a label ("mobile" → "cell").

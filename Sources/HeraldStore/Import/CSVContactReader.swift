@@ -18,6 +18,8 @@ struct CSVContactReader {
 
     enum Role: Equatable {
         case first, middle, last, full, org, nickname, uid
+        /// Google's "Labels" (" ::: " between them), Outlook's "Categories" (";" between them): the person's groups.
+        case groups(separator: String)
         case phone(label: String?, labelColumn: Int?)
         case email(label: String?, labelColumn: Int?)
         case ignored
@@ -45,6 +47,8 @@ struct CSVContactReader {
             case "name", "full name", "fullname", "display name", "fn", "contact name": return Column(role: .full)
             case "nickname": return Column(role: .nickname)
             case "uid", "id": return Column(role: .uid)
+            case "labels", "group membership", "groups", "group": return Column(role: .groups(separator: " ::: "))
+            case "categories", "category": return Column(role: .groups(separator: ";"))
             case "organization", "organisation", "org", "company", "organization 1 - name", "organization name",
                  "company name":
                 return Column(role: .org)
@@ -145,6 +149,8 @@ struct CSVContactReader {
             case .org: p.organization = clamp(v, FieldLimits.text, "organization")
             case .uid: p.uid = clamp(v, FieldLimits.text, "uid")
             case .nickname, .ignored: break
+            case .groups(let separator):
+                p.groups = PersonGroups.unique(p.groups + Self.groups(v, separator: separator))
             case .phone(let label, let labelColumn):
                 let l = labelColumn.flatMap { $0 < values.count ? Self.cleanLabel(values[$0]) : nil } ?? label
                 for part in Self.multiValues(v) {
@@ -200,6 +206,16 @@ struct CSVContactReader {
     static func multiValues(_ v: String) -> [String] {
         let parts = v.utf8.contains(0x3A) ? v.components(separatedBy: " ::: ") : [v]
         return parts.map(FastText.trimSpaces).filter { !$0.isEmpty }
+    }
+
+    /// The groups of a Labels or Categories field: split on `separator`, Google's "* myContacts" (every contact
+    /// of the account is in it) left out and the "* " of its other system labels ("* starred") taken off.
+    static func groups(_ v: String, separator: String) -> [String] {
+        v.components(separatedBy: separator).compactMap { part in
+            var name = FastText.trimSpaces(part)
+            if name.hasPrefix("* ") { name = FastText.trimSpaces(String(name.dropFirst(2))) }
+            return name.isEmpty || name.lowercased() == "mycontacts" ? nil : name
+        }
     }
 
     /// "* Mobile" → "mobile"; empty → nil.

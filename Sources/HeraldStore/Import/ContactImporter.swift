@@ -231,6 +231,8 @@ public struct ContactImporter: Sendable {
         private var decided = false
         /// Whether they were dropped, to be built when the import ends (`DeferredIndexes`).
         private(set) var indexesDeferred = false
+        /// The group cards read (KIND:group), applied when every person is stored.
+        var groupCards: [GroupCard] = []
 
         struct Incoming {
             var person: Person
@@ -250,6 +252,8 @@ public struct ContactImporter: Sendable {
                 report.add(issue)
             case .bytesRead(let n):
                 report.bytesRead += n
+            case .groupCard(let card):
+                groupCards.append(card)
             case .person(let p, let keys, let file, let line, let issues):
                 for i in issues { report.add(i) }
                 people.append(Incoming(person: p, keys: keys, file: file, line: line))
@@ -264,6 +268,10 @@ public struct ContactImporter: Sendable {
             do {
                 try feed(&self, &report)
                 try flush(report: &report)
+                if !groupCards.isEmpty {
+                    let cards = groupCards
+                    try importer.database.write { db in try GroupCards.apply(cards, db: db) }
+                }
             } catch {
                 do { try buildDeferredIndexes() } catch let building {
                     ContactImporter.log.error("an import that failed could not build the contact indexes again; they are built when the database is next opened",
@@ -384,6 +392,7 @@ enum Merger {
         if let org = new.organization { m.organization = org }
         if let note = new.note { m.note = note }
         if m.uid == nil { m.uid = new.uid }
+        if !new.groups.isEmpty { m.groups = PersonGroups.unique(old.groups + new.groups) }
         m.hasPhoto = old.hasPhoto || new.hasPhoto
         if let r = new.revision, (old.revision.map { r > $0 } ?? true) { m.revision = r }
         func key(_ ph: LabeledPhone) -> String { ph.number.e164 ?? ph.number.raw.filter(\.isNumber) }

@@ -12,6 +12,8 @@ enum ImportItem: Sendable {
     case issue(ImportIssue)
     /// Bytes read from one source file.
     case bytesRead(Int)
+    /// A vCard 4 group card, applied once every person is stored (its members may come after it).
+    case groupCard(GroupCard)
 }
 
 /// A bounded hand-over of chunks between two stages of an import running on their own threads: the one
@@ -158,6 +160,8 @@ struct ImportProducer {
             pending.append(.person(p, file: file, line: line,
                                    issues: issues.map { ImportIssue(file: file, line: $0.line, message: $0.message) }))
             if pending.count >= chunkSize { flush() }
+        case .group(let card, _):
+            emit(.groupCard(card))
         }
     }
 

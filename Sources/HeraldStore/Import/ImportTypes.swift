@@ -71,6 +71,28 @@ public struct ImportReport: Sendable, Hashable, Codable {
 enum SourceRecord {
     case person(Person, line: Int, issues: [(line: Int, message: String)])
     case failure(line: Int, message: String)
+    /// A vCard 4 group card (`KIND:group`): its members are the cards whose UID its `MEMBER`s name.
+    case group(GroupCard, line: Int)
+}
+
+/// A vCard 4 group card: the group's name (its FN), its own UID, and the UIDs of its members (`urn:uuid:` taken off).
+struct GroupCard: Sendable, Hashable {
+    var name: String
+    var uid: String
+    var members: [String]
+
+    /// The forms a member's UID may be stored in: as the MEMBER wrote it without `urn:uuid:`, and with it.
+    static func uidForms(_ member: String) -> [String] { [member, "urn:uuid:" + member] }
+
+    /// A MEMBER value without its `urn:uuid:` (any case); nil for a member that is no UID (`mailto:`, `tel:`).
+    static func memberUID(_ value: String) -> String? {
+        let v = FastText.trimSpaces(value)
+        if v.lowercased().hasPrefix("urn:uuid:") {
+            let uid = String(v.dropFirst("urn:uuid:".count))
+            return uid.isEmpty ? nil : uid
+        }
+        return v.contains(":") || v.isEmpty ? nil : v
+    }
 }
 
 public enum ImportError: Error, Sendable, CustomStringConvertible {
@@ -105,6 +127,9 @@ enum FieldLimits {
     static let phonesPerPerson = 100
     /// Email addresses, likewise.
     static let emailsPerPerson = 100
+    /// Groups (CATEGORIES) of one card, and members of one group card (KIND:group).
+    static let groupsPerPerson = 100
+    static let membersPerGroup = 100_000
     /// Content lines of one vCard (a photo counts as one); the rest up to END:VCARD is skipped.
     static let propertiesPerCard = 2000
     /// Parameters of one vCard property (`TEL;TYPE=cell;…`).

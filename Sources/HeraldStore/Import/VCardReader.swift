@@ -307,7 +307,7 @@ struct VCardProperty {
 }
 
 /// Gathers one card's properties into a Person.
-private struct CardBuilder {
+struct CardBuilder {
     let parser: PhoneParseCache
     let dates: RevisionDates
     var person = Person()
@@ -319,6 +319,9 @@ private struct CardBuilder {
     var sawN = false
     /// `KIND:org`: the card is an organisation, not a person.
     var kindIsOrg = false
+    /// `KIND:group`: the card is a group of the cards its `MEMBER`s name.
+    var kindIsGroup = false
+    var members: [String] = []
     /// Numbers and emails beyond the limits of one person, and the line of the first of each.
     var extraPhones = (count: 0, line: 0)
     var extraEmails = (count: 0, line: 0)
@@ -426,7 +429,20 @@ private struct CardBuilder {
                 person.firstName = clamp(parts[1], FieldLimits.text, "N (given name)", line: line).trimmedSpaces
             }
         case "KIND":
-            kindIsOrg = text(p, line: line).trimmedSpaces.lowercased() == "org"
+            let kind = text(p, line: line).trimmedSpaces.lowercased()
+            kindIsOrg = kind == "org"
+            kindIsGroup = kind == "group"
+        case "MEMBER":
+            if members.count < FieldLimits.membersPerGroup, let uid = GroupCard.memberUID(Self.unescape(Substring(text(p, line: line)))) {
+                members.append(uid)
+            }
+        case "CATEGORIES":
+            let names = Self.components(text(p, line: line), separator: 0x2C)
+            person.groups = PersonGroups.unique(person.groups + names)
+            if person.groups.count > FieldLimits.groupsPerPerson {
+                person.groups.removeLast(person.groups.count - FieldLimits.groupsPerPerson)
+                note(line, "card has more than \(FieldLimits.groupsPerPerson) groups: kept the first \(FieldLimits.groupsPerPerson)")
+            }
         case "ORG":
             // Units past the first `FieldLimits.text` cannot show in the kept length: not split off.
             var units = Self.components(text(p, line: line), maxParts: FieldLimits.text + 1)
@@ -497,6 +513,13 @@ private struct CardBuilder {
             if let label = groupLabels[group], person.phones[index].label == nil || person.phones[index].label == "voice" {
                 person.phones[index].label = label
             }
+        }
+        if kindIsGroup {
+            let name = PersonGroups.clean(person.formattedName.isEmpty ? person.displayName : person.formattedName)
+            guard !name.isEmpty, let uid = person.uid else {
+                return .failure(line: line, message: "group card (KIND:group) has no FN or no UID: skipped")
+            }
+            return .group(GroupCard(name: name, uid: uid, members: members), line: line)
         }
         if person.formattedName.isEmpty && !person.firstName.isEmpty || person.formattedName.isEmpty && !person.lastName.isEmpty {
             person.formattedName = [person.firstName, person.lastName].filter { !$0.isEmpty }.joined(separator: " ")

@@ -30,6 +30,7 @@ struct ContactJSON: Encodable {
     var note: String?
     var phones: [Phone]
     var emails: [String]
+    var groups: [String]
 
     init(_ p: Person, statuses: [String: DeliveryStatus]) {
         id = p.id ?? 0
@@ -43,6 +44,7 @@ struct ContactJSON: Encodable {
                   status: ph.number.e164.flatMap { statuses[$0]?.rawValue })
         }
         emails = p.emails.map(\.address)
+        groups = p.groups
     }
 
     func encode(to encoder: Encoder) throws {
@@ -55,9 +57,10 @@ struct ContactJSON: Encodable {
         try c.encode(note, forKey: .note)
         try c.encode(phones, forKey: .phones)
         try c.encode(emails, forKey: .emails)
+        try c.encode(groups, forKey: .groups)
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, note, phones, emails }
+    enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, note, phones, emails, groups }
 }
 
 extension ContactJSON {

@@ -20,6 +20,12 @@ struct ContactsList: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the contacts of this address book of [[books]] (as book:NAME in --search).", valueName: "name"), completion: LiveCompletions.books)
     var book: String?
 
+    @Option(help: ArgumentHelp("Only the contacts in this group (vCard CATEGORIES; as group:NAME in --search).", valueName: "name"))
+    var group: String?
+
+    @Option(help: ArgumentHelp("Only the contacts the saved segment finds (as segment:NAME in --search).", valueName: "name"))
+    var segment: String?
+
     @Option(help: "first or last (name to sort by).")
     var sort: String = "first"
 
@@ -44,14 +50,26 @@ struct ContactsList: AsyncParsableCommand {
             _ = try global.addressBooks(db, parser: try global.phoneParser(region: nil))
             query.terms.append(ContactQuery.Term(field: .book, value: book))
         }
+        if let group { query.terms.append(ContactQuery.Term(field: .group, value: group)) }
+        if let segment { query.terms.append(ContactQuery.Term(field: .segment, value: segment)) }
         do {
             page = try ContactSearch(contacts: ContactStore(database: db), ledger: ledger).people(query, sortedBy: order, limit: limit)
         } catch let error as ContactQueryError {
-            throw Output.failure("\(book != nil ? "--book" : "--search"): \(error.message)")
+            let option: String
+            switch error {
+            case .unknownBook where book != nil: option = "--book"
+            case .unknownSegment where segment != nil, .segmentCycle where segment != nil: option = "--segment"
+            default: option = "--search"
+            }
+            throw Output.failure("\(option): \(error.message)")
         }
         let statuses = try ledger.latestStatuses(msisdns: page.people.flatMap(\.distinctNumbers))
         if json {
             try Output.printJSON(ContactListJSON(count: page.total, contacts: page.people.map { ContactJSON($0, statuses: statuses) }))
+            return
+        }
+        if page.total == 0, let group, search == nil {
+            print("No contacts in group \"\(Output.safe(group))\": tag some with `herald contacts tag ID… --add \"\(Output.safe(group))\"`.")
             return
         }
         if page.total == 0 {

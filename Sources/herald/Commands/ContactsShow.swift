@@ -31,6 +31,7 @@ struct ContactsShow: AsyncParsableCommand {
             print("  first name: \(Output.safe(p.firstName))\n  last name:  \(Output.safe(p.lastName))")
         }
         if let org = p.organization { print("  organization: \(Output.safe(org))") }
+        if !p.groups.isEmpty { print("  groups: \(p.groups.map(Output.safe).joined(separator: ", "))") }
         var table = OutputTable(headers: ["  LABEL", "NUMBER", "E.164", "STATUS"], maxWidths: [16, 28, 18, 40])
         for ph in p.phones {
             let status = ph.number.e164.flatMap { statuses[$0]?.label } ?? (ph.number.invalidReason.map { "invalid: \($0)" } ?? "not invited")

@@ -20,6 +20,10 @@ struct SendCommand: AsyncParsableCommand {
         "A file of contact ids or phone numbers, one per line (- reads standard input).", valueName: "path"))
     var toFile: String?
 
+    @Option(help: ArgumentHelp("The contacts a saved segment finds now (see `herald contacts segments list`); with --to, both.",
+                               valueName: "name"))
+    var segment: String?
+
     @Option(help: ArgumentHelp("Message to send (see `herald templates list`); default: the application's.", valueName: "id"))
     var message: String?
 
@@ -57,7 +61,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let targets = try allTargets()
-        guard !targets.isEmpty else { throw Output.failure(InviteError.noTargets.userMessage) }
+        guard !targets.isEmpty || segment != nil else { throw Output.failure(InviteError.noTargets.userMessage) }
         if let message, message.trimmingCharacters(in: .whitespaces).isEmpty {
             throw Output.failure("--message is empty: pass a message id (see `herald templates list`), or leave --message out to send the application's default")
         }
@@ -87,6 +91,7 @@ struct SendCommand: AsyncParsableCommand {
                 resolved.append(.number(trimmed))
             }
         }
+        if let segment { resolved += try await segmentPeople(segment, ws: ws, after: resolved) }
         let sendAt = try scheduledTime()
         var options = InviteOptions(messageKey: message, sender: sender, fields: values, policy: ResendPolicy(allowResendToInvited: resend),
                                     sendAt: sendAt, now: now)
@@ -105,6 +110,23 @@ struct SendCommand: AsyncParsableCommand {
             throw Output.failure(for: error)
         }
         try await SendReport.finish(result, ws: ws, json: json, scheduled: sendAt != nil)
+    }
+
+    /// The people the segment `name` finds now, in name order, leaving out those already in `earlier`; a segment that
+    /// finds no one, or cannot be used, stops the send.
+    private func segmentPeople(_ name: String, ws: Workspace, after earlier: [InviteTarget]) async throws -> [InviteTarget] {
+        let people: [Person]
+        do {
+            let listing = try await ws.book.listing(query: "segment:" + ContactQuery.quoted(name), sort: .firstName)
+            people = try await ws.book.people(ids: try await ws.book.ids(of: listing))
+        } catch let error as ContactQueryError {
+            throw Output.failure("--segment: \(error.message); nothing was sent")
+        }
+        guard !people.isEmpty else {
+            throw Output.failure("--segment \(Output.safe(name)) finds no one now; nothing was sent")
+        }
+        let named = Set(earlier.compactMap { if case .person(let p) = $0 { return p.id } else { return nil } })
+        return people.filter { !named.contains($0.id ?? -1) }.map { .person($0) }
     }
 
     /// `--at` read in `--tz` (or this machine's zone); nil when not given. `--at` with `--now` is refused.
