@@ -150,6 +150,12 @@ enum DeliveriesSeed {
                     rows += 1
                 }
             }
+            // As the ledger keeps it at insert: an invitation followed by another to the same number is superseded.
+            try db.execute(sql: """
+                UPDATE invitation SET superseded = 1 WHERE EXISTS (
+                    SELECT 1 FROM invitation j WHERE j.msisdn = invitation.msisdn
+                    AND (j.created_ms > invitation.created_ms OR (j.created_ms = invitation.created_ms AND j.id > invitation.id)))
+                """)
         }
         return rows
     }

@@ -190,7 +190,7 @@ import HeraldCore
         try HeraldMigrations.migrator.migrate(queue, upTo: "v16-person-changes")
         try queue.write { db in
             try db.execute(sql: "INSERT INTO bulk (bulk_id, created_ms, recipient_count) VALUES ('b', 0, 3)")
-            for (i, number) in [ana, eva, "ana@example.com"].enumerated() {
+            for (i, number) in [ana, eva, "ana@example.com", ana].enumerated() {
                 try db.execute(sql: """
                     INSERT INTO invitation (msisdn, bulk_id, correlator, status, created_ms, updated_ms)
                     VALUES (?, 'b', ?, 'DeliveredToTerminal', ?, ?)
@@ -200,7 +200,10 @@ import HeraldCore
         try queue.close()
         let database = try HeraldDatabase(path: path)
         let countries = try database.read { db in try String?.fetchAll(db, sql: "SELECT country FROM invitation ORDER BY id") }
-        #expect(countries == ["HR", "SI", nil])
+        #expect(countries == ["HR", "SI", nil, "HR"])
+        // Ana's first invitation was followed by another: a resend would not take it again.
+        let superseded = try database.read { db in try Int.fetchAll(db, sql: "SELECT superseded FROM invitation ORDER BY id") }
+        #expect(superseded == [1, 0, 0, 0])
         let indexes = try database.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'invitation'")
         }
@@ -215,5 +218,18 @@ import HeraldCore
                              arguments: filter.arguments).map { $0["detail"] as String }
         }
         #expect(plan.contains { $0.contains("invitation_country") }, "\(plan)")
+    }
+
+    @Test func aBreakdownOfFailuresReadsOnlyTheirIndex() throws {
+        let w = try world()
+        let filter = LedgerFilter(try q(w, "status:failed"), groupBy: .reason)
+        let retry = LedgerRetry(.default)
+        let plan = try w.store.database.read { db in
+            try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN SELECT i.error, COUNT(*), SUM(i.permanent), SUM(\(retry.sql)) FROM \(filter.from)
+                WHERE \(filter.sql) GROUP BY i.error COLLATE NOCASE
+                """, arguments: retry.arguments + filter.arguments).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("COVERING INDEX invitation_failed") }, "\(plan)")
     }
 }

@@ -323,6 +323,18 @@ enum HeraldMigrations {
                 CREATE INDEX invitation_country ON invitation(country, status, bulk_id, created_ms) WHERE country IS NOT NULL;
                 CREATE INDEX invitation_created ON invitation(created_ms, id);
                 """)
+            // Whether a later invitation went to the same number (a resend would not take this one again): kept at
+            // insert, so that "how many can be retried" is a column, not a look-up per row. A breakdown of failures
+            // reads one small index holding all it needs (partial: failed rows only; the WHERE is LedgerFilter's).
+            try db.execute(sql: """
+                ALTER TABLE invitation ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;
+                UPDATE invitation SET superseded = 1 WHERE EXISTS (
+                    SELECT 1 FROM invitation j WHERE j.msisdn = invitation.msisdn
+                    AND (j.created_ms > invitation.created_ms OR (j.created_ms = invitation.created_ms AND j.id > invitation.id)));
+                CREATE INDEX invitation_failed ON invitation(error COLLATE NOCASE, status, permanent, superseded, country,
+                                                             created_ms, bulk_id, msisdn)
+                    WHERE status IN ('DeliveryImpossible','Rejected','SendFailed');
+                """)
             try LedgerCountries.backfill(db)
         }
         m.registerMigration("v18-groups-and-segments") { db in

@@ -65,7 +65,8 @@ extension LedgerStore {
     }
 }
 
-/// `ResendPolicy` as SQL over `i`: the row is its number's latest invitation, and the policy says send for its status
+/// `ResendPolicy` as SQL over `i`: the row is its number's latest invitation (no later one `superseded` it), and the
+/// policy says send for its status
 /// and permanence (the policy is asked once for every status, with and without a permanent failure); an email address
 /// as Deliveries resends one (`DeliveryStatus.isResendable(for:)`).
 struct LedgerRetry {
@@ -82,14 +83,10 @@ struct LedgerRetry {
         // An email goes again as Deliveries' resend sends it: failed, or its hand-over cut short.
         let mailed = DeliveryStatus.allCases.filter { $0.isResendable(for: "@") }.map(\.rawValue)
         func list(_ values: [String]) -> String { values.isEmpty ? "NULL" : values.map { _ in "?" }.joined(separator: ",") }
-        // The look-up of a later invitation runs only for a row whose status could be retried (CASE stops at the first
-        // answer), on the number's index.
         sql = """
-            (CASE WHEN NOT (CASE WHEN instr(i.msisdn, '@') > 0 THEN i.status IN (\(list(mailed)))
-                                 WHEN i.permanent = 0 THEN i.status IN (\(list(lasting)))
-                                 ELSE i.status IN (\(list(permanent))) END) THEN 0
-                  ELSE NOT EXISTS (SELECT 1 FROM invitation j WHERE j.msisdn = i.msisdn
-                                   AND (j.created_ms > i.created_ms OR (j.created_ms = i.created_ms AND j.id > i.id))) END)
+            (i.superseded = 0 AND CASE WHEN instr(i.msisdn, '@') > 0 THEN i.status IN (\(list(mailed)))
+                                       WHEN i.permanent = 0 THEN i.status IN (\(list(lasting)))
+                                       ELSE i.status IN (\(list(permanent))) END)
             """
         arguments = StatementArguments(mailed) + StatementArguments(lasting) + StatementArguments(permanent)
     }

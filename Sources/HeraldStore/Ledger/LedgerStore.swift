@@ -82,6 +82,7 @@ public struct LedgerStore: Sendable {
             for r in recipients {
                 guard let messageId = r.messageId else { continue }
                 if try Row.fetchOne(db, sql: "SELECT 1 FROM invitation WHERE message_id = ?", arguments: [messageId]) != nil { continue }
+                try db.execute(sql: "UPDATE invitation SET superseded = 1 WHERE msisdn = ? AND superseded = 0", arguments: [r.e164])
                 try db.execute(sql: """
                     INSERT INTO invitation (msisdn, bulk_id, message_id, correlator, status, created_ms, updated_ms,
                                             price, currency, error, permanent, country)
@@ -115,6 +116,7 @@ public struct LedgerStore: Sendable {
         var out: [InvitationInfo] = []
         let used = try db.cachedStatement(sql: "SELECT 1 FROM invitation WHERE correlator = ?")
         let earlierCount = try db.cachedStatement(sql: "SELECT COUNT(*) FROM invitation WHERE msisdn = ?")
+        let supersede = try db.cachedStatement(sql: "UPDATE invitation SET superseded = 1 WHERE msisdn = ? AND superseded = 0")
         let insert = try db.cachedStatement(sql: """
             INSERT INTO invitation (msisdn, person_id, correlator, status, created_ms, updated_ms, attempts, country)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -128,6 +130,7 @@ public struct LedgerStore: Sendable {
             var info = InvitationInfo(msisdn: r.msisdn, personId: r.personId, correlator: r.correlator,
                                       status: .queued, createdAt: Date(epochMilliseconds: now),
                                       updatedAt: Date(epochMilliseconds: now), attempts: earlier + 1)
+            try supersede.execute(arguments: [r.msisdn])
             try insert.execute(arguments: [r.msisdn, r.personId, r.correlator, DeliveryStatus.queued.rawValue,
                                            now, now, info.attempts, countries.country(of: r.msisdn)])
             info.id = db.lastInsertedRowID
