@@ -117,6 +117,11 @@ public struct ContactQuery: Sendable, Hashable {
             .map(\.value).joined(separator: " ")
     }
 
+    /// A name as a query term's value (`group:`, `segment:`): in quotes when it has a space.
+    public static func quoted(_ name: String) -> String {
+        name.contains(where: { $0.isWhitespace }) ? "\"\(name)\"" : name
+    }
+
     /// Every term but the plain words (none: the search index answers the query as it always has).
     public var filters: [Term] {
         terms.filter { !($0.field == .any && !$0.negated && !$0.value.contains(" ")) }
@@ -149,15 +154,11 @@ public enum ContactQueryError: Error, Sendable, Equatable, CustomStringConvertib
         case .unknownSegment(let value, let known):
             return known.isEmpty
                 ? "segment:\(value): no segments are saved (save one with :save NAME or herald contacts segments save)"
-                : "segment:\(value) is not a saved segment: use \(known.map { "segment:\(Self.quoted($0))" }.joined(separator: ", "))"
+                : "segment:\(value) is not a saved segment: use \(known.map { "segment:\(ContactQuery.quoted($0))" }.joined(separator: ", "))"
         case .segmentCycle(let chain):
             return "segment \(chain.first ?? "") uses itself (\(chain.joined(separator: " → "))): a segment cannot contain itself"
         }
     }
 
-    /// A name as a query term's value: in quotes when it has a space.
-    public static func quoted(_ name: String) -> String {
-        name.contains(where: { $0.isWhitespace }) ? "\"\(name)\"" : name
-    }
 }
 
