@@ -2,8 +2,8 @@ import Foundation
 import HeraldAPI
 import HeraldCore
 
-/// The audit trail: every send, resend, move, take-back, cancel, opt-out change and key change, with who, when, from
-/// where and what. An entry is added by the action's own unit of work (the action and its entry commit together or
+/// The audit trail: every send, resend, move, take-back, cancel, opt-out change, message or settings change and key
+/// change, with who, when, from where and what. An entry is added by the action's own unit of work (the action and its entry commit together or
 /// not at all) and never changed or removed: no route or method does it, and the schema refuses it.
 extension PlatformEngine {
     // MARK: - Routes
