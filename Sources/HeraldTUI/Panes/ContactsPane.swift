@@ -429,6 +429,12 @@ public final class ContactsPane: LivePane {
         search.setText(text)
     }
 
+    /// `:group`, `:segment`: the list of the people matching `text`, leaving a person's detail for it.
+    func showList(matching text: String) {
+        if inDetail { closeDetail() }
+        showMatches(of: text)
+    }
+
     public func handle(serviceEvent: ServiceEvent) -> Bool { viewModel.handle(event: serviceEvent) }
 }
 
@@ -513,6 +519,9 @@ extension ContactsPane: KeyDeclaring {
         PaneKey("opt_out", [.char("O")],
                 "Opt out the numbers of the selected people (or the one under the cursor): no invitation goes to them; again takes them off the list",
                 [.contacts], listed: inList) { $0.viewModel.toggleOptOut() },
+        PaneKey("tag_contacts", [.char("t")],
+                "Put the selected people (or the one under the cursor or open) in a group: asks its name (:tag -NAME takes out)",
+                [.contacts], footerNow: { $0.inDetail ? "tag" : $0.listFooter("tag") }) { $0.viewModel.askTag() },
         PaneKey("duplicates", [.char("=")],
                 "Show only the people who look like one person (same number, email or name); again shows everyone", [.contacts],
                 footerNow: { $0.viewModel.showsDuplicates ? "everyone" : nil }, listed: inList) { $0.viewModel.toggleDuplicates() },

@@ -32,6 +32,8 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
     public let name: String
     public let organization: String?
     public let emails: [String]
+    /// The groups the person is in (vCard CATEGORIES, tags); `:group NAME` lists everyone in one.
+    public let groups: [String]
     public let numbers: [Number]
     public let badge: InvitationBadge
     public let bulkIds: [String]
@@ -45,6 +47,7 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
         name = safe(person.displayName)
         organization = person.organization.map(safe)
         emails = person.emails.map { e in safe((e.label.map { "\($0): " } ?? "") + e.address) }
+        groups = person.groups.map(safe)
         let plan = person.smsPlan
         let choosable = Set(person.smsCapableNumbers)
         var listed = Set<String>()
@@ -92,6 +95,7 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
         if let organization, !organization.isEmpty { out.append("Organisation: \(organization)") }
         out.append("State: \(badge.text)")
         for email in emails { out.append("Email: \(email)") }
+        if !groups.isEmpty { out.append("Groups: \(groups.joined(separator: ", "))  (:group NAME lists everyone in one)") }
         out.append("")
         out.append("Numbers")
         if numbers.isEmpty { out.append("  (no phone number)") }
