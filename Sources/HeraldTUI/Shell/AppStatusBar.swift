@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldViewModels
 
 /// The two bottom lines: key hints of the focused pane, and the app's status.
@@ -27,6 +28,7 @@ enum AppStatusBar {
                     StatusSegment("│ \(app.pendingDeliveries) pending ")]
         if let unread = app.unreadInbox { left.append(StatusSegment("│ \(unread) unread ")) }
         if app.readOnlyReason != nil { left.append(StatusSegment("│ read-only ", style: Style(.statusBarKey))) }
+        if let notice = app.notice { left.append(StatusSegment(" ● \(TerminalSafeText.sanitize(notice)) ", style: Style(.statusBarKey))) }
         if let last = app.lastEvent { left.append(StatusSegment("│ \(last) ", style: Style(.statusBar, .dim))) }
         StatusBarView.render(into: &canvas, rect: rect, left: left, right: [StatusSegment(" \(themeName) ")])
     }

@@ -23,6 +23,9 @@ public final class AppViewModel {
     /// A one-line description of the latest service event.
     public private(set) var lastEvent: String?
     public let toasts: ToastBoard
+    /// The latest notice ("14:02:11 bulk 3f9a2c1b settled: …", set by the launcher's attention watcher): the status
+    /// bar shows it until the next one.
+    public var notice: String?
     /// Why this terminal changes nothing (a viewer key, `--read-only`): the workspace's read-only reason; nil when it
     /// may. The shell greys every key that changes something with it, and the status bar says "read-only".
     public var readOnlyReason: String?

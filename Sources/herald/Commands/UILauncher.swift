@@ -35,6 +35,7 @@ struct UILauncher {
         do { keyMap = config.keys.isEmpty ? KeyMap() : try KeyMap(overrides: config.keys, source: paths.configFile.path) } catch {
             throw Output.failure("\(error)")
         }
+        let attention = try AttentionUI(config: config)      // [notify] and [ui] hyperlinks
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Output.failure("the UI needs a terminal (stdin and stdout must not be redirected); for scripts use the subcommands, see herald --help")
         }
@@ -85,7 +86,7 @@ struct UILauncher {
         let outcome = await Self.runOnUIThread(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme,
                                                themes: themes, mouse: config.mouse ?? true, keyMap: keyMap,
                                                reload: ConfigReload(file: paths.configFile, themeGiven: themeName != nil), quitNote: quitNote,
-                                               notice: olderServer.text, log: log)
+                                               notice: olderServer.text, attention: attention, log: log)
         workspace.close()
         switch outcome {
         case .finished(let summary): log.info("ui closed", metadata: ["summary": "\(summary)"])
@@ -102,7 +103,8 @@ struct UILauncher {
     /// nothing else in Herald runs on the main actor.
     @MainActor
     static func runOnUIThread(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader, mouse: Bool,
-                              keyMap: KeyMap, reload: ConfigReload, quitNote: String?, notice: String?, log: Logger) -> Outcome {
+                              keyMap: KeyMap, reload: ConfigReload, quitNote: String?, notice: String?, attention: AttentionUI,
+                              log: Logger) -> Outcome {
         // That thread blocks most signals, and child processes ($EDITOR, sendmail) inherit its mask: start them clean.
         var none = sigset_t()
         sigemptyset(&none)
@@ -113,13 +115,14 @@ struct UILauncher {
         }
         return uiGuard.run {
             runLoop(workspace: workspace, name: name, inboxUser: inboxUser, theme: theme, themes: themes,
-                    mouse: mouse, keyMap: keyMap, reload: reload, quitNote: quitNote, notice: notice, log: log)
+                    mouse: mouse, keyMap: keyMap, reload: reload, quitNote: quitNote, notice: notice, attention: attention, log: log)
         }
     }
 
     @MainActor
     private static func runLoop(workspace: Workspace, name: String, inboxUser: String?, theme: Theme, themes: ThemeLoader, mouse: Bool,
-                                keyMap: KeyMap, reload: ConfigReload, quitNote: String?, notice: String?, log: Logger) -> Outcome {
+                                keyMap: KeyMap, reload: ConfigReload, quitNote: String?, notice: String?, attention: AttentionUI,
+                                log: Logger) -> Outcome {
         let mailbox: Mailbox<AppEvent>
         do { mailbox = try Mailbox<AppEvent>() } catch { return .failed("\(error)") }
         UISignals.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
@@ -149,6 +152,8 @@ struct UILauncher {
         let loop = AppLoop(terminal: terminal, screen: screen, mailbox: mailbox, clock: clock)
         reload.start(effects: effects, screen: screen, terminal: terminal, toasts: app.toasts)
         workspace.startTracking()
+        let notices = attention.start(workspace: workspace, app: app, terminal: terminal, effects: effects, inboxUser: inboxUser)
+        defer { notices?.cancel() }
         Task.detached { await workspace.tracker.refresh() }
         ResizeSignal.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
         defer { ResizeSignal.uninstall() }

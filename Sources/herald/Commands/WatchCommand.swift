@@ -2,27 +2,49 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldServices
+import HeraldTUI
 
 /// `herald watch`: follows every bulk with pending recipients and prints each status change.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Print delivery status changes as they happen, until Ctrl-C.",
-        discussion: "Also picks up bulks sent by another Herald on the same data folder.")
+        discussion: """
+            Also picks up bulks sent by another Herald on the same data folder. With --notify, also gives a notice when a \
+            bulk settles, when its failures reach [notify] failures, and when a message arrives in an inbox named by \
+            --inbox: a line on stdout, and the [notify] command, notify-send or the terminal's notification (see [notify] \
+            in herald-config(5)). Each notice is given once, whichever Herald on the data folder gives it.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
+    @Flag(help: "Also give notices: a bulk settled, its failures over [notify] failures, an inbox message arrived.")
+    var notify = false
+
+    @Option(name: .customLong("inbox"), help: ArgumentHelp("With --notify, an inbox to follow (repeatable): its external user id.", valueName: "user"))
+    var inboxUsers: [String] = []
+
     func run() async throws {
+        if !inboxUsers.isEmpty && !notify { throw Output.failure("--inbox follows an inbox for notices: add --notify") }
+        if let empty = inboxUsers.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw Output.failure("--inbox \"\(empty)\" is not a user id: give the external user id (it is case-sensitive)")
+        }
+        // Read before the workspace opens: a [notify] that cannot be used is said before anything is watched.
+        let notices: NotifySettings? = notify ? try NotifySettings(Self.loadConfig(global)) : nil
         let ws = try await global.openWorkspace()
         defer { ws.close() }
         // The change feed starts from the ledger as it is now: only what changes from then on is printed,
         // whoever changes it (this process's tracker, or another Herald on the same data folder).
         let events = ws.bus.stream()
+        let json = json
+        let attention = notices.flatMap { settings -> Task<Void, Never>? in
+            settings.enabled ? Self.startNotices(settings, ws: ws, inboxUsers: Set(inboxUsers), json: json) : nil
+        }
+        defer { attention?.cancel() }
         try await ws.startFeed()
         ws.startTracking()
-        let json = json
         // Also with --json (stdout stays JSON only): a script may wait for this line before sending.
         FileHandle.standardError.write(Data("herald: watching deliveries in \(ws.dataDirectory.path) (Ctrl-C to stop)\n".utf8))
         let loop = Task {
@@ -51,6 +73,41 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let name = await names.name(change.personId)
         return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label(for: address) ?? "new") → \(change.to.label(for: address))"
+    }
+
+    /// The config file, read quietly (opening the workspace says its warnings).
+    private static func loadConfig(_ global: GlobalOptions) throws -> HeraldConfig {
+        do { return try HeraldConfig.load(from: global.paths.configFile) } catch {
+            throw Output.failure("\(error)\nFix the file or move it aside to use the defaults.")
+        }
+    }
+
+    /// Starts giving notices: each is printed (a line, or a JSON object with --json) and handed where `[notify]` says.
+    /// The terminal's own notification goes to stderr when that is a terminal (stdout may be a pipe).
+    private static func startNotices(_ settings: NotifySettings, ws: Workspace, inboxUsers: Set<String>, json: Bool) -> Task<Void, Never> {
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = isatty(STDERR_FILENO) == 1 ? TerminalNotification.detect(environment: environment) : nil
+        let route = settings.route(terminal: terminal, environment: environment)
+        let watcher = ws.attention(settings.attention(inboxUsers: inboxUsers, followLoadedInboxes: false,
+                                                      inboxPollInterval: ws.connection.kind.inboxRefreshInterval))
+        let events = ws.bus.stream()
+        return Task.detached {
+            await watcher.run(events: events) { notice in
+                do { emit(try noticeLine(notice, json: json)) } catch { warn("could not write a notice as JSON: \(error)") }
+                if let terminal = route.terminal {
+                    FileHandle.standardError.write(Data(terminal.bytes(title: "Herald: " + notice.title, body: notice.body)))
+                }
+                await route.program?.run(notice, environment: environment)
+            }
+        }
+    }
+
+    private static func noticeLine(_ notice: AttentionNotice, json: Bool) throws -> String {
+        if json {
+            return try Output.json(WatchNoticeJSON(notice: notice.kind.rawValue, subject: notice.subject, title: notice.title,
+                                                   body: notice.body, at: Output.iso(notice.at)))
+        }
+        return "\(Output.iso(notice.at))  notice  \(notice.line)"
     }
 
     /// A problem on stderr (stdout stays the changes only, JSON with --json).
@@ -105,4 +162,13 @@ struct WatchJSON: Encodable {
         try c.encode(at, forKey: .at)
     }
     enum CodingKeys: String, CodingKey { case bulkId, address, messageId, personId, from, to, at }
+}
+
+/// One notice of `herald watch --notify --json`: `notice` is its kind (bulk-settled, bulk-failures, inbox-message).
+struct WatchNoticeJSON: Encodable {
+    var notice: String
+    var subject: String
+    var title: String
+    var body: String
+    var at: String
 }

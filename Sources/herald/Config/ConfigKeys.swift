@@ -22,6 +22,18 @@ struct ConfigKeys: Sendable {
     // [ui]
     let mouse = ConfigKey.flag("ui.mouse", example: false,
                                "Clicks and the wheel work in Herald (default true); false leaves the mouse to the terminal, to select and copy text.")
+    let hyperlinks = ConfigKey.choice("ui.hyperlinks", ["auto", "on", "off"],
+                                      "Links (referral and share links, links in inbox messages) are clickable OSC 8 hyperlinks: auto where the terminal is known to show them, on, or off; never with NO_COLOR or TERM=dumb.")
+
+    // [notify]
+    let notifyEnabled = ConfigKey.flag("notify.enabled", example: false,
+                                       "Notices when a bulk settles, when its failures reach notify.failures, and when an inbox message arrives (default true).")
+    let notifyFailures = ConfigKey.failureThreshold("notify.failures", example: "10%",
+                                                    "The failures of a bulk worth a notice: a share of its recipients (default \"10%\") or a number of them (25).")
+    let notifyCommand = ConfigKey.string("notify.command", example: "/usr/local/bin/page-me",
+                                         "A program each notice is handed to, its title and body as two more arguments (no shell); it may run 10 seconds.")
+    let notifyVia = ConfigKey.choice("notify.via", ["auto", "bell", "osc9", "osc777", "notify-send", "command", "off"],
+                                     "How a notice gets attention: auto is the command when set, else the terminal's own notification (OSC 9 or 777) where known, else notify-send on a desktop, else the bell; off leaves the status-bar line only.")
 
     // [platform]
     let timeScale = ConfigKey.positive("platform.time_scale", example: "10.0", environment: "HERALD_SANDBOX_TIME_SCALE",
