@@ -58,6 +58,6 @@ extension DeliveriesPane {
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
         self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites, search: ws.deliveries,
-                                                 context: env.context), clock: env.clock)
+                                                 audit: ws.audit, context: env.context), clock: env.clock)
     }
 }

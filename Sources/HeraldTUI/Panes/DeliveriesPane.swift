@@ -85,6 +85,14 @@ public final class DeliveriesPane: LivePane {
         if !vm.breakdown.isOpen, let r = vm.detail, let bulk = vm.openBulk {
             renderDetail(of: r, bulkId: bulk.bulkId, message: bulk.message, into: &canvas, area: rect)
         }
+        if vm.showsHistory, let bulk = vm.openBulk {
+            let history = vm.bulkHistory
+            let lines = history?.failure.map { [$0] } ?? history.map { $0.lines.isEmpty ? ["Nothing recorded for this bulk."] : $0.lines }
+                ?? ["Reading the audit trail…"]
+            ModalView.render(into: &canvas, area: rect, title: "History of bulk \(bulk.bulkId.prefix(8))",
+                             lines: Array(lines.suffix(max(1, rect.height - 6))), buttons: ["Close (esc)"],
+                             minWidth: max(20, min(rect.width - 6, 100)))
+        }
         if let c = vm.confirmation {
             ModalView.render(into: &canvas, area: rect, title: "Resend", lines: [
                 "Send again to \(counted(c.numbers.count, "number")) that failed \(c.what)?",
@@ -144,6 +152,13 @@ public final class DeliveriesPane: LivePane {
             ProgressSegment(Double(bulk.invited), role: .statusDelivered), ProgressSegment(Double(bulk.other), role: .accent),
             ProgressSegment(Double(bulk.pending), role: .statusPending), ProgressSegment(Double(bulk.impossible), role: .statusFailed),
         ], total: Double(max(1, bulk.recipients)))
+        if let history = vm.bulkHistory, history.bulkId == bulk.bulkId {
+            let latest = history.failure.map { "history: \($0)" }
+                ?? history.lines.last.map { "last: \($0)" + (history.lines.count > 1 ? "  (a: all \(history.lines.count))" : "") }
+            if let latest {
+                canvas.put(TextFit.truncate(latest, to: rect.width - 2), x: rect.x + 1, y: rect.y + 3, style: Style(.muted), clip: rect)
+            }
+        }
         let table = rect.inset(top: 4)
         let rows = vm.visibleRecipients
         recipientList.count = rows.count
@@ -233,6 +248,9 @@ public final class DeliveriesPane: LivePane {
             ]
         }
         if vm.breakdown.isOpen { return breakdownBindings }
+        if vm.showsHistory {
+            return PaneBinding.each([.back, .quit, .open]) { _ = vm.close() } + declaredBindings
+        }
         if vm.detail != nil {
             // The detail is in front: j/k walk the recipients under it, Enter, Esc or q close it, y copies; the list
             // behind takes nothing else.
@@ -315,6 +333,11 @@ extension DeliveriesPane: KeyDeclaring {
                 footerNow: { "by \($0.viewModel.breakdown.dimension.next.rawValue)" },
                 listed: { $0.viewModel.breakdown.isOpen && $0.viewModel.breakdown.openGroup == nil }) {
             $0.viewModel.cycleBreakdownDimension()
+        },
+        PaneKey("history", [.char("a")], "The open bulk's history: who sent, moved, took back or resent it, when and from where",
+                [.deliveries], footerNow: { $0.viewModel.showsHistory ? "close history" : "history" },
+                listed: { $0.viewModel.openBulkId != nil && $0.viewModel.detail == nil && !$0.viewModel.breakdown.isOpen }) {
+            $0.viewModel.toggleHistory()
         },
         PaneKey("copy_reason", [.char("e")], "Copy why the recipient under the cursor (or in detail) failed", [.deliveries],
                 listed: { $0.viewModel.openBulkId != nil },

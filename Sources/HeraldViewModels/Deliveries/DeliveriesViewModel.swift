@@ -14,6 +14,8 @@ public final class DeliveriesViewModel {
     let book: ContactBook
     /// The `/` query, the breakdown and the export, over the ledger.
     let search: DeliverySearch
+    /// Who sent, moved, took back or resent a bulk (the platform's audit trail); nil: not shown.
+    let audit: AuditTrail?
 
     public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
     public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
@@ -23,6 +25,9 @@ public final class DeliveriesViewModel {
     public internal(set) var queryHistory = SearchHistory()
     /// The breakdown of what the query matches (`b`).
     public internal(set) var breakdown = DeliveryBreakdownState()
+    /// The open bulk's audit trail, oldest first, as lines (nil while read or with no trail); `a` shows it whole.
+    public internal(set) var bulkHistory: BulkHistory?
+    public internal(set) var showsHistory = false
     /// The rows the filter and sort let through, as last worked out.
     private var shown = DeliveryRows()
     public private(set) var cursor = 0
@@ -37,11 +42,12 @@ public final class DeliveriesViewModel {
 
     public typealias HighlightKey = BulkFeed.HighlightKey
 
-    public init(book: ContactBook, invites: InviteService, search: DeliverySearch, context: ViewModelContext,
-                source: BulkSource? = nil) {
+    public init(book: ContactBook, invites: InviteService, search: DeliverySearch, audit: AuditTrail? = nil,
+                context: ViewModelContext, source: BulkSource? = nil) {
         self.book = book
         self.invites = invites
         self.search = search
+        self.audit = audit
         self.context = context
         feed = BulkFeed(source: source ?? BulkSource(book: book), effects: context.effects, clock: context.clock)
         feed.listener = self
@@ -189,13 +195,16 @@ public final class DeliveriesViewModel {
         recipientCursor = 0
         feed.follow(bulk.bulkId)
         askOpenBulkMatches()
+        readHistory(of: bulk.bulkId)
     }
 
     /// Closes the recipient's detail, else the open bulk; false when neither was open.
     public func close() -> Bool {
         if detailId != nil { detailId = nil; return true }
+        if showsHistory { showsHistory = false; return true }
         guard openBulkId != nil else { return false }
         detailId = nil
+        bulkHistory = nil
         picks.recipients = []
         feed.follow(nil)
         return true
