@@ -88,7 +88,7 @@ extension AddressBooks {
             }
         }
         try store(read, book: name, known: local.mapValues(\.id), report: &report)
-        if !groupCards.isEmpty { try database.write { db in try GroupCards.apply(groupCards, db: db) } }
+        if !groupCards.isEmpty { try database.write { db in _ = try GroupCards.apply(groupCards, db: db) } }
         let stored = try database.read { db in try String.fetchOne(db, sql: "SELECT sync_token FROM book WHERE name = ?", arguments: [name]) }
         if conflicts.isEmpty && removed.isEmpty && (token == nil || token == stored) { return }
         let now = clock.now()

@@ -157,7 +157,7 @@ public struct AddressBooks: Sendable {
                       known: known.mapValues(\.id), report: &report)
         }
         // Group cards once their members are stored (a group card is no person: it is read again at each sync).
-        if !groupCards.isEmpty { try database.write { db in try GroupCards.apply(groupCards, db: db) } }
+        if !groupCards.isEmpty { try database.write { db in _ = try GroupCards.apply(groupCards, db: db) } }
         let gone = known.filter { files[$0.key] == nil }.map(\.value.id)
         if !gone.isEmpty {
             try database.write { db in

@@ -270,7 +270,7 @@ public struct ContactImporter: Sendable {
                 try flush(report: &report)
                 if !groupCards.isEmpty {
                     let cards = groupCards
-                    try importer.database.write { db in try GroupCards.apply(cards, db: db) }
+                    try importer.database.write { db in _ = try GroupCards.apply(cards, db: db) }
                 }
             } catch {
                 do { try buildDeferredIndexes() } catch let building {
