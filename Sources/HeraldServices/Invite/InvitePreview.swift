@@ -17,6 +17,8 @@ public struct InvitePreview: Sendable, Hashable {
     public var messageKey: String
     public var recipients: [Recipient]
     public var skipped: [SkippedRecipient]
+    /// What the send will cost: per country, in total, and who has no known price (see `InviteService.estimate`).
+    public var estimate = PriceEstimate(items: [], price: { _ in nil })
     /// SMS parts of every text together: what the send is charged by.
     public var segments: Int { recipients.reduce(0) { $0 + $1.segments } }
 }
@@ -49,6 +51,8 @@ extension InviteService {
             recipients.append(.init(address: candidate.e164, personId: candidate.personId, text: text,
                                     encoding: measured.encoding, segments: measured.segments))
         }
-        return InvitePreview(sender: sender, messageKey: message.key, recipients: recipients, skipped: skipped)
+        var preview = InvitePreview(sender: sender, messageKey: message.key, recipients: recipients, skipped: skipped)
+        preview.estimate = try estimate(recipients.map { (address: $0.address, parts: $0.segments) })
+        return preview
     }
 }

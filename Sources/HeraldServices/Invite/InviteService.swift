@@ -30,10 +30,17 @@ public struct InviteSettings: Sendable, Hashable {
     public var maxPerDay: Int?
     /// The From of email invitations (`email_from`, a mailbox); nil: email invitations are off.
     public var emailFrom: String?
+    /// `[prices]`: the price of one SMS part by country; a send's estimate takes it before reported prices.
+    public var prices: PriceTable
+    /// `[send] confirm_above`: a send estimated above this is confirmed again; nil: never.
+    public var confirmAbove: Double?
 
     public init(sender: String? = nil, senderName: String? = nil, messageKey: String? = nil, firstPollDelay: TimeInterval = 8,
                 retry: SendRetry = SendRetry(), allMobiles: Bool = false, requireSenderName: Bool = false,
-                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil, maxPerDay: Int? = nil, emailFrom: String? = nil) {
+                holdSeconds: TimeInterval = 0, quietHours: QuietHours? = nil, maxPerDay: Int? = nil, emailFrom: String? = nil,
+                prices: PriceTable = PriceTable(), confirmAbove: Double? = nil) {
+        self.prices = prices
+        self.confirmAbove = confirmAbove
         self.emailFrom = emailFrom
         self.maxPerDay = maxPerDay
         self.holdSeconds = holdSeconds
@@ -198,6 +205,7 @@ public actor InviteService {
             }
         }
         if result.bulkIds.isEmpty, let firstError { throw firstError }
+        if let estimate = options.estimate { recordEstimates(estimate, of: result) }
         return result
     }
 

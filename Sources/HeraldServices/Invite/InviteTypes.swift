@@ -30,6 +30,8 @@ public struct InviteOptions: Sendable, Hashable {
     /// An email invitation instead of an SMS: to each person's first email address, from the workspace's
     /// `email_from`. Quiet hours and the daily cap are SMS rules and do not apply.
     public var email: EmailOptions?
+    /// What the send was estimated to cost (its preview's): each bulk keeps the sum over its recipients.
+    public var estimate: PriceEstimate?
 
     public init(messageKey: String? = nil, sender: String? = nil, fields: [String: String] = [:],
                 policy: ResendPolicy = .default, resendOf: String? = nil, sendAt: Date? = nil, now: Bool = false,

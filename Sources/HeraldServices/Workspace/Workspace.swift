@@ -102,7 +102,8 @@ public final class Workspace: @unchecked Sendable {
                                                          retry: config.sendRetry, allMobiles: config.inviteAllMobiles,
                                                          requireSenderName: config.requireSenderName,
                                                          holdSeconds: config.holdSeconds, quietHours: config.quietHours,
-                                                         maxPerDay: config.maxPerDay, emailFrom: config.emailFrom),
+                                                         maxPerDay: config.maxPerDay, emailFrom: config.emailFrom,
+                                                         prices: config.prices, confirmAbove: config.confirmAbove),
                                 clock: clock, names: settings, readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)

@@ -41,6 +41,10 @@ public struct WorkspaceConfig: Sendable {
     public var quietHours: QuietHours?
     /// `[send] max_per_day`: invitations a day under one sender ID.
     public var maxPerDay: Int?
+    /// `[prices]`: the price of one SMS part by country, which a send's estimate takes before reported prices.
+    public var prices = PriceTable()
+    /// `[send] confirm_above`: a send estimated above this asks again (the Composer) or needs `--yes` (the CLI).
+    public var confirmAbove: Double?
     /// How often the change feed looks for writes (of this process or another).
     public var feedInterval: TimeInterval = 0.5
     /// `[[books]]`: the address books contacts come from and are written back to.

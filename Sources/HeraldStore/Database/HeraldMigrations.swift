@@ -359,6 +359,14 @@ enum HeraldMigrations {
                 );
                 """)
         }
+        m.registerMigration("v19-bulk-estimate") { db in
+            // What a bulk was estimated to cost when it was sent (`herald status` shows it beside the reported
+            // price): the sum over its recipients of the send's estimate, NULL when none was made or none priced.
+            try db.execute(sql: """
+                ALTER TABLE bulk ADD COLUMN estimate REAL;
+                ALTER TABLE bulk ADD COLUMN estimate_currency TEXT;
+                """)
+        }
         return m
     }
 }

@@ -53,8 +53,19 @@ struct SendCommand: AsyncParsableCommand {
         valueName: "range"))
     var quietHours: String?
 
-    @Flag(name: .customLong("dry-run"), help: "Print what would be sent (each text, its SMS parts, who is skipped) and send nothing.")
+    @Flag(name: .customLong("dry-run"), help: "Print what would be sent (each text, its SMS parts, the estimated cost, who is skipped) and send nothing.")
     var dryRun = false
+
+    @Option(name: .customLong("max-cost"), help: ArgumentHelp(
+        "Refuse the send when its estimate is above this (in the prices' currency), or when a recipient's price is unknown.",
+        valueName: "amount"))
+    var maxCost: Double?
+
+    @Flag(name: .customLong("allow-unknown-price"), help: "With --max-cost: send to recipients whose price is unknown too (not counted).")
+    var allowUnknownPrice = false
+
+    @Flag(help: "Send even when the estimate is above [send] confirm_above (or cannot be told).")
+    var yes = false
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -102,7 +113,12 @@ struct SendCommand: AsyncParsableCommand {
                 }
             }
         }
+        if let maxCost, !(maxCost >= 0 && maxCost.isFinite) {
+            throw Output.failure("--max-cost must be an amount of 0 or more, like --max-cost 5; nothing was sent")
+        }
         if dryRun { return try await printDryRun(resolved, options: options, ws: ws) }
+        // Checked before anything reaches the ledger; each bulk keeps its part of the estimate.
+        options.estimate = try await checkCost(resolved, options: options, ws: ws)
         let result: InviteResult
         do {
             result = try await ws.invites.invite(resolved, options: options)

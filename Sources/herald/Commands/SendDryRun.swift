@@ -27,6 +27,7 @@ extension SendCommand {
         let count = preview.recipients.count
         print("\(count) SMS invitation\(count == 1 ? "" : "s") (\(preview.segments) segment\(preview.segments == 1 ? "" : "s")); "
               + "links shown as \(link): each recipient gets their own when the send is accepted")
+        Self.printEstimate(preview.estimate)
         if !preview.skipped.isEmpty {
             print("Would skip \(preview.skipped.count):")
             var table = OutputTable(headers: ["ADDRESS", "REASON"], maxWidths: [24, 90])
@@ -52,8 +53,10 @@ struct DryRunJSON: Encodable {
     var recipients: [Recipient]
     var skipped: [SendJSON.Skipped]
     var segments: Int
+    var estimate: EstimateJSON
 
     init(_ preview: InvitePreview) {
+        estimate = EstimateJSON(preview.estimate)
         sender = preview.sender
         messageKey = preview.messageKey
         recipients = preview.recipients.map {

@@ -81,8 +81,11 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let recipients = try await book.recipients(ofBulk: bulk)
         let rows = recipients.map(\.invitation)
+        // What the send estimated, beside what the carrier reported (nil for a bulk sent without a known price).
+        let estimate = try? await ws.invites.bulkEstimate(bulkId: bulk)
         if json {
-            try Output.printJSON(StatusJSON(bulkId: bulk, deliveryInfo: rows.map {
+            try Output.printJSON(StatusJSON(bulkId: bulk, estimate: estimate.map { .init(amount: $0.amount, currency: $0.currency) },
+                                            deliveryInfo: rows.map {
                 StatusJSON.Info(address: $0.msisdn, messageId: $0.messageId, personId: $0.personId, deliveryStatus: $0.status.rawValue,
                                 price: $0.currency == nil ? nil : $0.price, currency: $0.currency, error: $0.error,
                                 permanentFailure: $0.permanentFailure ? true : nil, clicks: $0.clicks, text: $0.text)
@@ -116,6 +119,7 @@ struct StatusCommand: AsyncParsableCommand {
         var summary = DeliveryStatus.allCases.compactMap { s in counts[s].map { "\($0) \(s.label)" } }
         if clicked { summary.append("\(rows.filter { $0.clicks > 0 }.count) opened their link") }
         summary += totals.sorted { $0.key < $1.key }.map { "cost \(Self.money($0.value, $0.key))" }
+        if let estimate { summary.append("estimated \(PriceEstimate.format(estimate.amount)) \(Output.safe(estimate.currency)) before sending") }
         print(summary.joined(separator: ", "))
     }
 }
@@ -163,7 +167,14 @@ struct StatusJSON: Encodable {
         }
     }
 
+    /// What the send estimated this bulk would cost (`herald send` keeps it), beside the reported prices.
+    struct Estimate: Encodable {
+        var amount: Double
+        var currency: String
+    }
+
     var bulkId: String
+    var estimate: Estimate?
     var deliveryInfo: [Info]
 }
 

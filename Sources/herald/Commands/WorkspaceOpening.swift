@@ -56,6 +56,8 @@ extension GlobalOptions {
         workspace.holdSeconds = try Self.holdSeconds(config: config, environment: environment)
         workspace.quietHours = config.quietHours
         workspace.maxPerDay = config.maxPerDay
+        workspace.prices = config.prices
+        workspace.confirmAbove = config.confirmAbove
         workspace.books = config.books
         workspace.requireSenderName = true
         if try isReadOnly(config: config, environment: environment) { workspace.readOnlyReason = ReadOnlyMode.reason }

@@ -102,6 +102,8 @@ struct ConfigKeys: Sendable {
                                           "No invitation reaches anyone in these hours of their own local time.")
     let maxPerDay = ConfigKey.integer("send.max_per_day", 1...10_000_000, what: "a whole number of invitations", example: "500",
                                       "Invitations a day under one sender ID; each send says how many remain.")
+    let confirmAbove = ConfigKey.positive("send.confirm_above", example: "5",
+                                          "A send estimated above this (in the prices' currency) asks again in the Composer; `herald send` refuses it without --yes.")
 
     // [smtp]: a Herald server's mail server
     let smtpHost = ConfigKey.string("smtp.host", example: "smtp.example.com", "The mail server (required when [smtp] is there).")
@@ -121,7 +123,7 @@ struct ConfigKeys: Sendable {
                                             "Domains whose addresses a client may give as Reply-To (default: the domain of from).")
 
     /// The tables read by parsers of their own: `[keys]`, `[[books]]`, `[infobip.send]`.
-    static let tables: Set<String> = ["keys", "books", "infobip.send"]
+    static let tables: Set<String> = ["keys", "books", "infobip.send", "prices"]
 
     static let shared = ConfigKeys()
 

@@ -33,6 +33,8 @@ enum ConfigReference {
         }
         lines += [Roff.section("tables"),
                   Roff.item("[keys]", "Key bindings: action = [\"key\", ...]; the actions and key names are in herald-keys(5)."),
+                  Roff.item("[prices]", "The price of one SMS part by country, HR = 0.05 (two-letter codes), and currency = \"EUR\" "
+                            + "(the default): a send's estimate takes them before the prices the platform reported."),
                   Roff.item("[[books]]", "An address book of yours, one table each: name, kind (vdir or carddav), path (vdir), url, "
                             + "username and password_file or password_command (carddav)."),
                   Roff.item("[infobip.send]", "What every message carries on Infobip: validity, delivery_days, delivery_from, "

@@ -21,6 +21,8 @@ struct HeraldConfig: Sendable {
     /// `[[books]]`: the address books contacts come from and are written back to, and how to reach the CardDAV ones.
     var books: [AddressBook] = []
     var bookAccounts: [String: CardDAVAccount] = [:]
+    /// `[prices]`: the price of one SMS part by country (see `parsePrices`).
+    var prices = PriceTable()
     /// Problems that did not stop loading (unknown keys), each naming the key and its line.
     var warnings: [String] = []
     /// Values the file sets wrong, each naming its line: loading stops at the first, `herald config check` lists them all.
@@ -110,6 +112,9 @@ struct HeraldConfig: Sendable {
         if let send = table["infobip"]?.table?["send"] {
             guard let send = send.table else { throw ConfigError(file: file, line: c.lines.line(of: "infobip.send"), message: "[infobip.send] must be a table") }
             c.infobipSend = try parseInfobipSend(send, file: file, lines: c.lines, warnings: &c.warnings)
+        }
+        if let pricesValue = table["prices"] {
+            c.prices = try parsePrices(pricesValue, file: file, lines: c.lines)
         }
         if let booksValue = table["books"] {
             (c.books, c.bookAccounts) = try parseBooks(booksValue, file: file, lines: c.lines, warnings: &c.warnings)
