@@ -226,7 +226,7 @@ import HeraldCore
         let retry = LedgerRetry(.default)
         let plan = try w.store.database.read { db in
             try Row.fetchAll(db, sql: """
-                EXPLAIN QUERY PLAN SELECT i.error, COUNT(*), SUM(i.permanent), SUM(\(retry.sql)) FROM \(filter.from)
+                EXPLAIN QUERY PLAN SELECT i.error, COUNT(*), SUM(i.permanent), SUM(\(retry.sql)) FROM \(filter.fromFailures)
                 WHERE \(filter.sql) GROUP BY i.error COLLATE NOCASE
                 """, arguments: retry.arguments + filter.arguments).map { $0["detail"] as String }
         }

@@ -117,20 +117,29 @@ struct DeliveryExportWriter {
     static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// `value` as a spreadsheet takes it for text: `'` before a formula start, then control characters out (a line
-    /// end or a tab becomes a space, others go).
+    /// end or a tab becomes a space, others go). Most cells need nothing: one pass over the bytes says so.
     static func spreadsheetSafe(_ value: String) -> String {
+        var clean = true
+        for (index, byte) in value.utf8.enumerated() {
+            if index == 0, byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "@") {
+                clean = false
+                break
+            }
+            // C0 and DEL; a C1 control is U+0080…U+009F, encoded 0xC2 0x80…0x9F.
+            if byte < 0x20 || byte == 0x7F || byte == 0xC2 { clean = false; break }
+        }
+        if clean { return value }
         var scalars = String.UnicodeScalarView()
         if let first = value.unicodeScalars.first, formulaStarts.contains(first) { scalars.append("'") }
-        var changed = !scalars.isEmpty
         for scalar in value.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                changed = true
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                 if scalar == "\n" || scalar == "\t" || scalar == "\r" { scalars.append(" ") }
                 continue
             }
             scalars.append(scalar)
         }
-        return changed ? String(scalars) : value
+        return String(scalars)
     }
 
     // MARK: JSON

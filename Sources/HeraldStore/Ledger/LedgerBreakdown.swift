@@ -40,7 +40,7 @@ extension LedgerStore {
                 SELECT \(key) AS k, COUNT(*), MIN(i.created_ms), MAX(i.created_ms), SUM(i.permanent <> 0),
                        SUM(i.status IN (\(finals.map { _ in "?" }.joined(separator: ",")))),
                        SUM(\(retry.sql))
-                FROM \(filter.from) WHERE \(filter.sql)
+                FROM \(filter.fromFailures) WHERE \(filter.sql)
                 GROUP BY k\(dimension == .reason ? " COLLATE NOCASE" : "") ORDER BY COUNT(*) DESC, k
                 """, arguments: StatementArguments(finals) + retry.arguments + filter.arguments)
             let groups = rows.map { row in

@@ -18,6 +18,24 @@ public struct LedgerExportRow: Sendable, Hashable {
     public var clicks: Int
     /// The text as sent to this recipient, else the bulk's text.
     public var text: String?
+
+    public init(bulkId: String, sentAt: Date, sentBy: String?, number: String, name: String?, country: String?,
+                status: DeliveryStatus, reason: String?, price: Double?, currency: String?, attempts: Int, clicks: Int,
+                text: String?) {
+        self.bulkId = bulkId
+        self.sentAt = sentAt
+        self.sentBy = sentBy
+        self.number = number
+        self.name = name
+        self.country = country
+        self.status = status
+        self.reason = reason
+        self.price = price
+        self.currency = currency
+        self.attempts = attempts
+        self.clicks = clicks
+        self.text = text
+    }
 }
 
 extension LedgerStore {

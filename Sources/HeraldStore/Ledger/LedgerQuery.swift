@@ -117,8 +117,21 @@ extension LedgerStore {
 struct LedgerFilter {
     var sql: String
     var arguments: StatementArguments
+    /// Whether the clause reads a bulk's columns (grouping by sender ID).
+    var needsBulk: Bool
+    /// Whether it asks for failures (`status:failed`): the rows of the partial index `invitation_failed`.
+    var failuresOnly: Bool
+
     /// The tables the clause reads.
-    var from: String
+    var from: String { needsBulk ? "invitation i JOIN bulk b ON b.bulk_id = i.bulk_id" : "invitation i" }
+
+    /// `from`, reading failures through `invitation_failed` when the query asks for them: it holds all a breakdown
+    /// groups and sums, and without statistics SQLite would pick the status index and read every row.
+    var fromFailures: String {
+        guard failuresOnly else { return from }
+        return needsBulk ? "invitation i INDEXED BY invitation_failed JOIN bulk b ON b.bulk_id = i.bulk_id"
+            : "invitation i INDEXED BY invitation_failed"
+    }
 
     /// Invitation, its bulk and its person (by the row's person, else a contact with the number): what rows show.
     static let joined = """
@@ -174,8 +187,9 @@ struct LedgerFilter {
                 clauses.append("\(column) IS NULL")
             }
         }
-        let needsBulk = group?.dimension == .sender || groupBy == .sender
-        from = needsBulk ? "invitation i JOIN bulk b ON b.bulk_id = i.bulk_id" : "invitation i"
+        needsBulk = group?.dimension == .sender || groupBy == .sender
+        let failed = Set(DeliveryStatus.allCases.filter { $0.state == .failed })
+        failuresOnly = query.terms.contains { $0.field == .status && !$0.negated && $0.statuses == failed }
         sql = clauses.joined(separator: " AND ")
         self.arguments = arguments
     }
