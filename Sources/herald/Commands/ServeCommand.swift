@@ -140,7 +140,7 @@ struct ServeRun: AsyncParsableCommand {
     var emailsPerKeyPerHour = 500
 
     @Flag(name: .customLong("mask-numbers-for-viewers"), help: ArgumentHelp(
-        "Viewer keys see phone numbers and email addresses masked (+385 98 ••• 4567, a•••@example.com) in every answer and event; senders and admins see them whole."))
+        "Viewer keys see phone numbers and email addresses masked (country code, first and last digits; an address's first letter and domain) in every answer and event; senders and admins see them whole."))
     var maskNumbersForViewers = false
 
     @OptionGroup var storage: ServerDatabaseOption
