@@ -94,11 +94,21 @@ public struct PriceEstimate: Sendable, Hashable {
     public struct Total: Sendable, Hashable {
         public var currency: String
         public var amount: Double
+
+        public init(currency: String, amount: Double) {
+            self.currency = currency
+            self.amount = amount
+        }
     }
 
     public struct Cost: Sendable, Hashable {
         public var amount: Double
         public var currency: String
+
+        public init(amount: Double, currency: String) {
+            self.amount = amount
+            self.currency = currency
+        }
     }
 
     /// By country code.
