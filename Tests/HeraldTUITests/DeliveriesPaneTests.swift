@@ -98,9 +98,10 @@ struct DeliveriesPaneTests {
         let listed = Set(KeyBindings.defaults.filter { binding in
             binding.contexts.contains { KeyContext.deliveries.chain.contains($0) && $0 != .global }
         }.map(\.action))
-        // breakdown_by works in the open breakdown (DeliveriesQueryPaneTests).
+        // breakdown_by works in the open breakdown (DeliveriesQueryPaneTests), history in an open bulk
+        // (DeliveriesHistoryTests).
         for action in listed.sorted(by: { $0.rawValue < $1.rawValue })
-        where ![.back, .quit, .resend, Action("copy_reason"), Action("breakdown_by")].contains(action) {
+        where ![.back, .quit, .resend, Action("copy_reason"), Action("breakdown_by"), Action("history")].contains(action) {
             #expect(pane.handle(action: action), "\(action.rawValue) is listed in Deliveries' help but does nothing")
             await effects.settle()
             if vm.openBulkId != nil { _ = vm.close() }
