@@ -59,6 +59,7 @@ final class EventCache: @unchecked Sendable {
     /// Frames with numbers masked, by application and event id: an event is masked once for all viewers.
     private var masked: [String: [Int64: ByteBuffer]] = [:]
     private var maskedCount = 0
+    private var maskedBytes = 0
 
     init(engine: PlatformEngine, maxAge: TimeInterval, capacity: Int = 10_000, maxBytes: Int = 64 << 20) {
         self.engine = engine
@@ -82,15 +83,21 @@ final class EventCache: @unchecked Sendable {
 
     var databaseReads: Int { lock.withLock { reads } }
 
-    /// `frames` as a caller who sees numbers masked receives them (`NumberMasking`); each event is masked once, the
-    /// masks of the newest `capacity` events kept.
+    /// `frames` as a caller who sees numbers masked receives them (`NumberMasking`); each event is masked once for
+    /// every such caller, the masks kept within `capacity` frames and `maxBytes` (all dropped when either is reached).
     func masking(_ frames: [Frame], applicationKey: String) -> [Frame] {
         frames.map { frame in
             if let known = lock.withLock({ masked[applicationKey]?[frame.id] }) { return (frame.id, known) }
             let buffer = EventFrameMask.masked(frame.frame)
             lock.withLock {
-                if maskedCount >= capacity { masked.removeAll(keepingCapacity: true); maskedCount = 0 }
-                if masked[applicationKey, default: [:]].updateValue(buffer, forKey: frame.id) == nil { maskedCount += 1 }
+                if maskedCount >= capacity || maskedBytes + buffer.readableBytes > maxBytes {
+                    masked.removeAll(keepingCapacity: true)
+                    (maskedCount, maskedBytes) = (0, 0)
+                }
+                if masked[applicationKey, default: [:]].updateValue(buffer, forKey: frame.id) == nil {
+                    maskedCount += 1
+                    maskedBytes += buffer.readableBytes
+                }
             }
             return (frame.id, buffer)
         }

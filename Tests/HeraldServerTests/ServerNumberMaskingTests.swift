@@ -5,7 +5,7 @@ import HeraldTestKit
 import Testing
 
 /// `--mask-numbers-for-viewers`: a viewer key reads every number and address masked — delivery infos, opt-outs,
-/// referral links, the event queue, the event stream and the errors that echo a number — while a sender key, and a
+/// referral links, the audit trail, the event queue, the event stream and the errors that echo a number — while a sender key, and a
 /// viewer on a server without the option, read them whole.
 @Suite struct ServerNumberMaskingTests {
     static let optedOut = "385981299999"
@@ -42,6 +42,9 @@ import Testing
         let queue = try await s.raw(.get, "/1/messaging/messages", key: key, query: ["after": "0"])
         #expect(queue.isSuccess)
         out["event queue"] = text(queue)
+        let audit = try await s.raw(.get, "/1/social-invite/audit", key: key)
+        #expect(audit.isSuccess)
+        out["audit trail"] = text(audit)
         out["event stream"] = try await streamReplay(s, key: key)
         return out
     }
