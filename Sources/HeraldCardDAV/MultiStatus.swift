@@ -4,7 +4,9 @@ import FoundationXML
 #endif
 
 /// A WebDAV `multistatus` answer (RFC 4918), as PROPFIND, `sync-collection` and `addressbook-multiget` give it: per
-/// resource its href, status, etag and card, and the collection's new sync token. Read defensively: a document that is
+/// resource its href, status, etag and card, and the collection's new sync token; for discovery (RFC 6764, 5397,
+/// 6352) also its resource types, display name, description, ctag and sync token, and the hrefs of
+/// `current-user-principal` and `addressbook-home-set`. Read defensively: a document that is
 /// not UTF-8 or has a DOCTYPE (entities, the "billion laughs") is refused before parsing (`XMLPrologGuard`), any
 /// declaration or entity the parser still meets stops it, and only the elements above are kept.
 struct MultiStatus {
@@ -14,6 +16,18 @@ struct MultiStatus {
         var status: Int?
         var etag: String?
         var card: String?
+        /// The children of `resourcetype` in Clark notation (`{DAV:}collection`, `{urn:ietf:params:xml:ns:carddav}addressbook`);
+        /// nil when the answer did not give a resource type.
+        var resourceTypes: [String]?
+        var displayName: String?
+        var addressBookDescription: String?
+        var ctag: String?
+        var syncToken: String?
+        var principal: String?
+        var homeSets: [String] = []
+
+        static let addressBookType = "{urn:ietf:params:xml:ns:carddav}addressbook"
+        var isAddressBook: Bool { resourceTypes?.contains(Self.addressBookType) ?? false }
     }
 
     var responses: [Response] = []
@@ -62,6 +76,7 @@ struct MultiStatus {
         private var propstatStatus: Int?
         private var propstatEtag: String?
         private var propstatCard: String?
+        private var props = Response()
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
@@ -80,7 +95,12 @@ struct MultiStatus {
                 propstatStatus = nil
                 propstatEtag = nil
                 propstatCard = nil
-            default: break
+                props = Response()
+            case "resourcetype": props.resourceTypes = []
+            default:
+                if path.count >= 2, path[path.count - 2] == "resourcetype", props.resourceTypes != nil, props.resourceTypes!.count < 32 {
+                    props.resourceTypes!.append("{\(namespaceURI ?? "")}\(name)")
+                }
             }
         }
 
@@ -97,11 +117,24 @@ struct MultiStatus {
             case "status" where parent == "propstat": propstatStatus = MultiStatus.code(value)
             case "getetag": propstatEtag = value
             case "address-data": propstatCard = text
+            case "href" where parent == "current-user-principal": props.principal = value
+            case "href" where parent == "addressbook-home-set": if props.homeSets.count < 16 { props.homeSets.append(value) }
+            case "displayname" where parent == "prop": props.displayName = value
+            case "addressbook-description" where parent == "prop": props.addressBookDescription = value
+            case "getctag" where parent == "prop": props.ctag = value
+            case "sync-token" where parent == "prop": props.syncToken = value
             case "propstat":
                 // Only a propstat that succeeded carries values (a 404 one lists the properties the resource lacks).
                 if propstatStatus == nil || propstatStatus == 200 {
                     if let etag = propstatEtag, !etag.isEmpty { response?.etag = etag }
                     if let card = propstatCard { response?.card = card }
+                    if let types = props.resourceTypes { response?.resourceTypes = types }
+                    if let v = props.displayName { response?.displayName = v }
+                    if let v = props.addressBookDescription { response?.addressBookDescription = v }
+                    if let v = props.ctag, !v.isEmpty { response?.ctag = v }
+                    if let v = props.syncToken, !v.isEmpty { response?.syncToken = v }
+                    if let v = props.principal, !v.isEmpty { response?.principal = v }
+                    if !props.homeSets.isEmpty { response?.homeSets = props.homeSets }
                     if response?.status == nil { response?.status = propstatStatus ?? 200 }
                 } else if response?.status == nil {
                     response?.status = propstatStatus
