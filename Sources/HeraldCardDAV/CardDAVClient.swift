@@ -206,6 +206,8 @@ public enum CardDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(book: String, limit: Int)
     case badAnswer(book: String, why: String)
     case password(book: String, why: String)
+    /// The book's url is not an address book and discovery did not settle on one.
+    case discovery(book: String, why: String)
 
     public var description: String {
         switch self {
@@ -225,6 +227,7 @@ public enum CardDAVError: Error, Sendable, Equatable, CustomStringConvertible {
             return "book \(book): the server's answer is larger than \(limit / 1024 / 1024) MiB: not read; nothing was lost here"
         case .badAnswer(let book, let why): return "book \(book): the server's answer cannot be used: \(why); nothing was lost here"
         case .password(let book, let why): return "book \(book): no password: \(why)"
+        case .discovery(let book, let why): return "book \(book): \(why)"
         }
     }
 }

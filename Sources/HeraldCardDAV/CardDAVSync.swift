@@ -3,17 +3,22 @@ import HeraldCore
 import HeraldStore
 import Logging
 
-/// How to reach one CardDAV book: the collection URL, the username, and where its password comes from.
+/// How to reach one CardDAV book: the collection URL (or the server's, where discovery finds the collection), the
+/// username, and where its password comes from.
 public struct CardDAVAccount: Sendable, Hashable {
     public var url: URL
+    /// Which of the address books discovery finds at `url` is this book (`collection = "…"`: its name, display name,
+    /// path or URL); nil takes `url` as the collection when it is one, else the only book found there.
+    public var collection: String?
     public var username: String?
     /// A file holding the password (its first line).
     public var passwordFile: String?
     /// A command printing the password (`pass show dav`, `secret-tool lookup …`), run with /bin/sh.
     public var passwordCommand: String?
 
-    public init(url: URL, username: String?, passwordFile: String?, passwordCommand: String?) {
+    public init(url: URL, username: String?, passwordFile: String?, passwordCommand: String?, collection: String? = nil) {
         self.url = url
+        self.collection = collection
         self.username = username
         self.passwordFile = passwordFile
         self.passwordCommand = passwordCommand
@@ -27,7 +32,7 @@ public struct CardDAVAccount: Sendable, Hashable {
     }
 
     /// The password, read when a sync needs it (never kept in Herald's files).
-    func password(book: String) throws(CardDAVError) -> String? {
+    public func password(book: String) throws(CardDAVError) -> String? {
         if let file = passwordFile {
             let text: String
             do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
@@ -97,8 +102,9 @@ public struct CardDAVSync: Sendable {
             Logger(label: "herald.carddav").warning("CardDAV password in clear", metadata: ["book": "\(name)", "why": "\(warning)"])
             report.issues.append(ImportIssue(file: name, line: 0, message: warning))
         }
-        let client = CardDAVClient(book: name, collection: account.url, username: account.username,
-                                   password: try account.password(book: name))
+        let password = try account.password(book: name)
+        let client = CardDAVClient(book: name, collection: try await collection(of: name, password: password), username: account.username,
+                                   password: password)
         try await push(name, client: client, report: &report)
         let state = try books.remoteState(name)
         var outside: [String] = []

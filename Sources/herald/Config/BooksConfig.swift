@@ -5,7 +5,7 @@ import TOMLKit
 
 extension HeraldConfig {
     /// The keys a `[[books]]` entry may hold.
-    static let knownBook: Set<String> = ["name", "kind", "path", "url", "username", "password_file", "password_command"]
+    static let knownBook: Set<String> = ["name", "kind", "path", "url", "collection", "username", "password_file", "password_command"]
 
     /// `~/…` in a path: the user's home ($HOME, as the shell reads it).
     static func expandingHome(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -39,9 +39,15 @@ extension HeraldConfig {
                 throw ConfigError(file: file, line: lines.line(of: at), message: "\(at).kind \"\(kind)\" is not one of vdir, carddav")
             }
             if parsed == .carddav {
-                guard let text = table["url"]?.string, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
-                      url.host != nil else {
-                    throw ConfigError(file: file, line: lines.line(of: at), message: "\(at) (\(name)) needs url = \"https://…\": its address book collection")
+                // The collection, or the server (a bare host is https) where discovery finds it at sync time.
+                guard let text = table["url"]?.string, let url = CardDAVDiscovery.url(from: text) else {
+                    throw ConfigError(file: file, line: lines.line(of: at),
+                                      message: "\(at) (\(name)) needs url = \"https://…\": its address book collection, or the server (https://dav.example.com) to find it there")
+                }
+                let collection = table["collection"]?.string
+                if let collection, collection.trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw ConfigError(file: file, line: lines.line(of: at),
+                                      message: "\(at) (\(name)) has an empty collection: name one of the address books herald contacts books discover lists, or leave it out")
                 }
                 let passwordFile = table["password_file"]?.string.map { expandingHome($0) }
                 let passwordCommand = table["password_command"]?.string
@@ -50,7 +56,7 @@ extension HeraldConfig {
                 }
                 books.append(AddressBook(name: name, kind: .carddav, location: url.absoluteString))
                 accounts[name] = CardDAVAccount(url: url, username: table["username"]?.string, passwordFile: passwordFile,
-                                                passwordCommand: passwordCommand)
+                                                passwordCommand: passwordCommand, collection: collection)
                 continue
             }
             guard let path = table["path"]?.string, !path.isEmpty else {
