@@ -6,6 +6,6 @@ struct ContactsCommand: AsyncParsableCommand {
         commandName: "contacts",
         abstract: "Import, list, show, export and generate contacts.",
         subcommands: [ContactsImport.self, ContactsList.self, ContactsShow.self, ContactsAdd.self, ContactsEdit.self, ContactsDelete.self,
-                      ContactsMerge.self, ContactsDuplicates.self, ContactsSync.self, ContactsMove.self, ContactsConflicts.self, ContactsResolve.self, ContactsAddEmail.self, ContactsQuery.self, ContactsTag.self, ContactsSegments.self, ContactsExport.self, ContactsGenerate.self]
+                      ContactsMerge.self, ContactsDuplicates.self, ContactsSync.self, ContactsBooks.self, ContactsMove.self, ContactsConflicts.self, ContactsResolve.self, ContactsAddEmail.self, ContactsQuery.self, ContactsTag.self, ContactsSegments.self, ContactsExport.self, ContactsGenerate.self]
     )
 }
