@@ -119,6 +119,10 @@ final class TmuxSession {
     /// The screen with colour and attribute escape sequences.
     func captureWithEscapes() throws -> String { try run(["capture-pane", "-p", "-e", "-t", target]) }
 
+    /// Appends every byte the program writes from now on to `file`, as it wrote them (escape sequences tmux does not
+    /// keep in its cells, such as OSC 8 hyperlinks, included).
+    func recordOutput(to file: URL) throws { try run(["pipe-pane", "-o", "-t", target, "cat >> '\(file.path)'"]) }
+
     /// Resizes the window (the program gets SIGWINCH).
     func resize(width: Int, height: Int) throws {
         try run(["resize-window", "-t", "herald", "-x", String(width), "-y", String(height)])
