@@ -232,7 +232,10 @@ do {
         exit(0)
     }
     let db = try importBench(o, dir: dir)
-    if ["search", "all"].contains(o.command) { try searchBench(o, db: db) }
+    if ["search", "all"].contains(o.command) {
+        try searchBench(o, db: db)
+        try groupsBench(o, db: db)
+    }
     if ["ui", "cli", "all"].contains(o.command) {
         let seeded = try LedgerSeed.fill(db, bulks: o.bulks, perBulk: o.perBulk)
         print("ledger:   \(seeded.bulks) bulks, \(seeded.rows) invitation rows")
