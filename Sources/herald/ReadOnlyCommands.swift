@@ -15,6 +15,7 @@ extension ContactsAddEmail: ChangingCommand { static let change = "add email add
 extension ContactsEdit: ChangingCommand { static let change = "edit contacts" }
 extension ContactsDelete: ChangingCommand { static let change = "delete contacts" }
 extension ContactsMerge: ChangingCommand { static let change = "merge contacts" }
+extension ContactsTag: ChangingCommand { static let change = "put contacts in groups" }
 extension ContactsMove: ChangingCommand { static let change = "move contacts between address books" }
 extension ContactsResolve: ChangingCommand { static let change = "settle conflicting cards" }
 extension ContactsSync: ChangingCommand { static let change = "sync the address books" }

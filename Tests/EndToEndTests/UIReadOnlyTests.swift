@@ -14,15 +14,24 @@ struct UIReadOnlyTests {
         let contacts = try session.waitFor(text: "Ana Horvat", timeout: 30)
         #expect(contacts.contains("read-only"), "the status bar does not say read-only:\n\(contacts)")
         #expect(!contacts.contains("I invite"), "the footer offers invite:\n\(contacts)")
+        // A palette command that changes something says why too (:tag puts people in a group).
+        try session.sendKeys(":")
+        try session.sendLiteral("tag friends")
+        try session.sendKeys("Enter")
+        try session.waitFor(text: "read-only mode", timeout: 10)
+        try session.sendKeys("Escape")
         // Contacts: invite and edit say why and do nothing.
         try session.sendKeys("Space", "I")
         try session.waitFor(text: "read-only mode", timeout: 10)
+        try await Task.sleep(for: .milliseconds(700))      // a confirmation, were one coming, would be up by now
         #expect(!(try session.capture()).contains("Send 1 SMS invitation"))
         // The Composer: ctrl-s says why, and no confirmation comes.
         try session.sendKeys("3")
         try session.waitFor(text: "Composer", timeout: 10)
         try session.sendKeys("C-s")
-        let refused = try session.waitFor(text: "read-only mode", timeout: 10)
+        try session.waitFor(text: "read-only mode", timeout: 10)
+        try await Task.sleep(for: .milliseconds(700))
+        let refused = try session.capture()
         #expect(!refused.contains("Send 1 SMS invitation"), "\(refused)")
         // ? lists the send key greyed, with the reason.
         try session.sendKeys("?")
@@ -38,8 +47,10 @@ struct UIReadOnlyTests {
         #expect(sendStyle != nil && freeStyle != nil && sendStyle != freeStyle,
                 "the send line is not greyed: \(sendStyle.debugDescription) vs \(freeStyle.debugDescription)")
         try session.sendKeys("Escape")
-        // Nothing was written: no bulk, no invitation in the ledger (Ana is the one person imported).
+        // Nothing was written: no bulk, no invitation in the ledger (Ana is the one person imported), no group.
         #expect(try CLIReadOnlyTests.counts(cli) == "0 0 0 1")
+        let listed = try cli.ok(["contacts", "list", "--json"]).stdout
+        #expect(!listed.contains("friends"), "\(listed)")
     }
 
     /// The last SGR sequence (colours, attributes) before `text` on the screen line that holds it: how it is drawn.

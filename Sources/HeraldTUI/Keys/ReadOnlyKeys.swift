@@ -1,5 +1,5 @@
 /// What a terminal that changes nothing (a viewer key, `--read-only`; the workspace's read-only reason) does not
-/// offer: the keys and palette commands that send, edit, import, delete, merge, opt out or resend. The shell applies
+/// offer: the keys and palette commands that send, edit, import, delete, merge, tag, opt out or resend. The shell applies
 /// it to the focused pane's bindings (`restrict`) before the dispatch, the footer and `?` read them, so each such key
 /// says why in a toast, `?` greys it with the reason, and the footer leaves it out. One list, whatever pane declares
 /// the key.
@@ -7,8 +7,8 @@ public enum ReadOnlyKeys {
     /// The actions that change something here or on the platform.
     nonisolated public static let changing: Set<Action> = Set([
         // Contacts
-        "invite", "add_contact", "edit_contact", "edit_contact_in_editor", "delete_contact", "restore_selection",
-        "merge_contacts", "settle_conflict", "keep_mine", "keep_theirs", "opt_out",
+        "invite", "add_contact", "edit_contact", "edit_contact_in_editor", "delete_contact", "merge_contacts", "tag_contacts",
+        "settle_conflict", "keep_mine", "keep_theirs", "opt_out",
         // Composer
         "edit_message", "edit_external", "edit_sender", "cycle_signature", "save_template", "insert_placeholder", "send",
         // Deliveries
@@ -16,7 +16,7 @@ public enum ReadOnlyKeys {
     ].map { Action($0) })
 
     /// The palette commands that change something.
-    nonisolated public static let changingCommands: Set<String> = ["invite", "send", "resend", "move", "name"]
+    nonisolated public static let changingCommands: Set<String> = ["invite", "send", "resend", "move", "name", "tag"]
 
     /// `bindings` as a read-only terminal offers them: each that changes something disabled with `reason` (nil: as
     /// they are).
