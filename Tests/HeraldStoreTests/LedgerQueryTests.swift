@@ -119,6 +119,15 @@ import HeraldCore
         #expect(try numbers(w, "office").count == 2)
         #expect(try numbers(w, #""at 8""#).count == 2)
         #expect(try numbers(w, "-ana").count == 5)
+        // A word of letters finds an email address, never a phone number's digits.
+        w.store.clock.advance(by: 60)
+        try w.ledger.recordTeamBulk(bulkId: "mail-bulk", createdAt: w.store.clock.now(), [
+            DeliveryUpdate(address: "ivo@example.com", messageId: "mail-1", status: .deliveredToNetwork),
+        ])
+        #expect(try numbers(w, "example") == ["ivo@example.com"])
+        #expect(try numbers(w, "IVO") == ["ivo@example.com"])
+        #expect(try numbers(w, "ivo@example.com") == ["ivo@example.com"])
+        #expect(try w.ledger.matches(q(w, "ivo"), limit: 10).first?.country == nil)
     }
 
     @Test func bulksCountTheirMatchesAndGroupsNarrowExactly() throws {

@@ -265,9 +265,16 @@ struct LedgerFilter {
             return ("i.price < ?", [term.amount ?? 0])
         case .any:
             let folded = contains(TextFolding.fold(term.value))
-            let number = term.numberDigits.map(contains) ?? like
-            return ("\(personLike) OR i.error LIKE ? ESCAPE '\\' OR \(textLike) OR i.msisdn LIKE ? ESCAPE '\\'",
-                    [folded, folded, like, like, like, number])
+            let words = "\(personLike) OR i.error LIKE ? ESCAPE '\\' OR \(textLike)"
+            // A number's digits are looked for in phone numbers; a word of letters alone only in email addresses (it
+            // cannot be part of a phone number, and the cheap test for '@' spares most rows the LIKE).
+            if let digits = term.numberDigits {
+                return ("\(words) OR i.msisdn LIKE ? ESCAPE '\\'", [folded, folded, like, like, like, contains(digits)])
+            }
+            if term.value.allSatisfy(\.isLetter) {
+                return ("\(words) OR (instr(i.msisdn, '@') > 0 AND i.msisdn LIKE ? ESCAPE '\\')", [folded, folded, like, like, like, like])
+            }
+            return ("\(words) OR i.msisdn LIKE ? ESCAPE '\\'", [folded, folded, like, like, like, like])
         }
     }
 }
