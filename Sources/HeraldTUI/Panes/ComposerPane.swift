@@ -67,7 +67,13 @@ public final class ComposerPane: LivePane {
                 lines.append("\(confirmation.alreadyInvited) number\(confirmation.alreadyInvited == 1 ? "" : "s") left out: already invited or on the way")
             }
             if model.channel == .sms { lines.append(model.sendTimeLine()) }
-            if confirmation.needsExplicitYes { lines.append("A large send: type y to send, esc to cancel") }
+            if let cost = confirmation.cost { lines.append(cost) }
+            if !confirmation.unknownPrices.isEmpty {
+                lines.append("Price unknown (not counted): " + confirmation.unknownPrices.joined(separator: ", "))
+            }
+            if confirmation.askedAgain {
+                lines.append("Asked again for its cost: type y to send, esc to cancel")
+            } else if confirmation.needsExplicitYes { lines.append("A large send: type y to send, esc to cancel") }
             lines += confirmation.lines
             if !confirmation.unreachable.isEmpty {
                 lines.append("Not reachable this way: " + confirmation.unreachable.joined(separator: ", "))

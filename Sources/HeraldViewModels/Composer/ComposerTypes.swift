@@ -44,8 +44,20 @@ nonisolated public struct SendConfirmation: Sendable, Hashable {
     public var sender: String?
     /// Numbers left out because they are already invited or on their way (the resend policy).
     public var alreadyInvited = 0
-    /// A large send (more than `SendConfirmation.explicitYesAbove` destinations) is confirmed with `y`, never Enter.
-    public var needsExplicitYes: Bool { destinations > Self.explicitYesAbove }
+    /// What it will cost (SMS): "Cost: about 1.35 EUR (HR 27 parts × 0.05)", with who has no known price; nil for
+    /// email, "Cost: working it out…" until the estimate comes.
+    public var cost: String?
+    /// The numbers whose price is unknown (they are not counted in the cost).
+    public var unknownPrices: [String] = []
+    /// The estimate, once it came (each bulk of the send keeps its part of it).
+    public var estimate: PriceEstimate?
+    /// Why the send is confirmed twice (its estimate is above `[send] confirm_above`, or cannot be told); nil: once.
+    public var costQuestion: String?
+    /// The first yes was given to a send with a `costQuestion`: the question names the cost and takes `y` again.
+    public var askedAgain = false
+    /// A large send (more than `SendConfirmation.explicitYesAbove` destinations), or one asked again for its cost, is
+    /// confirmed with `y`, never Enter.
+    public var needsExplicitYes: Bool { destinations > Self.explicitYesAbove || askedAgain }
     public static let explicitYesAbove = 50
 }
 

@@ -36,6 +36,8 @@ public final class ComposerViewModel {
     public private(set) var confirmation: SendConfirmation?
     /// When the send the confirmation asks about leaves (`t` in it cycles); back to `.soon` for each new confirmation.
     public private(set) var sendWhen: SendWhen = .soon
+    /// Counts confirmations, so that an estimate that comes late is not shown in a newer one.
+    private var costRequest = 0
 
     public init(templates: TemplateService, invites: InviteService, source: ComposerSource, context: ViewModelContext,
                 settings: ComposerSettings) {
@@ -306,6 +308,7 @@ public final class ComposerViewModel {
         var lines: [String] = []
         var destinations = 0, segments = 0, alreadyInvited = 0
         var unreachable: [String] = []
+        var priced: [(address: String, parts: Int)] = []
         // The preview quotes the first person the send really goes to: one left out would show a text nobody gets.
         var firstSent: Person?
         let ordered = recipients.sorted { ($0.displayName.lowercased(), $0.id ?? 0) < ($1.displayName.lowercased(), $1.id ?? 0) }
@@ -324,6 +327,7 @@ public final class ComposerViewModel {
                 let cost = SMSMeter.measure(template.render(link: settings.previewLink, values: values(for: person)).text).segments
                 destinations += numbers.count
                 segments += cost * numbers.count
+                priced += numbers.map { (address: $0, parts: cost) }
                 if firstSent == nil { firstSent = person }
                 lines.append("\(name)  \(numbers.joined(separator: ", "))  \(cost) SMS each")
             }
@@ -349,6 +353,39 @@ public final class ComposerViewModel {
         }
         self.confirmation = confirmation
         sendWhen = .soon
+        if channel == .sms { estimateCost(priced) }
+    }
+
+    /// Prices the confirmation's send off the UI thread (`InviteService.estimate`: `[prices]`, else the prices the
+    /// platform reported); the confirmation shows it when it comes, and above `[send] confirm_above` (or with prices
+    /// unknown while it is set) the send is confirmed a second time, naming the cost.
+    private func estimateCost(_ items: [(address: String, parts: Int)]) {
+        costRequest += 1
+        let request = costRequest, invites = self.invites
+        confirmation?.cost = "Cost: working it out…"
+        context.effects.perform({ try await invites.estimate(items) }) { [weak self] result in
+            guard let self, self.costRequest == request, self.confirmation != nil else { return }
+            switch result {
+            case .success(let estimate):
+                self.confirmation?.estimate = estimate
+                self.confirmation?.cost = "Cost: " + estimate.summary
+                self.confirmation?.unknownPrices = estimate.unknown.map(\.address)
+                if let limit = invites.confirmAbove {
+                    let above = "[send] confirm_above = \(PriceEstimate.format(limit))"
+                    if estimate.exceeds(limit) {
+                        self.confirmation?.costQuestion = "\(estimate.summary): above \(above). Send it? y sends, esc cancels"
+                    } else if !estimate.unknown.isEmpty {
+                        self.confirmation?.costQuestion = "\(estimate.summary): \(above) cannot be checked. Send it? y sends, esc cancels"
+                    }
+                }
+            case .failure(let error):
+                self.confirmation?.cost = "Cost: unknown (\(userMessage(for: error)))"
+                if let limit = invites.confirmAbove {
+                    self.confirmation?.costQuestion = "the cost is unknown: [send] confirm_above = \(PriceEstimate.format(limit)) "
+                        + "cannot be checked. Send it? y sends, esc cancels"
+                }
+            }
+        }
     }
 
     /// Whether the SMS would leave with an empty {SENDER_NAME}.
@@ -420,7 +457,19 @@ public final class ComposerViewModel {
     /// Sends after the confirmation: saves an edited text as a custom message first (SMS), then
     /// invites; a toast carries the bulk id.
     public func confirmSend() {
-        guard confirmation != nil, sendProblem() == nil else { return }
+        guard let asked = confirmation, sendProblem() == nil else { return }
+        if channel == .sms, invites.confirmAbove != nil, asked.estimate == nil, asked.costQuestion == nil {
+            notify("working out what it costs ([send] confirm_above): a moment", level: .info)
+            return
+        }
+        if channel == .sms, let question = asked.costQuestion, !asked.askedAgain {
+            // A second confirmation, naming the cost: it takes y, never Enter.
+            confirmation?.askedAgain = true
+            confirmation?.title = question
+            notify(question, level: .warning)
+            return
+        }
+        sending.estimate = asked.estimate
         confirmation = nil
         sending.isSending = true
         if channel == .email { sendEmail() } else { sendSMS() }
@@ -432,6 +481,7 @@ public final class ComposerViewModel {
         let text = fullText, placeholder = linkPlaceholder, key = selectedMessage?.key
         let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
         let sendAt = sendWhen.date(now: Date())
+        let estimate = sending.estimate
         context.effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
             var saved: ApplicationMessage?
             var messageKey = key
@@ -440,8 +490,9 @@ public final class ComposerViewModel {
                 saved = message
                 messageKey = message.key
             }
-            let result = try await invites.invite(people: people, options: InviteOptions(messageKey: messageKey, sender: sender, fields: fields,
-                                                                                         sendAt: sendAt))
+            var options = InviteOptions(messageKey: messageKey, sender: sender, fields: fields, sendAt: sendAt)
+            options.estimate = estimate
+            let result = try await invites.invite(people: people, options: options)
             return (result, saved)
         }) { [weak self] result in self?.finishSend(result) }
     }
