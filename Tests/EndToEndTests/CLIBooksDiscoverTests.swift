@@ -79,4 +79,26 @@ import Testing
         let listed = try box.contacts(["list"])
         #expect(listed.stdout.contains("Ana Horvat"), "\(listed.stdout)")
     }
+
+    @Test func aBareHostIsAServerAndAnEmptyCollectionIsRefusedWithItsLine() throws {
+        let box = try CLISandbox()
+        func check(_ url: String, collection: String) throws -> CLIRun {
+            _ = try box.write("config/herald/config.toml", """
+                region = "HR"
+                [[books]]
+                name = "dav"
+                kind = "carddav"
+                url = "\(url)"
+                collection = "\(collection)"
+                username = "ana"
+                """)
+            return try box.run(["config", "check"])
+        }
+        let bare = try check("dav.example.com", collection: "work")
+        #expect(bare.status == 0 && bare.stdout.contains("no problems"), "\(bare.stdout)\(bare.stderr)")
+        let empty = try check("https://dav.example.com", collection: " ")
+        #expect(empty.status != 0 && empty.stdout.contains(":2: books[1] (dav) has an empty collection"), "\(empty.stdout)\(empty.stderr)")
+        let ftp = try check("ftp://dav.example.com", collection: "work")
+        #expect(ftp.status != 0 && ftp.stdout.contains("books[1] (dav) needs url = \"https://…\""), "\(ftp.stdout)\(ftp.stderr)")
+    }
 }
