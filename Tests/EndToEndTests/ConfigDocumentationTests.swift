@@ -6,7 +6,7 @@ import Testing
 /// binary knows. The binary's knowledge is read from what it says of an unknown key in each table ("unknown key …
 /// ignored (known: …)"), so the test follows the parser, not a copy of it.
 @Suite struct ConfigDocumentationTests {
-    static let tables = ["", "ui", "platform", "infobip", "infobip.send", "share", "inbox", "invite", "send", "smtp"]
+    static let tables = ["", "ui", "notify", "platform", "infobip", "infobip.send", "share", "inbox", "invite", "send", "smtp"]
 
     /// The keys the binary knows, per table ("" is the top level).
     func knownKeys() throws -> [String: Set<String>] {
