@@ -18,6 +18,10 @@ public struct BulkRecord: Sendable, Hashable, Codable {
     public var resendOf: String?
     /// When a held bulk leaves (the undo window, a scheduled send); nil when it left at once.
     public var sendAt: Date?
+    /// What the send estimated this bulk would cost (`PriceEstimate`, kept by the send), beside the prices the carrier
+    /// reports; nil when none was kept.
+    public var estimate: Double?
+    public var estimateCurrency: String?
 
     public init(bulkId: String, createdAt: Date, messageKey: String? = nil, messageText: String? = nil,
                 sender: String? = nil, recipientCount: Int, passesDone: Int = 0, nextPollAt: Date? = nil,

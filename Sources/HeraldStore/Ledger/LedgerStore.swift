@@ -39,13 +39,17 @@ public struct LedgerStore: Sendable {
         let created: Int64 = row["created_ms"]
         let next: Int64? = row["next_poll_ms"]
         let last: Int64? = row["last_polled_ms"]
-        return BulkRecord(bulkId: row["bulk_id"], createdAt: Date(epochMilliseconds: created),
-                          messageKey: row["message_key"], messageText: row["message_text"], sender: row["sender"],
-                          recipientCount: row["recipient_count"], passesDone: row["passes_done"],
-                          nextPollAt: next.map { Date(epochMilliseconds: $0) },
-                          lastPolledAt: last.map { Date(epochMilliseconds: $0) },
-                          sentHere: (row["sent_here"] as Bool?) ?? true, resendOf: row["resend_of"],
-                          sendAt: (row["send_at_ms"] as Int64?).map(Date.init(epochMilliseconds:)))
+        var record = BulkRecord(bulkId: row["bulk_id"], createdAt: Date(epochMilliseconds: created),
+                                messageKey: row["message_key"], messageText: row["message_text"], sender: row["sender"],
+                                recipientCount: row["recipient_count"], passesDone: row["passes_done"],
+                                nextPollAt: next.map { Date(epochMilliseconds: $0) },
+                                lastPolledAt: last.map { Date(epochMilliseconds: $0) },
+                                sentHere: (row["sent_here"] as Bool?) ?? true, resendOf: row["resend_of"],
+                                sendAt: (row["send_at_ms"] as Int64?).map(Date.init(epochMilliseconds:)))
+        // Read where the query selected them (`SELECT *` does; narrower bulk queries leave them nil).
+        if row.hasColumn("estimate") { record.estimate = row["estimate"] }
+        if row.hasColumn("estimate_currency") { record.estimateCurrency = row["estimate_currency"] }
+        return record
     }
 
     /// Stores recipients of a colleague's bulk (from a Herald server's events): the bulk, marked as not sent
