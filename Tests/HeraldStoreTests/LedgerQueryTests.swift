@@ -146,6 +146,25 @@ import HeraldCore
         let first = try w.ledger.matches(q(w, ""), limit: 4, offset: 0).map(\.invitation.correlator)
         let second = try w.ledger.matches(q(w, ""), limit: 4, offset: 4).map(\.invitation.correlator)
         #expect(first.count == 4 && second.count == 3 && Set(first).isDisjoint(with: second))
+        let whole = try w.ledger.matches(q(w, ""), limit: .max).map(\.invitation.correlator)
+        #expect(whole == first + second, "a page of any size, in the same order")
+        #expect(try w.ledger.matches(q(w, ""), limit: 2, offset: 3).map(\.invitation.correlator) == Array(whole[3..<5]))
+    }
+
+    @Test func aPageOverManyBulksReadsThemInTheSameOrder() throws {
+        let s = try TempStore()
+        let ledger = s.ledger
+        for b in 0..<520 {
+            s.clock.advance(by: 1)
+            try ledger.recordTeamBulk(bulkId: String(format: "b%04d", b), createdAt: s.clock.now(), [
+                DeliveryUpdate(address: "+38591\(String(format: "%07d", 1_000_000 + b))", messageId: "m\(b)", status: .deliveredToTerminal),
+            ])
+        }
+        let query = try DeliveryQuery("", now: s.clock.now())
+        let all = try ledger.matches(query, limit: 600).map(\.invitation.bulkId)
+        #expect(all.count == 520 && all.first == "b0519" && all.last == "b0000")
+        #expect(try ledger.matches(query, limit: 510, offset: 5).map(\.invitation.bulkId) == Array(all[5..<515]))
+        #expect(try ledger.matches(query, limit: 3, offset: 517).map(\.invitation.bulkId) == Array(all[517...]))
     }
 
     @Test func theBreakdownCountsSharesFinalityAndWhatCanBeRetried() throws {

@@ -67,20 +67,26 @@ extension LedgerStore {
         guard limit > 0 else { return [] }
         return try database.read { db in
             // The bulks that hold positions offset..<offset+limit, and how many matches come before the first.
+            let end = offset > Int.max - limit ? Int.max : offset + limit
             var before = 0, covered = 0
             var ids: [String] = []
             for bulk in try Self.matchingBulks(db, filter) {
                 if ids.isEmpty, before + bulk.matched <= offset { before += bulk.matched; continue }
                 ids.append(bulk.bulkId)
                 covered += bulk.matched
-                if before + covered >= offset + limit { break }
+                if before + covered >= end { break }
             }
             guard !ids.isEmpty else { return [] }
+            // A page over very many bulks (an export-sized one) is read without the list (SQLite takes a bounded
+            // number of arguments): the same rows in the same order, found by the filter alone.
+            let some = ids.count <= 500
+            let among = some ? " AND i.bulk_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))" : ""
+            let skip = some ? offset - before : offset
             return try Row.fetchAll(db, sql: """
                 SELECT \(LedgerFilter.matchColumns) FROM \(LedgerFilter.joined)
-                WHERE \(filter.sql) AND i.bulk_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                WHERE \(filter.sql)\(among)
                 ORDER BY b.created_ms DESC, b.bulk_id, i.id DESC LIMIT ? OFFSET ?
-                """, arguments: filter.arguments + StatementArguments(ids) + [limit, offset - before]).map(LedgerFilter.match)
+                """, arguments: filter.arguments + (some ? StatementArguments(ids) : []) + [limit, skip]).map(LedgerFilter.match)
         }
     }
 
