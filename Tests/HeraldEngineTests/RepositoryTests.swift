@@ -8,6 +8,45 @@ import Testing
 /// The engine's repositories, each asked in its own words inside a unit of work: the same assertions on SQLite and,
 /// with `HERALD_TEST_ENGINE_STORE=postgres`, on PostgreSQL (the harness picks the store).
 @Suite struct RepositoryTests {
+    @Test func auditEntriesAreReadNewestFirstByBulkTimeActionAndPageAndKeysOnlyWhenAsked() async throws {
+        let h = try await EngineHarness.make()
+        defer { h.cleanUp() }
+        let app = h.creds.applicationKey
+        let who = AuditActor(name: "ana", keyId: "k1", role: "sender", address: "10.0.0.7")
+        let records = [AuditRecord(applicationKey: app, at: 1_000, actor: who, action: .send, bulkId: "b1", what: "2 recipients"),
+                       AuditRecord(applicationKey: app, at: 2_000, actor: who, action: .keyCreate, subject: "k2", what: "key made"),
+                       AuditRecord(applicationKey: app, at: 3_000, actor: who, action: .resend, bulkId: "b2", subject: "b1", what: "1 recipient"),
+                       AuditRecord(applicationKey: "other", at: 4_000, actor: who, action: .send, bulkId: "b9", what: "not ours")]
+        try await h.engine.store.write { db in for r in records { try db.audit.append(r) } }
+        func read(_ q: AuditQuery) async throws -> [AuditEntry] {
+            try await h.engine.store.read { db in try db.audit.entries(applicationKey: app, q) }
+        }
+        let all = AuditQuery(bulkId: nil, since: nil, action: nil, before: nil, limit: 10, includesKeys: true)
+        let everything = try await read(all)
+        #expect(everything.map(\.action) == ["resend", "key-create", "send"])
+        #expect(everything.last == AuditEntry(id: everything.last?.id ?? 0, at: "1970-01-01T00:00:01.000Z", actor: "ana", keyId: "k1",
+                                               role: "sender", address: "10.0.0.7", action: "send", bulkId: "b1", subject: nil,
+                                               what: "2 recipients"))
+        var q = all
+        q.includesKeys = false
+        #expect(try await read(q).map(\.action) == ["resend", "send"])
+        q = all
+        q.bulkId = "b1"
+        #expect(try await read(q).map(\.action) == ["resend", "send"], "a resend of b1 names it as its subject")
+        q = all
+        q.since = 2_000
+        #expect(try await read(q).count == 2)
+        q = all
+        q.action = .send
+        #expect(try await read(q).map(\.bulkId) == ["b1"])
+        q = all
+        q.limit = 1
+        let newest = try await read(q)
+        q.before = newest.first?.id
+        let older = try await read(q)
+        #expect(newest.map(\.action) == ["resend"] && older.map(\.action) == ["key-create"])
+    }
+
     @Test func anOptOutAddedIsListedOnceKeepsItsFirstDayAndIsRemovedOnce() async throws {
         let h = try await EngineHarness.make()
         defer { h.cleanUp() }
