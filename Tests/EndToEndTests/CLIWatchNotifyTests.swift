@@ -66,6 +66,28 @@ import Testing
         for notice in notices { #expect(Set(notice.keys) == ["notice", "subject", "title", "body", "at"]) }
     }
 
+    /// A message pushed to a followed inbox (by another process) is one notice, its title in the body; one pushed to
+    /// an inbox nobody follows is none.
+    @Test func aMessageInAFollowedInboxIsANotice() throws {
+        let cli = try PlatformCLI()
+        let callsFile = try Self.setUp(cli, notify: "")
+        try cli.ok(["templates", "show"])
+        let watch = try cli.start(["watch", "--notify", "--inbox", "ana", "--json"])
+        try watch.waitForStderr("watching deliveries", timeout: 30)
+        try cli.ok(["sandbox", "push-inbox", "--user", "bob", "--title", "Not followed", "--body", "x"])
+        try cli.ok(["sandbox", "push-inbox", "--user", "ana", "--title", "Your invite \u{1B}]0;x\u{07}is here", "--body", "Open https://x.example"])
+        let lines = try watch.waitForLines(timeout: 30, "the inbox notice") { lines in
+            lines.contains { CLIPlatformWatchTests.decode($0)?["notice"] as? String == "inbox-message" }
+        }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try watch.interrupt() == 0)
+        let notice = try #require(lines.compactMap { CLIPlatformWatchTests.decode($0) }.first { $0["notice"] as? String == "inbox-message" })
+        #expect(notice["subject"] as? String == "ana")
+        #expect(notice["title"] as? String == "new message for ana")
+        let calls = Self.calls(callsFile)
+        #expect(calls.map { Array($0.dropFirst()) } == [["new message for ana", "Your invite is here"]], "\(calls)")
+    }
+
     @Test func noticesOffGiveNoneAndAWrongThresholdIsRefusedByName() throws {
         let cli = try PlatformCLI()
         let callsFile = try Self.setUp(cli, notify: "enabled = false")

@@ -38,6 +38,8 @@ public actor AttentionWatcher {
     private let clock: any HeraldClock
     public let settings: AttentionSettings
     private var followed: Set<String>
+    /// When this watcher began: an inbox it is the first to follow counts what arrived from then on.
+    private let startedAt: Date
 
     public init(ledger: LedgerStore, claims: NoticeClaims, inbox: InboxService?, settings: AttentionSettings,
                 clock: any HeraldClock = SystemClock()) {
@@ -47,6 +49,7 @@ public actor AttentionWatcher {
         self.settings = settings
         self.clock = clock
         followed = settings.inboxUsers
+        startedAt = clock.now()
     }
 
     /// The inboxes followed now.
@@ -92,16 +95,16 @@ public actor AttentionWatcher {
     }
 
     /// The notice for messages of `user`'s inbox among `messages` that are new: sent since the inbox was first
-    /// followed here (by any process; the first call only marks that time), unseen, not silent, and not announced
-    /// before. Nil when there are none.
+    /// followed on this data folder (by any process: the first watcher to look records when it began), unseen, not
+    /// silent, and not announced before. Nil when there are none.
     public func considerInbox(user: String, messages: [InboxMessage]) -> AttentionNotice? {
         let now = clock.now()
         do {
-            guard let baseline = try claims.claimedAt(kind: Self.inboxBaseline, subject: user) else {
-                // The first look: what is there now is not news. The first process to look sets the time for all.
-                _ = try claims.claim(kind: Self.inboxBaseline, subject: user, at: now)
-                return nil
+            // What was there before anyone followed this inbox is not news.
+            if try claims.claimedAt(kind: Self.inboxBaseline, subject: user) == nil {
+                _ = try claims.claim(kind: Self.inboxBaseline, subject: user, at: startedAt)
             }
+            guard let baseline = try claims.claimedAt(kind: Self.inboxBaseline, subject: user) else { return nil }
             let fresh = AttentionRules.newInboxMessages(messages, since: baseline)
             guard !fresh.isEmpty else { return nil }
             let won = Set(try claims.claim(kind: NoticeKind.inboxMessage.rawValue,
