@@ -299,6 +299,10 @@ extension PlatformEngine {
             responses.append(result(sent))
             new.append((sent, position))
         }
+        // A key's daily cap (SpendCaps): refused whole, in this unit of work, before anything of it is stored.
+        let estimate = new.filter(\.sent.accepted).reduce(0) { $0 + $1.sent.price }
+        try checkSpendCap(keyId: audit.actor.keyId, keyName: audit.actor.name, estimate: estimate, now: now, db)
+        if let keyId = audit.actor.keyId, !new.isEmpty { try db.bulks.setKey(bulkId: bulkId, keyId: keyId) }
         try insert(&new, prepared: prepared, applicationKey: app.key, message: message, now: now, db)
         if !new.isEmpty {
             let what = Self.sendWhat(accepted: accepted.count, refused: new.count - accepted.count, sender: sender, subject: subject,

@@ -12,6 +12,8 @@ public struct ServerKeyInfo: Sendable, Hashable, Codable {
     public var applicationKey: String
     public var createdAt: Date
     public var revokedAt: Date?
+    /// What the key may spend a day (UTC), counted against the prices of its messages (`SpendCaps`); nil: no cap.
+    public var maxSpendPerDay: Double? = nil
 }
 
 /// Who a presented key is.
@@ -28,7 +30,11 @@ extension PlatformEngine {
     }
 
     /// Makes a key for the application (the sandbox application when nil); answers the key, shown only now.
-    public func createServerKey(role: KeyRole, name: String, applicationKey: String? = nil) async throws -> (key: String, info: ServerKeyInfo) {
+    public func createServerKey(role: KeyRole, name: String, applicationKey: String? = nil,
+                                maxSpendPerDay: Double? = nil) async throws -> (key: String, info: ServerKeyInfo) {
+        if let cap = maxSpendPerDay, !(cap >= 0 && cap.isFinite) {
+            throw EngineError.invalidArgument("a key's spend a day must be an amount of 0 or more, like 5")
+        }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw EngineError.invalidArgument("a key name must have 1 to 100 characters and no control characters")
@@ -38,7 +44,7 @@ extension PlatformEngine {
         _ = try await requireApplication(appKey)
         let key = Self.serverKeyPrefix + Identifiers.hex(bytes: 24)
         let info = ServerKeyInfo(id: Identifiers.hex(bytes: 4), name: trimmed, role: role, applicationKey: appKey,
-                                 createdAt: Date(epochMilliseconds: nowMs), revokedAt: nil)
+                                 createdAt: Date(epochMilliseconds: nowMs), revokedAt: nil, maxSpendPerDay: maxSpendPerDay)
         let actor = localAuditActor
         try await store.write { db in
             if try db.keys.liveKeyNamed(trimmed) {

@@ -2,7 +2,8 @@
 /// migrations), so one set of statements serves both. Integers (times in epoch milliseconds, booleans as 0 and 1)
 /// are BIGINT; text compares byte by byte (collation "C"), as SQLite's does.
 enum PostgresEngineSchema {
-    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3), (4, version4), (5, version5)]
+    static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3), (4, version4), (5, version5),
+                                                                   (6, version6)]
 
     private static let text = #"TEXT COLLATE "C""#
 
@@ -139,5 +140,12 @@ enum PostgresEngineSchema {
         CREATE FUNCTION herald_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END $$;
         CREATE TRIGGER auditKeepsEntries BEFORE UPDATE OR DELETE ON audit FOR EACH ROW EXECUTE FUNCTION herald_audit_append_only();
         CREATE TRIGGER auditKeepsEveryEntry BEFORE TRUNCATE ON audit FOR EACH STATEMENT EXECUTE FUNCTION herald_audit_append_only()
+        """
+
+    /// A key's cap on what it may spend a day, and which key sent each bulk (as SQLite's v8).
+    static let version6 = """
+        ALTER TABLE apiKey ADD COLUMN maxSpendPerDay DOUBLE PRECISION;
+        ALTER TABLE bulk ADD COLUMN keyId \(text);
+        CREATE INDEX bulkByKey ON bulk(keyId, createdAt) WHERE keyId IS NOT NULL
         """
 }

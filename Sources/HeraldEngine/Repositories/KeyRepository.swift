@@ -15,8 +15,9 @@ struct KeyRepository {
 
     /// Stores a new key by its hash.
     func add(_ info: ServerKeyInfo, hash: String) throws {
-        try db.execute("INSERT INTO apiKey(id, applicationKey, name, role, hash, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                       [info.id, info.applicationKey, info.name, info.role.rawValue, hash, info.createdAt.epochMilliseconds])
+        try db.execute("INSERT INTO apiKey(id, applicationKey, name, role, hash, createdAt, maxSpendPerDay) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [info.id, info.applicationKey, info.name, info.role.rawValue, hash, info.createdAt.epochMilliseconds,
+                        info.maxSpendPerDay])
     }
 
     /// Every key made, revoked ones included, oldest first.
@@ -47,7 +48,13 @@ struct KeyRepository {
     private static func keyInfo(_ row: SQLRow) -> ServerKeyInfo {
         ServerKeyInfo(id: row["id"], name: row["name"], role: KeyRole(rawValue: row["role"]) ?? .viewer,
                       applicationKey: row["applicationKey"], createdAt: Date(epochMilliseconds: row["createdAt"]),
-                      revokedAt: (row["revokedAt"] as Int64?).map(Date.init(epochMilliseconds:)))
+                      revokedAt: (row["revokedAt"] as Int64?).map(Date.init(epochMilliseconds:)),
+                      maxSpendPerDay: row["maxSpendPerDay"])
+    }
+
+    /// The cap on what the key `id` may spend a day; nil when it has none (or there is no such key).
+    func maxSpendPerDay(keyId: String) throws -> Double? {
+        try db.row("SELECT maxSpendPerDay FROM apiKey WHERE id = ?", [keyId]).flatMap { $0["maxSpendPerDay"] as Double? }
     }
 
     // MARK: - JWT signing keys

@@ -178,6 +178,15 @@ enum SQLiteEngineSchema {
                     BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
                 """)
         }
+        m.registerMigration("v8-spend-caps") { db in
+            // A key's cap on what it may spend a day (`serve keys create --max-spend-per-day`), and which key sent each
+            // bulk, so that today's spend of a key is one indexed look-up.
+            try db.execute(sql: """
+                ALTER TABLE apiKey ADD COLUMN maxSpendPerDay REAL;
+                ALTER TABLE bulk ADD COLUMN keyId TEXT;
+                CREATE INDEX bulkByKey ON bulk(keyId, createdAt) WHERE keyId IS NOT NULL;
+                """)
+        }
         return m
     }
 }

@@ -320,10 +320,14 @@ struct ServeKeysCreate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("admin, sender or viewer (support staff: reads and watches, sends nothing).", valueName: "role"))
     var role: String
     @Option(help: "A name to know the key by (default: the role and a number).") var name: String?
+    @Option(name: .customLong("max-spend-per-day"), help: ArgumentHelp(
+        "Refuse a send by this key that would take what it spent today (UTC: reported prices, else the server's estimates) past this amount.",
+        valueName: "amount"))
+    var maxSpendPerDay: Double?
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var storage: ServerDatabaseOption
 
-    struct Made: Encodable { var key: String; var role: String; var name: String; var id: String }
+    struct Made: Encodable { var key: String; var role: String; var name: String; var id: String; var maxSpendPerDay: Double? }
 
     func run() async throws {
         guard let role = KeyRole(rawValue: role.lowercased()) else {
@@ -333,9 +337,10 @@ struct ServeKeysCreate: AsyncParsableCommand {
         do {
             var name = self.name ?? ""
             if name.isEmpty { name = "\(role.rawValue)-\(try await engine.serverKeys().count + 1)" }
-            let (key, info) = try await engine.createServerKey(role: role, name: name)
+            let (key, info) = try await engine.createServerKey(role: role, name: name, maxSpendPerDay: maxSpendPerDay)
             if json {
-                try Output.printJSON(Made(key: key, role: info.role.rawValue, name: info.name, id: info.id))
+                try Output.printJSON(Made(key: key, role: info.role.rawValue, name: info.name, id: info.id,
+                                          maxSpendPerDay: info.maxSpendPerDay))
             } else {
                 print(key)
                 Output.note("key \(info.id) \"\(Output.safe(info.name))\" (\(info.role.rawValue)) made; it is shown only now")
