@@ -116,4 +116,28 @@ import Testing
         #expect(bad.status != 0 && !bad.crashed)
         #expect(bad.stderr.contains("prices.Croatia is not a country") && bad.stderr.contains("config.toml:2:"), "\(bad)")
     }
+
+    @Test func aServerRefusesASendPastTheKeysDailyCapAndTheTerminalSaysWhy() throws {
+        let server = try PlatformCLI(timeScale: "50")
+        let made = try server.ok(["serve", "keys", "create", "--role", "sender", "--name", "desk", "--max-spend-per-day", "0.03",
+                                  "--json"]).object()
+        #expect(made["maxSpendPerDay"] as? Double == 0.03)
+        let key = try #require(made["key"] as? String)
+        let serving = try server.start(["serve", "--listen", "127.0.0.1:0"])
+        defer { _ = try? serving.interrupt() }
+        let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)
+        let url = try #require(line.split(separator: " ").last.map(String.init))
+        let desk = try PlatformCLI()
+        desk.environment = ["HERALD_PLATFORM_URL": url, "HERALD_PLATFORM_KEY": key]
+
+        // Two single-part messages at the server's 0.01 a part; a third pair would pass 0.03.
+        _ = try desk.ok(["send", "--to", mobile(31), mobile(32), "--json"])
+        let refused = try desk.run(["send", "--to", mobile(33), mobile(34)])
+        #expect(refused.status == 1 && !refused.crashed, "\(refused)")
+        let said = refused.stdout + refused.stderr
+        #expect(said.contains("key \"desk\" may spend 0.03 a day (--max-spend-per-day): 0.02 spent today (UTC), "
+                              + "and this send is estimated at 0.02"), "\(refused)")
+        // One more fits under the cap.
+        _ = try desk.ok(["send", "--to", mobile(35)])
+    }
 }
