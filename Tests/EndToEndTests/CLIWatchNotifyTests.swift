@@ -44,7 +44,8 @@ import Testing
         }
         Thread.sleep(forTimeInterval: 2)           // time for a second notice, were one to come
         let linesOf = { (run: RunningHerald) in try run.waitForLines(timeout: 5, "what it printed") { _ in true } }
-        let printed = try linesOf(first) + linesOf(second)
+        let each = [try linesOf(first), try linesOf(second)]
+        let printed = each[0] + each[1]
         #expect(try first.interrupt() == 0)
         #expect(try second.interrupt() == 0)
 
@@ -64,6 +65,12 @@ import Testing
         let notices = printed.compactMap { CLIPlatformWatchTests.decode($0) }.filter { $0["notice"] != nil }
         #expect(notices.filter { $0["notice"] as? String == "bulk-settled" && $0["subject"] as? String == bulk }.count == 1, "\(printed)")
         for notice in notices { #expect(Set(notice.keys) == ["notice", "subject", "title", "body", "at"]) }
+        // The watcher that gave it printed it after the changes that settled the bulk.
+        for lines in each {
+            let objects = lines.compactMap { CLIPlatformWatchTests.decode($0) }
+            guard let at = objects.firstIndex(where: { $0["notice"] as? String == "bulk-settled" }) else { continue }
+            #expect(!objects[(at + 1)...].contains { $0["bulkId"] as? String == bulk }, "\(lines)")
+        }
     }
 
     /// A message pushed to a followed inbox (by another process) is one notice, its title in the body; one pushed to

@@ -142,8 +142,10 @@ public actor AttentionWatcher {
 
     /// Follows `events` (a stream of the workspace's bus) until cancelled and hands each notice to `deliver` (a bulk's in the order they are decided). Followed inboxes
     /// are read at the start and every `settings.inboxPollInterval`.
-    /// Take `events` from the bus before the change feed starts, so no batch is missed.
-    public func run(events: AsyncStream<HeraldEvent>, deliver: @escaping @Sendable (AttentionNotice) async -> Void) async {
+    /// Take `events` from the bus before the change feed starts, so no batch is missed. With `bulks` false the caller
+    /// hands the change feed's batches to `consider(_:)` itself (`herald watch`, to print a notice after its changes).
+    public func run(events: AsyncStream<HeraldEvent>, bulks: Bool = true,
+                    deliver: @escaping @Sendable (AttentionNotice) async -> Void) async {
         let poller: Task<Void, Never>? = settings.inboxPollInterval.map { interval in
             Task { [weak self] in
                 while !Task.isCancelled {
@@ -163,6 +165,7 @@ public actor AttentionWatcher {
             if Task.isCancelled { break }
             switch event {
             case .ledgerChanged(let change):
+                guard bulks else { break }
                 for notice in consider(change) { await deliver(notice) }
             case .inboxLoaded(let loaded) where !loaded.isNextPage:
                 if settings.followLoadedInboxes { follow(user: loaded.externalUserId) }

@@ -39,10 +39,10 @@ struct WatchCommand: AsyncParsableCommand {
         // whoever changes it (this process's tracker, or another Herald on the same data folder).
         let events = ws.bus.stream()
         let json = json
-        let attention = notices.flatMap { settings -> Task<Void, Never>? in
+        let notifier = notices.flatMap { settings -> Notifier? in
             settings.enabled ? Self.startNotices(settings, ws: ws, inboxUsers: Set(inboxUsers), json: json) : nil
         }
-        defer { attention?.cancel() }
+        defer { notifier?.task.cancel() }
         try await ws.startFeed()
         ws.startTracking()
         // Also with --json (stdout stays JSON only): a script may wait for this line before sending.
@@ -56,6 +56,8 @@ struct WatchCommand: AsyncParsableCommand {
                         Self.warn("could not write the change of \(delivery.address) in \(delivery.bulkId) as JSON: \(error)")
                     }
                 }
+                // A notice follows the changes that called for it.
+                if let notifier { for notice in await notifier.watcher.consider(change) { await notifier.deliver(notice) } }
             }
         }
         let interrupt = SignalTrap(SIGINT)
@@ -84,22 +86,30 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Starts giving notices: each is printed (a line, or a JSON object with --json) and handed where `[notify]` says.
     /// The terminal's own notification goes to stderr when that is a terminal (stdout may be a pipe).
-    private static func startNotices(_ settings: NotifySettings, ws: Workspace, inboxUsers: Set<String>, json: Bool) -> Task<Void, Never> {
+    private static func startNotices(_ settings: NotifySettings, ws: Workspace, inboxUsers: Set<String>, json: Bool) -> Notifier {
         let environment = ProcessInfo.processInfo.environment
         let terminal = isatty(STDERR_FILENO) == 1 ? TerminalNotification.detect(environment: environment) : nil
         let route = settings.route(terminal: terminal, environment: environment)
         let watcher = ws.attention(settings.attention(inboxUsers: inboxUsers, followLoadedInboxes: false,
                                                       inboxPollInterval: ws.connection.kind.inboxRefreshInterval))
         let events = ws.bus.stream()
-        return Task.detached {
-            await watcher.run(events: events) { notice in
-                do { emit(try noticeLine(notice, json: json)) } catch { warn("could not write a notice as JSON: \(error)") }
-                if let terminal = route.terminal {
-                    FileHandle.standardError.write(Data(terminal.bytes(title: "Herald: " + notice.title, body: notice.body)))
-                }
-                await route.program?.run(notice, environment: environment)
+        let deliver: @Sendable (AttentionNotice) async -> Void = { notice in
+            do { emit(try noticeLine(notice, json: json)) } catch { warn("could not write a notice as JSON: \(error)") }
+            if let terminal = route.terminal {
+                FileHandle.standardError.write(Data(terminal.bytes(title: "Herald: " + notice.title, body: notice.body)))
             }
+            await route.program?.run(notice, environment: environment)
         }
+        // The bulks' notices are decided by the loop that prints the changes (after them); inboxes here.
+        return Notifier(watcher: watcher, deliver: deliver,
+                        task: Task.detached { await watcher.run(events: events, bulks: false, deliver: deliver) })
+    }
+
+    /// What gives `herald watch --notify`'s notices.
+    struct Notifier: Sendable {
+        let watcher: AttentionWatcher
+        let deliver: @Sendable (AttentionNotice) async -> Void
+        let task: Task<Void, Never>
     }
 
     private static func noticeLine(_ notice: AttentionNotice, json: Bool) throws -> String {
