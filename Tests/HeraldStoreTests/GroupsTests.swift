@@ -140,6 +140,28 @@ import HeraldCore
         #expect(try ContactSearch(contacts: s.contacts, ledger: s.ledger).groups().map(\.name) == ["Zbor"])
     }
 
+    @Test func aSmallGroupIsAnsweredFromItsPeopleInNameOrderWithTotalAndLimit() throws {
+        let s = try TempStore()
+        let first = ["Zora", "Ana", "Mia", "Bo", "Ivo", "Lea", "Eva", "Tin", "Una", "Vid", "Nika", "Pero", "Rok", "Sara", "Dino",
+                     "Goran", "Hana", "Jan", "Kata", "Olga"]
+        var ids: [String: Int64] = [:]
+        for (i, name) in first.enumerated() {
+            ids[name] = try s.contacts.insert(person(name, "Z\(20 - i)", phones: ["+3859100000\(10 + i)"])).id
+        }
+        try s.contacts.tag(ids: ["Zora", "Ana", "Tin"].compactMap { ids[$0] }, adding: ["Choir"], removing: [])
+        let search = ContactSearch(contacts: s.contacts, ledger: s.ledger)
+        let all = try #require(try search.hits(try ContactQuery("group:choir")))
+        #expect(all.total == 3)
+        #expect(all.hits.map(\.personId) == ["Ana", "Tin", "Zora"].compactMap { ids[$0] })
+        let two = try #require(try search.hits(try ContactQuery("group:choir"), limit: 2))
+        #expect(two.total == 3 && two.hits.map(\.personId) == ["Ana", "Tin"].compactMap { ids[$0] })
+        // By last name (Z18 Ana, Z13 Tin, Z20 Zora: "Z1…" before "Z2…"), and with another term.
+        #expect(try search.hits(try ContactQuery("group:choir"), sortedBy: .lastName)?.hits.map(\.personId)
+                == ["Tin", "Ana", "Zora"].compactMap { ids[$0] })
+        #expect(try search.hits(try ContactQuery("group:choir -name:tin"))?.hits.map(\.personId) == ["Ana", "Zora"].compactMap { ids[$0] })
+        #expect(try search.hits(try ContactQuery("-group:choir"))?.total == 17)
+    }
+
     @Test func aTaggedVdirCardChangesOnlyItsCategoriesLine() throws {
         let s = try TempStore()
         let folder = s.folder.appendingPathComponent("personal")

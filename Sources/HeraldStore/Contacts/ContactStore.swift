@@ -80,11 +80,11 @@ public struct ContactStore: Sendable {
     /// `searchHits` for a query with fields and `not`s (see `ContactQuery`); `keep` has the last word on each person
     /// (what the ledger says for `status:`). Nil for an empty query.
     func searchHits(_ query: ContactQuery, sortedBy sort: ContactSort, limit: Int?,
-                    keep: ((Int64) -> Bool)? = nil) throws -> (total: Int, hits: [SearchHit])? {
+                    keep: ((Int64) -> Bool)? = nil, within: Set<Int64>? = nil) throws -> (total: Int, hits: [SearchHit])? {
         guard !query.isEmpty else { return nil }
         UIThreadGuard.storageTouched("search")
         let index = try indexCache.current(database.pool, savedAt: indexFile)
-        return index.search(query, byLastName: sort == .lastName, limit: limit, keep: keep)
+        return index.search(query, byLastName: sort == .lastName, limit: limit, keep: keep, within: within)
     }
 
     /// Builds (or loads) the search index now instead of on the first query, and works out the answers

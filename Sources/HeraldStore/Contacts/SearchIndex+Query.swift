@@ -52,8 +52,11 @@ extension SearchIndex {
     /// Matches a query with filters: the plain words ranked as `search(_:byLastName:limit:)` ranks them (everyone in
     /// name order when there are none), then each filter keeps or drops a person, and `keep` (the ledger's `status:`)
     /// last. A query of plain words alone is the plain search.
+    ///
+    /// `within` (the people of a `group:`, `book:` or `segment:`, when the query asks for them) says where the matches
+    /// can only be: with no plain words, in first-name order, just those people are looked at, not the whole index.
     func search(_ query: ContactQuery, byLastName: Bool, limit: Int?,
-                keep: ((Int64) -> Bool)? = nil) -> (total: Int, hits: [SearchHit]) {
+                keep: ((Int64) -> Bool)? = nil, within: Set<Int64>? = nil) -> (total: Int, hits: [SearchHit]) {
         let filters = query.filters.compactMap(Filter.init).map {
             Probed(filter: $0, words: $0.words.map { probe($0, isText: true) }, phrase: $0.phrase.map { probe($0, isText: true) },
                    digits: $0.digits.map { probe($0, isText: false) })
@@ -69,7 +72,12 @@ extension SearchIndex {
             total += 1
             if kept.count < wanted { kept.append(SearchHit(personId: ids[entry], score: score)) }
         }
-        if plain.isEmpty {
+        if plain.isEmpty, !byLastName, let within, within.count < count / 4 {
+            let positions = entryPositions.positions(ids)
+            var entries = within.compactMap { positions[$0] }
+            entries.sort()
+            for entry in entries { consider(Int(entry), score: 0) }
+        } else if plain.isEmpty {
             if byLastName {
                 for entry in lastOrder { consider(Int(entry), score: 0) }
             } else {
