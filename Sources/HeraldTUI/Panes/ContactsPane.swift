@@ -92,7 +92,7 @@ public final class ContactsPane: LivePane {
             canvas.put("/", x: line.x, y: line.y, style: Style(.accent, .bold))
             let field = Rect(x: line.x + 2, y: line.y, width: max(0, line.width - 2), height: 1)
             TextFieldView.render(into: &canvas, rect: field, state: &search, focused: vm.isSearching,
-                                 placeholder: "words, or name: phone: email: org: status: (\"quotes\", -not)")
+                                 placeholder: "words, or name: phone: email: org: status: group: segment: (\"quotes\", -not)")
             if let problem = vm.queryProblem {
                 // After the text typed, where the eye already is; the list below keeps the last answer.
                 let after = field.x + min(field.width, TerminalWidth.of(search.text) + 2)

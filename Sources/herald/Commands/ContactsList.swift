@@ -13,7 +13,7 @@ struct ContactsList: AsyncParsableCommand {
     // `.unconditional`: `--search -status:invited` is a query that starts with a "not", not an unknown option.
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Words to find in names, organisation, email or the digits of a number (case and accents are ignored); "
-            + "or terms: name:, phone:, email:, org:, status:invited|pending|failed|not-invited, \"a phrase\", -term for not.",
+            + "or terms: name:, phone:, email:, org:, status:invited|pending|failed|not-invited, book:, group:, segment:, \"a phrase\", -term for not.",
         valueName: "query"))
     var search: String?
 
