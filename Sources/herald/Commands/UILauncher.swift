@@ -151,9 +151,10 @@ struct UILauncher {
                                applyTheme: { terminal.setTheme($0) })
         let loop = AppLoop(terminal: terminal, screen: screen, mailbox: mailbox, clock: clock)
         reload.start(effects: effects, screen: screen, terminal: terminal, toasts: app.toasts)
-        workspace.startTracking()
+        // Before the tracker's first pass: the watcher hears every change it makes.
         let notices = attention.start(workspace: workspace, app: app, terminal: terminal, effects: effects, inboxUser: inboxUser)
         defer { notices?.cancel() }
+        workspace.startTracking()
         Task.detached { await workspace.tracker.refresh() }
         ResizeSignal.install(wakeDescriptor: mailbox.wakeWriteDescriptor)
         defer { ResizeSignal.uninstall() }
