@@ -25,7 +25,7 @@ extension PlatformEngine {
     }
 
     /// "1.35", "0.0075".
-    nonisolated static func amount(_ value: Double) -> String {
+    public nonisolated static func amount(_ value: Double) -> String {
         var text = String(format: "%.4f", value)
         while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3 {
             text.removeLast()

@@ -123,6 +123,7 @@ import Testing
                                   "--json"]).object()
         #expect(made["maxSpendPerDay"] as? Double == 0.03)
         let key = try #require(made["key"] as? String)
+        #expect(try server.ok(["serve", "keys", "list"]).stdout.contains("spends at most 0.03 a day"))
         let serving = try server.start(["serve", "--listen", "127.0.0.1:0"])
         defer { _ = try? serving.interrupt() }
         let line = try serving.waitForStderrLine(containing: "listening on http://127.0.0.1:", timeout: 30)

@@ -358,7 +358,11 @@ struct ServeKeysList: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var storage: ServerDatabaseOption
 
-    struct Listed: Encodable { var id: String; var name: String; var role: String; var createdAt: String; var revokedAt: String? }
+    struct Listed: Encodable {
+        var id: String; var name: String; var role: String; var createdAt: String; var revokedAt: String?
+        /// `--max-spend-per-day`; absent when the key has no cap.
+        var maxSpendPerDay: Double?
+    }
 
     func run() async throws {
         let engine = try await storage.openEngine(collectReportsOnRead: false)
@@ -367,11 +371,12 @@ struct ServeKeysList: AsyncParsableCommand {
             throw Output.failure("cannot read the keys: \(PlatformEngine.failureText(error))")
         }
         let listed = keys.map { Listed(id: $0.id, name: $0.name, role: $0.role.rawValue, createdAt: Output.iso($0.createdAt),
-                                       revokedAt: $0.revokedAt.map(Output.iso)) }
+                                       revokedAt: $0.revokedAt.map(Output.iso), maxSpendPerDay: $0.maxSpendPerDay) }
         if json { try Output.printJSON(listed); return }
         if listed.isEmpty { Output.note("no keys yet: herald serve keys create --role sender"); return }
         for k in listed {
             print("\(k.id)  \(k.role.padding(toLength: 7, withPad: " ", startingAt: 0))  \(Output.safe(k.name))  made \(k.createdAt)"
+                  + (k.maxSpendPerDay.map { "  spends at most \(PlatformEngine.amount($0)) a day" } ?? "")
                   + (k.revokedAt.map { "  revoked \($0)" } ?? ""))
         }
     }
