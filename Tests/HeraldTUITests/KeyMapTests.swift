@@ -96,7 +96,7 @@ import Testing
         #expect(SharePane.keys.allSatisfy { $0.row.contexts.first == .share })
         // Contacts declares its own rows, and binds the shared ones (/, space, enter, esc, ctrl-r, y) without a row.
         let contacts = ContactsPane.keys.filter(\.addsRow)
-        #expect(contacts.count == 16 && contacts.allSatisfy { $0.row.contexts == [.contacts] })
+        #expect(contacts.count == 17 && contacts.allSatisfy { $0.row.contexts == [.contacts] })
         #expect(!(KeyBindings.table + KeyBindings.tableAfterContacts).contains { $0.contexts == [.contacts] })
         for key in ContactsPane.keys where !key.addsRow {
             #expect(KeyBindings.defaults.contains { $0.action == key.action && !$0.keys.isEmpty
