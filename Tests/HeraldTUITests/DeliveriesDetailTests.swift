@@ -49,6 +49,12 @@ import Testing
         let sent = try #require(try f.ws.ledger.recipients(ofBulk: bulk).first { $0.msisdn == "+385911111111" }?.text)
         #expect(!sent.contains("{") && sent.contains("https://"))
         #expect(detail.contains("Text        " + String(sent.prefix(40))), "\(detail)")
+        // Its short link is a link span of the frame (OSC 8 where the terminal shows them).
+        var canvas = Canvas(size: Size(width: 120, height: 24))
+        f.pane.layout(in: canvas.bounds)
+        f.pane.render(into: &canvas, in: canvas.bounds, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"))
+        let link = try #require(sent.split(separator: " ").first { $0.hasPrefix("https://") })
+        #expect(canvas.links.contains { link.hasPrefix($0.url) && $0.url.count > 12 }, "\(canvas.links) \(link)")
         #expect(detail.contains("Number      +385911111111"))
         #expect(detail.contains("Status      \(DeliveryStatus.deliveryImpossible.label)"))
         #expect(detail.contains("Reason      EC_ABSENT_SUBSCRIBER (for good: not retried)"))

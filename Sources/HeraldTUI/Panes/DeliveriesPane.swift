@@ -216,6 +216,7 @@ public final class DeliveriesPane: LivePane {
         }
         ModalView.render(into: &canvas, area: area, title: r.name == "—" ? r.number : r.name, lines: Array(lines.prefix(max(1, area.height - 4))),
                          buttons: ["Close (esc)"], minWidth: width)
+        canvas.markLinks(in: area)       // the short link in the text as sent: OSC 8 where the terminal shows them
     }
 
     /// `text` after `label`, wrapped to `width` with the following lines indented under the first.
