@@ -37,6 +37,8 @@ import Testing
         let table = try draw(f.pane)
         let header = try #require(table.split(separator: "\n").first { $0.contains("Number") })
         #expect(header.contains("Reason") && header.contains("Price"))
+        // What the carrier reported charging, at the right of the message line (no estimate: sent without prices).
+        #expect(table.contains("cost 0.0075 EUR reported"), "\(table)")
         let failedRow = try #require(table.split(separator: "\n").first { $0.contains("+385911111111") })
         #expect(failedRow.contains("EC_ABSENT_SUBSCRIBER") && failedRow.contains("0.0075 EUR"))
 
@@ -120,5 +122,19 @@ import Testing
         #expect(try draw(f.pane, width: 160).contains(id))
         let narrow = try draw(f.pane, width: 90)
         #expect(!narrow.contains(id) && narrow.contains(String(id.prefix(10))))
+    }
+}
+
+/// The open bulk's cost: what the carrier reported beside what the send estimated.
+struct DeliveriesCostTests {
+    @Test func theEstimateAKeptSendHasStandsBesideTheReportedCost() {
+        var record = BulkRecord(bulkId: "b1", createdAt: Date(), recipientCount: 2)
+        record.estimate = 0.02
+        record.estimateCurrency = "EUR"
+        let summary = BulkSummary(BulkCounts(record: record, counts: [:]))
+        #expect(summary.estimate == "0.02 EUR")
+        #expect(DeliveriesPane.cost(estimate: summary.estimate, reported: "0.015 EUR") == "cost 0.015 EUR reported, 0.02 EUR estimated")
+        #expect(DeliveriesPane.cost(estimate: summary.estimate, reported: nil) == "cost 0.02 EUR estimated")
+        #expect(DeliveriesPane.cost(estimate: nil, reported: nil).isEmpty)
     }
 }

@@ -145,8 +145,15 @@ public final class DeliveriesPane: LivePane {
             + " · \(bulk.recipients) recipients: "
             + "\(bulk.invited) invited, \(bulk.pending) pending, \(bulk.impossible) failed"
         canvas.put(TextFit.truncate(head, to: rect.width - 2), x: rect.x + 1, y: rect.y, style: Style(.title), clip: rect)
+        // The message, and at the right what the carrier reported charging beside what the send estimated.
+        let cost = Self.cost(estimate: bulk.estimate, reported: vm.recipients.reportedCost)
+        let costWidth = cost.isEmpty ? 0 : min(TextWidth.of(cost), rect.width / 2)
         if !bulk.message.isEmpty {
-            canvas.put(TextFit.truncate("“\(bulk.message)”", to: rect.width - 2), x: rect.x + 1, y: rect.y + 1, style: Style(.muted), clip: rect)
+            canvas.put(TextFit.truncate("“\(bulk.message)”", to: rect.width - 2 - (costWidth > 0 ? costWidth + 2 : 0)), x: rect.x + 1,
+                       y: rect.y + 1, style: Style(.muted), clip: rect)
+        }
+        if costWidth > 0 {
+            canvas.put(TextFit.truncate(cost, to: costWidth), x: rect.maxX - 1 - costWidth, y: rect.y + 1, style: Style(.text), clip: rect)
         }
         ProgressBarView.render(into: &canvas, rect: Rect(x: rect.x + 1, y: rect.y + 2, width: max(0, rect.width - 2), height: 1), segments: [
             ProgressSegment(Double(bulk.invited), role: .statusDelivered), ProgressSegment(Double(bulk.other), role: .accent),
@@ -223,6 +230,16 @@ public final class DeliveriesPane: LivePane {
     private func wrapped(_ label: String, _ text: String, width: Int) -> [String] {
         let indent = String(repeating: " ", count: TextWidth.of(label))
         return WrappedText.lines(text, width: width - TextWidth.of(label)).enumerated().map { ($0.offset == 0 ? label : indent) + $0.element }
+    }
+
+    /// "cost 0.015 EUR reported, 0.02 EUR estimated": what the carrier reported and what the send estimated ("").
+    static func cost(estimate: String?, reported: String?) -> String {
+        switch (reported, estimate) {
+        case let (reported?, estimate?): return "cost \(reported) reported, \(estimate) estimated"
+        case let (reported?, nil): return "cost \(reported) reported"
+        case let (nil, estimate?): return "cost \(estimate) estimated"
+        case (nil, nil): return ""
+        }
     }
 
     /// "14:03:07" for today, else "01-05 14:03".

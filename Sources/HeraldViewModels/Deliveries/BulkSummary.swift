@@ -57,6 +57,8 @@ nonisolated public struct BulkSummary: Sendable, Hashable {
     /// When a held bulk leaves, and the words for it ("held until 09:00", "held until 12-01 09:00").
     public let sendAt: Date?
     private let heldLabel: String?
+    /// What the send estimated it would cost ("0.1 EUR"), when the send kept an estimate.
+    public let estimate: String?
 
     public init(_ bulk: BulkCounts) {
         let record = bulk.record
@@ -70,6 +72,8 @@ nonisolated public struct BulkSummary: Sendable, Hashable {
         resendOf = record.resendOf.map { TerminalSafeText.sanitize($0) }
         sendAt = record.sendAt
         heldLabel = record.sendAt.map { "held until " + WallClock.timeOrDay($0) }
+        estimate = record.estimate.map { TerminalSafeText.sanitize("\(PriceEstimate.format($0)) \(record.estimateCurrency ?? "")")
+            .trimmingCharacters(in: .whitespaces) }
     }
 
     /// Recipients the platform still holds (the undo window, a scheduled send).
@@ -141,6 +145,9 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
     public let messageId: String?
     /// What the carrier charged ("0.0075 EUR"), when it names a currency (Infobip does; the simulation does not).
     public let price: String?
+    /// The same as an amount and its currency, for the bulk's reported total.
+    public let charged: Double?
+    public let currency: String?
     /// Times this number was sent to, and when it was first queued.
     public let attempts: Int
     public let queuedAt: Date
@@ -179,6 +186,8 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
         text = inv.text.map { TerminalSafeText.sanitize($0) }
         clicks = inv.clicks
         price = Self.price(inv.price, inv.currency)
+        charged = inv.currency == nil ? nil : inv.price
+        currency = inv.currency.map { TerminalSafeText.sanitize($0) }
     }
 
     /// A recipient a Deliveries query matched (a breakdown group's).
@@ -196,11 +205,24 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
         text = r.text.map { TerminalSafeText.sanitize($0) }
         clicks = r.clicks
         price = Self.price(r.price, r.currency)
+        charged = r.currency == nil ? nil : r.price
+        currency = r.currency.map { TerminalSafeText.sanitize($0) }
     }
 
     /// "0.0075 EUR", when the carrier named a currency.
     static func price(_ amount: Double?, _ currency: String?) -> String? {
         currency.flatMap { currency in amount.map { TerminalSafeText.sanitize("\(($0 * 1_000_000).rounded() / 1_000_000) \(currency)") } }
+    }
+}
+
+extension [RecipientRow] {
+    /// What the carrier reported charging for these recipients, per currency ("0.015 EUR"); nil when it reported
+    /// nothing.
+    public var reportedCost: String? {
+        var totals: [String: Double] = [:]
+        for r in self { if let amount = r.charged, let currency = r.currency { totals[currency, default: 0] += amount } }
+        guard !totals.isEmpty else { return nil }
+        return totals.sorted { $0.key < $1.key }.map { "\(PriceEstimate.format($0.value)) \($0.key)" }.joined(separator: " + ")
     }
 }
 
