@@ -33,11 +33,7 @@ public struct ContactQuery: Sendable, Hashable {
         }
 
         /// The digits of a value written as a number (`+385 91-123`), nil when it holds anything else.
-        public var numberDigits: String? {
-            guard value.contains(where: { $0.isASCII && $0.isNumber }),
-                  value.allSatisfy({ ($0.isASCII && $0.isNumber) || " +-().".contains($0) }) else { return nil }
-            return value.filter { $0.isASCII && $0.isNumber }
-        }
+        public var numberDigits: String? { QueryWords.numberDigits(value) }
     }
 
     public var terms: [Term]
@@ -50,34 +46,12 @@ public struct ContactQuery: Sendable, Hashable {
     public init(_ text: String) throws(ContactQueryError) {
         self.text = text
         terms = []
-        var chars = Substring(text)
-        while true {
-            chars = chars.drop { $0.isWhitespace }
-            guard !chars.isEmpty else { break }
-            var negated = false
-            if chars.first == "-", chars.count > 1, let next = chars.dropFirst().first, !next.isWhitespace, !next.isNumber {
-                negated = true
-                chars = chars.dropFirst()
-            }
-            var field = Field.any
-            if let colon = chars.prefix(while: { !$0.isWhitespace && $0 != "\"" }).firstIndex(of: ":"),
-               let named = Field(rawValue: chars[chars.startIndex..<colon].lowercased()), named != .any {
-                field = named
-                chars = chars[chars.index(after: colon)...]
-            }
-            let value: String
-            if chars.first == "\"" {
-                let body = chars.dropFirst()
-                let end = body.firstIndex(of: "\"") ?? body.endIndex
-                value = String(body[body.startIndex..<end])
-                chars = end == body.endIndex ? body[end...] : body[body.index(after: end)...]
-            } else {
-                let word = chars.prefix { !$0.isWhitespace }
-                value = String(word)
-                chars = chars[word.endIndex...]
-            }
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
+        let words = QueryWords.read(text) { head -> (Field, Substring.Index)? in
+            guard let found: (Field, Substring.Index) = QueryWords.colonField(head), found.0 != .any else { return nil }
+            return found
+        }
+        for word in words {
+            let field = word.field ?? .any, trimmed = word.value, negated = word.negated
             var term = Term(field: field, value: trimmed, negated: negated)
             switch field {
             case .status:

@@ -47,11 +47,7 @@ public struct DeliveryQuery: Sendable, Hashable {
         }
 
         /// The digits of a value written as a number (`+385 91-123`), nil when it holds anything else.
-        public var numberDigits: String? {
-            guard value.contains(where: { $0.isASCII && $0.isNumber }),
-                  value.allSatisfy({ ($0.isASCII && $0.isNumber) || " +-().".contains($0) }) else { return nil }
-            return value.filter { $0.isASCII && $0.isNumber }
-        }
+        public var numberDigits: String? { QueryWords.numberDigits(value) }
     }
 
     public var terms: [Term]
@@ -72,41 +68,16 @@ public struct DeliveryQuery: Sendable, Hashable {
     public init(_ text: String, now: Date, timeZone: TimeZone = .current) throws(DeliveryQueryError) {
         self.text = text
         terms = []
-        var chars = Substring(text)
-        while true {
-            chars = chars.drop { $0.isWhitespace }
-            guard !chars.isEmpty else { break }
-            var negated = false
-            if chars.first == "-", chars.count > 1, let next = chars.dropFirst().first, !next.isWhitespace, !next.isNumber {
-                negated = true
-                chars = chars.dropFirst()
+        let words = QueryWords.read(text) { head -> (Field, Substring.Index)? in
+            if let found: (Field, Substring.Index) = QueryWords.colonField(head), found.0 != .any { return found }
+            // `price>5` reads as `price>:5`.
+            if let sign = head.firstIndex(where: { $0 == ">" || $0 == "<" }), head[head.startIndex..<sign].lowercased() == "price" {
+                return (head[sign] == ">" ? .priceAbove : .priceBelow, head.index(after: sign))
             }
-            var field = Field.any
-            let head = chars.prefix { !$0.isWhitespace && $0 != "\"" }
-            if let colon = head.firstIndex(of: ":"),
-               let named = Field(rawValue: chars[chars.startIndex..<colon].lowercased()), named != .any {
-                field = named
-                chars = chars[chars.index(after: colon)...]
-            } else if let sign = head.firstIndex(where: { $0 == ">" || $0 == "<" }),
-                      head[head.startIndex..<sign].lowercased() == "price" {
-                // `price>5` reads as `price>:5`.
-                field = head[sign] == ">" ? .priceAbove : .priceBelow
-                chars = chars[chars.index(after: sign)...]
-            }
-            let value: String
-            if chars.first == "\"" {
-                let body = chars.dropFirst()
-                let end = body.firstIndex(of: "\"") ?? body.endIndex
-                value = String(body[body.startIndex..<end])
-                chars = end == body.endIndex ? body[end...] : body[body.index(after: end)...]
-            } else {
-                let word = chars.prefix { !$0.isWhitespace }
-                value = String(word)
-                chars = chars[word.endIndex...]
-            }
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
-            terms.append(try Self.term(field, trimmed, negated: negated, now: now, timeZone: timeZone))
+            return nil
+        }
+        for word in words {
+            terms.append(try Self.term(word.field ?? .any, word.value, negated: word.negated, now: now, timeZone: timeZone))
         }
     }
 
@@ -123,7 +94,7 @@ public struct DeliveryQuery: Sendable, Hashable {
                   (try? PhoneNumberParser(defaultRegion: region)) != nil else { throw .unknownCountry(value) }
             term.region = region
         case .after, .before:
-            guard let date = moment(value, now: now, timeZone: timeZone) else { throw .notADate(field.rawValue, value) }
+            guard let date = PastMoment.parse(value, now: now, timeZone: timeZone) else { throw .notADate(field.rawValue, value) }
             term.date = date
         case .priceAbove, .priceBelow:
             guard let amount = Double(value.replacingOccurrences(of: ",", with: ".")), amount.isFinite else {
@@ -155,33 +126,6 @@ public struct DeliveryQuery: Sendable, Hashable {
             return [status]
         }
         return nil
-    }
-
-    /// A date (`2026-11-20`, `2026-11-20T14:30`) in `timeZone`, or a span back from `now` (`30m`, `12h`, `7d`, `2w`).
-    static func moment(_ value: String, now: Date, timeZone: TimeZone) -> Date? {
-        let lower = value.lowercased()
-        if let unit = lower.last, let seconds = ["m": 60.0, "h": 3600.0, "d": 86_400.0, "w": 604_800.0][unit] {
-            let count = lower.dropLast()
-            guard !count.isEmpty, count.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Double(count) else { return nil }
-            return now.addingTimeInterval(-n * seconds)
-        }
-        let parts = lower.split(separator: "t", maxSplits: 1, omittingEmptySubsequences: false)
-        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard day.count == 3, day[0].count == 4, day[1].count == 2, day[2].count == 2,
-              let y = Int(day[0]), let m = Int(day[1]), let d = Int(day[2]) else { return nil }
-        var hour = 0, minute = 0
-        if parts.count == 2 {
-            let time = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-            guard time.count == 2, time.allSatisfy({ $0.count == 2 }), let h = Int(time[0]), let mi = Int(time[1]),
-                  (0..<24).contains(h), (0..<60).contains(mi) else { return nil }
-            hour = h
-            minute = mi
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let components = DateComponents(year: y, month: m, day: d, hour: hour, minute: minute)
-        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
-        return date
     }
 
     /// The words a list marks in what it shows: the plain words and the reasons and texts looked for (not the `not`s).

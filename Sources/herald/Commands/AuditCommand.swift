@@ -82,32 +82,9 @@ struct AuditCommand: AsyncParsableCommand {
         return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
     }
 
-    /// A day (`2026-11-20`, its start in `timeZone`), a day and time (`2026-11-20T14:30`), a wire time, or a span back
-    /// from `now` (`30m`, `12h`, `7d`, `2w`); nil when it is none of them.
+    /// A wire time, else what `PastMoment` reads (a day, a day and time, a span back from `now`); nil for none.
     static func moment(_ text: String, now: Date, timeZone: TimeZone) -> Date? {
-        let value = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let unit = value.last, let seconds = ["m": 60.0, "h": 3600.0, "d": 86_400.0, "w": 604_800.0][unit] {
-            let count = value.dropLast()
-            guard !count.isEmpty, count.count <= 6, count.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Double(count) else { return nil }
-            return now.addingTimeInterval(-n * seconds)
-        }
-        if let exact = WireTime.date(text.trimmingCharacters(in: .whitespaces)) { return exact }
-        let parts = value.split(separator: "t", maxSplits: 1, omittingEmptySubsequences: false)
-        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard day.count == 3, day[0].count == 4, day[1].count == 2, day[2].count == 2,
-              let y = Int(day[0]), let m = Int(day[1]), let d = Int(day[2]) else { return nil }
-        var hour = 0, minute = 0
-        if parts.count == 2 {
-            let time = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-            guard time.count == 2, time.allSatisfy({ $0.count == 2 }), let h = Int(time[0]), let mi = Int(time[1]),
-                  (0..<24).contains(h), (0..<60).contains(mi) else { return nil }
-            hour = h
-            minute = mi
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let components = DateComponents(year: y, month: m, day: d, hour: hour, minute: minute)
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return WireTime.date(trimmed) ?? PastMoment.parse(trimmed, now: now, timeZone: timeZone)
     }
 }
