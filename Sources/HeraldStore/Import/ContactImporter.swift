@@ -146,15 +146,20 @@ public struct ContactImporter: Sendable {
 
     /// Runs `body` with the writing connection tuned for a big import, restoring it afterwards:
     /// - a larger page cache (index pages of a big book stay in memory between batches);
-    /// - no checkpoints on the writer between batches: each one waits for the disk (two fsyncs).
-    ///   A `BackgroundCheckpointer` copies the log meanwhile on another thread; one checkpoint at the
-    ///   end copies the rest and empties the log.
+    /// - no checkpoints on the writer between batches while the log stays small: each one waits for the disk
+    ///   (two fsyncs). A `BackgroundCheckpointer` copies the log meanwhile on another thread; one checkpoint at the
+    ///   end copies the rest and empties the log. On a machine too busy to give that thread its turns, the writer
+    ///   copies the log itself once it holds `backstopPages` (SQLite's auto-checkpoint), so the log never grows
+    ///   with the whole import.
+    /// Pages of log (4 MiB at SQLite's 4 KiB pages) after which the writer checkpoints itself during an import.
+    static let backstopPages = 1024
+
     private func withImportTuning(_ body: () throws -> Void) throws {
         let previous = try database.pool.writeWithoutTransaction { db -> (cache: Int?, checkpoint: Int?) in
             let size = try Int.fetchOne(db, sql: "PRAGMA cache_size")
             let checkpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
             try db.execute(sql: "PRAGMA cache_size = -65536")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.backstopPages)")
             return (size, checkpoint)
         }
         defer {
