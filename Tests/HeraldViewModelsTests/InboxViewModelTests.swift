@@ -122,6 +122,29 @@ import HeraldEmbedded
         #expect(vm.messages[0].seen)
     }
 
+    @Test func aTerminalThatChangesNothingLeavesAnOpenedMessageUnread() async throws {
+        let ws = try await workspace(messages: 5)
+        let pump = EffectPump()
+        // A second Herald on the same folder, started read-only (a support desk's terminal).
+        var config = WorkspaceHarness.config()
+        config.readOnlyReason = "read-only mode: this terminal changes nothing"
+        let desk = try await ws.reopen(config: config)
+        defer { desk.close() }
+        #expect(desk.inbox.readOnlyReason != nil)
+        let vm = InboxViewModel(service: desk.inbox, context: pump.context(), user: "ana")
+        vm.reload()
+        await pump.settle()
+        #expect(vm.counts.unread == 3)
+        vm.openCurrent()
+        await pump.settle()
+        #expect(vm.opened?.messageId == vm.messages[0].messageId)
+        #expect(!vm.messages[0].seen && vm.counts.unread == 3)
+        // The platform kept it unread too.
+        vm.reload()
+        await pump.settle()
+        #expect(vm.counts.unread == 3 && !vm.messages[0].seen)
+    }
+
     @Test func markUnreadKeepsAReadMessageUnreadHereAcrossReloadsUntilOpenedAgain() async throws {
         let ws = try await workspace(messages: 5)                 // messages 3 and 4 are seen on the platform
         let (vm, pump) = await loaded(ws)

@@ -20,13 +20,17 @@ public actor InboxService {
     private let bus: EventBus
     private let clock: any HeraldClock
     public nonisolated let auth: InboxAuthConfig
+    /// Why this terminal changes nothing (`--read-only`, a viewer key); nil when it may. Opening a message then leaves
+    /// it unread for its user.
+    public nonisolated let readOnlyReason: String?
     private var minter: TokenMinter?
     private let outbox: SeenOutboxStore
     /// Tokens minted since start (for tests and diagnostics).
     public private(set) var tokensMinted = 0
 
     public init(platform: any MessagingPlatform, cache: InboxCacheStore, bus: EventBus, auth: InboxAuthConfig,
-                clock: any HeraldClock = SystemClock()) {
+                clock: any HeraldClock = SystemClock(), readOnlyReason: String? = nil) {
+        self.readOnlyReason = readOnlyReason
         self.platform = platform
         self.cache = cache
         self.bus = bus

@@ -108,7 +108,8 @@ public final class Workspace: @unchecked Sendable {
         tracker = DeliveryTracker(platform: platform, ledger: ledger, bus: bus, clock: clock, settings: config.tracker)
         feed = ChangeFeed(ledger: ledger, bus: bus, interval: config.feedInterval)
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
-                             auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock)
+                             auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock,
+                             readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
                                         owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
         books = BookSyncer(books: AddressBooks(database: database, parser: parser, clock: clock), bus: bus, clock: clock)

@@ -11,6 +11,8 @@ public enum ReadOnlyKeys {
         "settle_conflict", "keep_mine", "keep_theirs", "opt_out",
         // Composer
         "edit_message", "edit_external", "edit_sender", "cycle_signature", "save_template", "insert_placeholder", "send",
+        // Inbox: the user's read marks are theirs
+        "mark_seen", "mark_unread", "mark_all_seen",
         // Deliveries
         "resend",
     ].map { Action($0) })

@@ -247,11 +247,12 @@ public final class InboxViewModel {
         if cursor >= messages.count - prefetchDistance { loadMore() }
     }
 
-    /// Opens the message under the cursor and marks it seen.
+    /// Opens the message under the cursor and marks it seen (a terminal that changes nothing leaves it unread: the
+    /// user's inbox is theirs).
     public func openCurrent() {
         guard let message = current else { return }
         opened = message
-        markSeen(message.messageId)
+        if service.readOnlyReason == nil { markSeen(message.messageId) }
     }
 
     /// Closes the opened message; false when none was open.
