@@ -19,7 +19,8 @@ struct SmokeTests {
 
     @Test func heraldHelpRuns() throws {
         let herald = try HeraldBinary.url()
-        let session = try TmuxSession(command: [herald.path, "--help"], width: 100, height: 45)
+        // Tall enough for the whole help (53 lines with every subcommand), so USAGE stays on the screen.
+        let session = try TmuxSession(command: [herald.path, "--help"], width: 100, height: 70)
         let screen = try session.waitFor(text: "USAGE")
         #expect(screen.contains("herald"))
         try session.waitUntil("herald to exit") { _ in (try? session.hasExited()) == true }
