@@ -61,11 +61,11 @@ final class CLISandbox: Sendable {
         process.standardOutput = outHandle
         process.standardError = errHandle
         process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        // Foundation may miss a child's exit under load; waiting through ChildExit never blocks a test thread for good.
+        let status = try ChildExit(running: process).status(timeout: 300, "herald \(arguments.prefix(2).joined(separator: " "))")
         try outHandle.close()
         try errHandle.close()
-        return CLIRun(status: process.terminationStatus,
+        return CLIRun(status: status,
                       stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }

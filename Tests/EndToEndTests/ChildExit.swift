@@ -16,6 +16,15 @@ final class ChildExit {
         try process.run()
     }
 
+    /// The exit status, or a thrown error naming `what` when the child is still running after `timeout` seconds
+    /// (it is killed): a wait that can never hang a test thread.
+    func status(timeout: TimeInterval, _ what: String) throws -> Int32 {
+        if let status = wait(timeout: timeout) { return status }
+        kill(process.processIdentifier, SIGKILL)
+        _ = wait(timeout: 5)
+        throw ChildTimeout(description: "\(what) did not end within \(Int(timeout)) s (killed)")
+    }
+
     /// The exit status (128 + signal for a signalled child), or nil after `timeout` seconds.
     func wait(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
@@ -33,4 +42,9 @@ final class ChildExit {
         }
         return nil
     }
+}
+
+/// A child that ran past its time.
+struct ChildTimeout: Error, CustomStringConvertible {
+    let description: String
 }

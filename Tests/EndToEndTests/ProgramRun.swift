@@ -13,10 +13,10 @@ struct ProgramRun {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = withErrors ? out : FileHandle.nullDevice
-        try process.run()
+        let exit = try ChildExit(running: process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        status = process.terminationStatus
+        // Foundation may miss a child's exit under load; ChildExit reaps it itself, and never waits for good.
+        status = try exit.status(timeout: 300, "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.prefix(2).joined(separator: " "))")
         output = String(decoding: data, as: UTF8.self)
     }
 }
