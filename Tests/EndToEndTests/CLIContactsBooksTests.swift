@@ -33,22 +33,16 @@ END:VCARD
         return (box, folder)
     }
 
-    /// Real khard (Debian's) on the same folder.
-    func khard(_ box: CLISandbox, _ folder: URL, _ arguments: [String]) throws -> String {
+    /// Real khard (Debian's) on the same folder: what it printed.
+    static func khard(_ box: CLISandbox, _ folder: URL, _ arguments: [String]) throws -> String {
         let config = try box.write("khard.conf", "[addressbooks]\n[[personal]]\npath = \(folder.path)\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/khard")
-        process.arguments = ["-c", config.path] + arguments
-        process.environment = box.environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "khard \(arguments): \(problems)")
-        return text
+        let run = try ProgramRun("/usr/bin/khard", ["-c", config.path] + arguments, environment: box.environment, withErrors: false)
+        #expect(run.status == 0, "khard \(arguments) exited \(run.status): \(run.output)")
+        return run.output
+    }
+
+    func khard(_ box: CLISandbox, _ folder: URL, _ arguments: [String]) throws -> String {
+        try Self.khard(box, folder, arguments)
     }
 
     @Test func syncAddEditAndDeleteAreWrittenBackAndKhardReadsThem() throws {

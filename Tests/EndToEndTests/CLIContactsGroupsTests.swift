@@ -90,18 +90,7 @@ import Testing
         let written = try String(contentsOf: folder.appendingPathComponent("ana-1.vcf"), encoding: .utf8)
         #expect(written.contains("CATEGORIES:friends,Running\\, Club,Zbor\n") && written.contains("X-KHARD-NICK:ana\n"), "\(written)")
 
-        let config = try box.write("khard.conf", "[addressbooks]\n[[personal]]\npath = \(folder.path)\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/khard")
-        process.arguments = ["-c", config.path, "show", "Ana"]
-        process.environment = box.environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let shown = try CLIContactsBooksTests.khard(box, folder, ["show", "Ana"])
         #expect(shown.contains("- friends") && shown.contains("- Running, Club") && shown.contains("- Zbor"), "\(shown)")
 
         // khard's own edit of the categories comes back to Herald at the next sync.
