@@ -63,8 +63,8 @@ final class HeraldUISession: @unchecked Sendable {
     }
 
     /// Starts the UI (off the pool: tmux is started by a blocking command).
-    static func start(width: Int = 100, height: Int = 30, timeScale: Int = 60) async throws -> HeraldUISession {
-        try await offPool { try HeraldUISession(width: width, height: height, timeScale: timeScale) }
+    static func start(width: Int = 100, height: Int = 30, timeScale: Int = 60, config: String? = nil) async throws -> HeraldUISession {
+        try await offPool { try HeraldUISession(width: width, height: height, timeScale: timeScale, config: config) }
     }
 
     /// Waits for the first full frame (tab bar and status line drawn); returns seconds since launch.

@@ -5,7 +5,7 @@ import Testing
 /// file that cannot be used is said in place (with its line) while the settings in use stay.
 @Suite struct UIConfigReloadTests {
     @Test func aChangedConfigAppliesLiveAndABrokenOneKeepsTheSettingsInUse() async throws {
-        let ui = try HeraldUISession(config: "[ui]\nmouse = false\n")
+        let ui = try await HeraldUISession.start(config: "[ui]\nmouse = false\n")
         _ = try await ui.waitForFirstFrame()
         _ = try await ui.waitFor("Contacts")
         #expect(try await ui.display(UIMouseTests.reporting) == "000")

@@ -8,12 +8,12 @@ import Testing
     static let reporting = "#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}"
 
     @Test func theMouseIsLeftToTheTerminalWhenTheConfigTurnsItOff() async throws {
-        let on = try HeraldUISession()
+        let on = try await HeraldUISession.start()
         _ = try await on.waitForFirstFrame()
         _ = try await on.waitFor("Contacts")
         #expect(try await on.display(Self.reporting).contains("1"), "by default Herald takes clicks and the wheel")
 
-        let off = try HeraldUISession(config: "[ui]\nmouse = false\n")
+        let off = try await HeraldUISession.start(config: "[ui]\nmouse = false\n")
         _ = try await off.waitForFirstFrame()
         _ = try await off.waitFor("Contacts")
         #expect(try await off.display(Self.reporting) == "000", "with mouse = false the terminal keeps the mouse")
