@@ -18,7 +18,9 @@ struct UIShareEmailTests {
         try session.sendKeys("m")
         try session.waitFor(text: "email", timeout: 10)
         try session.sendKeys("C-s")
-        try session.waitFor(text: "email invitation", timeout: 10)
+        // The question itself ("Send 2 email invitations?"), not the pane's title, which says "email invitation" from
+        // the moment m switched the channel: an Enter sent before the question is up goes to the message instead.
+        try session.waitFor(text: "email invitations?", timeout: 10)
         try session.sendKeys("Enter")
         let toast = try session.waitFor(text: "bulk ", timeout: 20)
         #expect(toast.contains("invitation"), "\(toast)")
