@@ -53,6 +53,12 @@ tmux -L "$sock" send-keys 3; wait_for "SMS invitation"; sleep 0.3; shoot 3-compo
 tmux -L "$sock" send-keys 4; wait_for "unread"; tmux -L "$sock" send-keys Enter; sleep 0.5; shoot 4-inbox
 tmux -L "$sock" send-keys Escape; sleep 0.3; tmux -L "$sock" send-keys 5; wait_for "bulks"; sleep 0.5; shoot 5-deliveries
 tmux -L "$sock" send-keys '?'; sleep 0.5; shoot 6-help
+# Deliveries' query (/) narrowed to the failures, then their breakdown by reason (b).
+tmux -L "$sock" send-keys Escape; sleep 0.3
+tmux -L "$sock" send-keys /; tmux -L "$sock" send-keys -l "status:failed"; tmux -L "$sock" send-keys Enter
+wait_for "recipients in"; sleep 0.3; shoot 8-deliveries-query
+tmux -L "$sock" send-keys b; wait_for "breakdown by reason"; sleep 0.3; shoot 9-deliveries-breakdown
+tmux -L "$sock" send-keys Escape Escape
 # The contact form (a in Contacts), typed into, with an address its check refused.
 tmux -L "$sock" send-keys Escape; sleep 0.3; tmux -L "$sock" send-keys 1; wait_for "suggested"
 tmux -L "$sock" send-keys a; wait_for "ctrl-s save"
