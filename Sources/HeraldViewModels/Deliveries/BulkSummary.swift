@@ -173,40 +173,38 @@ nonisolated public struct RecipientRow: Sendable, Hashable {
 
     public init(_ recipient: BulkRecipient) {
         let inv = recipient.invitation
-        invitationId = inv.id
-        name = TerminalSafeText.sanitize(recipient.name ?? "—")
-        number = TerminalSafeText.sanitize(inv.msisdn)
-        status = inv.status
-        updatedAt = inv.updatedAt
-        error = inv.error.map { TerminalSafeText.sanitize($0) }
-        messageId = inv.messageId
-        attempts = inv.attempts
-        queuedAt = inv.createdAt
-        permanentFailure = inv.permanentFailure
-        text = inv.text.map { TerminalSafeText.sanitize($0) }
-        clicks = inv.clicks
-        price = Self.price(inv.price, inv.currency)
-        charged = inv.currency == nil ? nil : inv.price
-        currency = inv.currency.map { TerminalSafeText.sanitize($0) }
+        self.init(id: inv.id, name: recipient.name, number: inv.msisdn, status: inv.status, updatedAt: inv.updatedAt,
+                  reason: inv.error, messageId: inv.messageId, attempts: inv.attempts, queuedAt: inv.createdAt,
+                  permanentFailure: inv.permanentFailure, text: inv.text, clicks: inv.clicks, price: inv.price,
+                  currency: inv.currency)
     }
 
     /// A recipient a Deliveries query matched (a breakdown group's).
     public init(_ r: DeliveryRecipient) {
-        invitationId = r.id
-        name = TerminalSafeText.sanitize(r.name ?? "—")
-        number = TerminalSafeText.sanitize(r.number)
-        status = r.status
-        updatedAt = r.updatedAt
-        error = r.reason.map { TerminalSafeText.sanitize($0) }
-        messageId = r.messageId
-        attempts = r.attempts
-        queuedAt = r.sentAt
-        permanentFailure = r.permanentFailure
-        text = r.text.map { TerminalSafeText.sanitize($0) }
-        clicks = r.clicks
-        price = Self.price(r.price, r.currency)
-        charged = r.currency == nil ? nil : r.price
-        currency = r.currency.map { TerminalSafeText.sanitize($0) }
+        self.init(id: r.id, name: r.name, number: r.number, status: r.status, updatedAt: r.updatedAt, reason: r.reason,
+                  messageId: r.messageId, attempts: r.attempts, queuedAt: r.sentAt, permanentFailure: r.permanentFailure,
+                  text: r.text, clicks: r.clicks, price: r.price, currency: r.currency)
+    }
+
+    /// One row from a ledger row's fields, every text from outside sanitised.
+    private init(id: Int64?, name: String?, number: String, status: DeliveryStatus, updatedAt: Date, reason: String?,
+                 messageId: String?, attempts: Int, queuedAt: Date, permanentFailure: Bool, text: String?, clicks: Int,
+                 price amount: Double?, currency: String?) {
+        invitationId = id
+        self.name = TerminalSafeText.sanitize(name ?? "—")
+        self.number = TerminalSafeText.sanitize(number)
+        self.status = status
+        self.updatedAt = updatedAt
+        error = reason.map { TerminalSafeText.sanitize($0) }
+        self.messageId = messageId
+        self.attempts = attempts
+        self.queuedAt = queuedAt
+        self.permanentFailure = permanentFailure
+        self.text = text.map { TerminalSafeText.sanitize($0) }
+        self.clicks = clicks
+        price = Self.price(amount, currency)
+        charged = currency == nil ? nil : amount
+        self.currency = currency.map { TerminalSafeText.sanitize($0) }
     }
 
     /// "0.0075 EUR", when the carrier named a currency.

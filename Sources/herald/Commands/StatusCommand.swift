@@ -82,7 +82,7 @@ struct StatusCommand: AsyncParsableCommand {
         let recipients = try await book.recipients(ofBulk: bulk)
         let rows = recipients.map(\.invitation)
         // What the send estimated, beside what the carrier reported (nil for a bulk sent without a known price).
-        let estimate = try? await ws.invites.bulkEstimate(bulkId: bulk)
+        let estimate = try await ws.invites.bulkEstimate(bulkId: bulk)
         if json {
             try Output.printJSON(StatusJSON(bulkId: bulk, estimate: estimate.map { .init(amount: $0.amount, currency: $0.currency) },
                                             deliveryInfo: rows.map {
