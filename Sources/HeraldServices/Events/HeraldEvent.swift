@@ -26,6 +26,8 @@ public enum HeraldEvent: Sendable, Hashable {
     case toast(level: ToastLevel, text: String)
     /// How the link to a remote platform (a Herald server) stands.
     case platformLink(PlatformLink)
+    /// A reply arrived, or replies were marked seen (here, in another process, or on a server).
+    case repliesChanged(RepliesChange)
 }
 
 /// How the link to a remote platform stands, for the status bar.

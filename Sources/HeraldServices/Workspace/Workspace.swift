@@ -44,6 +44,8 @@ public final class Workspace: @unchecked Sendable {
     /// What changed in the local store, from any process: the source of live screens and `herald watch`.
     public let feed: ChangeFeed
     public let inbox: InboxService
+    /// The replies people sent back, threaded per number, and answers to them.
+    public let conversations: ConversationService
     /// What the screens read of the contacts and the ledger (async, so never on the UI thread).
     public var book: ContactBook { ContactBook(contacts: contacts, ledger: ledger, settings: settings, parser: parser) }
     /// Deliveries' query, breakdown and export.
@@ -110,6 +112,8 @@ public final class Workspace: @unchecked Sendable {
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
                              auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock,
                              readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
+        conversations = ConversationService(platform: platform, contacts: contacts, invites: invites, bus: bus, parser: parser,
+                                            sender: config.sender, readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
                                         owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
         books = BookSyncer(books: AddressBooks(database: database, parser: parser, clock: clock), bus: bus, clock: clock)

@@ -20,6 +20,8 @@ public final class AppViewModel {
     public private(set) var pendingDeliveries = 0
     /// Unread messages of the inbox being read.
     public private(set) var unreadInbox: Int?
+    /// Unread replies over every conversation (the Replies pane and the reply events keep it); nil until known.
+    public private(set) var unreadReplies: Int?
     /// A one-line description of the latest service event.
     public private(set) var lastEvent: String?
     public let toasts: ToastBoard
@@ -68,6 +70,8 @@ public final class AppViewModel {
     public func setPlatformLink(_ link: PlatformLink?) { platformLink = link }
     /// Sets the unread count directly (the inbox pane knows best).
     public func setUnreadInbox(_ count: Int?) { unreadInbox = count.map { max(0, $0) } }
+    /// Sets the unread replies directly (the Replies pane knows best).
+    public func setUnreadReplies(_ count: Int?) { unreadReplies = count.map { max(0, $0) } }
 
     /// Folds a service event into the status bar and toasts; true when something shown changed.
     @discardableResult
@@ -95,6 +99,10 @@ public final class AppViewModel {
             lastEvent = "\(time) \(change.messageIds.count) marked \(change.seen ? "seen" : "unseen")"
         case .trackerState(let state):
             pendingDeliveries = state.pendingRecipients
+        case .repliesChanged(let change):
+            unreadReplies = max(0, change.unreadTotal)
+            guard let reply = change.reply else { return true }
+            lastEvent = "\(time) reply from \(change.name ?? change.number): \(reply.text.prefix(40))"
         case .toast(let level, let text):
             toasts.post(text, level: level)
         case .platformLink(let link):
