@@ -94,6 +94,10 @@ extension PlatformEvent: NumberMasking {
                                     text: text.map(PersonalDataMask.maskText), sentBy: sentBy)
         case .linkClicked(let link):
             return .linkClicked(link.maskingNumbers())
+        case .replyReceived(let reply):
+            return .replyReceived(reply.maskingNumbers())
+        case .conversationSeen(let number, let unread, let unreadTotal):
+            return .conversationSeen(number: PersonalDataMask.mask(number), unread: unread, unreadTotal: unreadTotal)
         case .inboxMessage, .unknown:
             return self
         }

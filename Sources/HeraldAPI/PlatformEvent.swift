@@ -12,16 +12,22 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
     case inboxMessage(externalUserId: String, message: InboxWireMessage)
     /// `urn:herald:link:clicked` — a short link was opened.
     case linkClicked(ReferralLink)
+    /// `urn:herald:reply:received` — a person's reply was kept (once, however often the carrier reported it).
+    case replyReceived(ReplyWire)
+    /// `urn:herald:reply:seen` — a number's replies were marked seen: what is left unread of it and of the application.
+    case conversationSeen(number: String, unread: Int, unreadTotal: Int)
     /// Any other `__type`.
     case unknown(type: String)
 
     public static let deliveryChangedType = "urn:herald:delivery:changed"
     public static let inboxMessageType = "urn:herald:inbox:message"
     public static let linkClickedType = "urn:herald:link:clicked"
+    public static let replyReceivedType = "urn:herald:reply:received"
+    public static let conversationSeenType = "urn:herald:reply:seen"
 
     enum CodingKeys: String, CodingKey {
         case type = "__type"
-        case bulkId, deliveryInfo, isDelta, text, sentBy, externalUserId, message, link
+        case bulkId, deliveryInfo, isDelta, text, sentBy, externalUserId, message, link, reply, number, unread, unreadTotal
     }
 
     /// The `__type` this event travels under.
@@ -30,6 +36,8 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
         case .deliveryChanged: return Self.deliveryChangedType
         case .inboxMessage: return Self.inboxMessageType
         case .linkClicked: return Self.linkClickedType
+        case .replyReceived: return Self.replyReceivedType
+        case .conversationSeen: return Self.conversationSeenType
         case .unknown(let type): return type
         }
     }
@@ -49,6 +57,12 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
                                  message: try c.decode(InboxWireMessage.self, forKey: .message))
         case Self.linkClickedType:
             self = .linkClicked(try c.decode(ReferralLink.self, forKey: .link))
+        case Self.replyReceivedType:
+            self = .replyReceived(try c.decode(ReplyWire.self, forKey: .reply))
+        case Self.conversationSeenType:
+            self = .conversationSeen(number: try c.decode(String.self, forKey: .number),
+                                     unread: try c.decode(Int.self, forKey: .unread),
+                                     unreadTotal: try c.decode(Int.self, forKey: .unreadTotal))
         default:
             self = .unknown(type: type)
         }
@@ -69,6 +83,12 @@ public enum PlatformEvent: Sendable, Hashable, Codable {
             try c.encode(message, forKey: .message)
         case .linkClicked(let link):
             try c.encode(link, forKey: .link)
+        case .replyReceived(let reply):
+            try c.encode(reply, forKey: .reply)
+        case .conversationSeen(let number, let unread, let unreadTotal):
+            try c.encode(number, forKey: .number)
+            try c.encode(unread, forKey: .unread)
+            try c.encode(unreadTotal, forKey: .unreadTotal)
         case .unknown:
             break
         }

@@ -106,13 +106,34 @@ public protocol Carrier: Sendable {
 
 /// An SMS a person sent back.
 public struct CarrierReply: Sendable, Hashable {
+    /// The carrier's id of the reply (Infobip's `messageId`): a reply is kept once under it. Nil when the carrier
+    /// gives none (the sandbox, the simulated carrier): the engine makes a fresh one.
+    public var messageId: String?
     /// E.164 without the plus.
     public var from: String
+    /// The number it was sent to (the account's number), E.164 without the plus, when the carrier says.
+    public var to: String?
     public var text: String
+    /// When the carrier received it (nil: when the engine stores it).
+    public var receivedAt: Date?
+    /// What the carrier charged for it, when it says.
+    public var price: Double?
+    public var currency: String?
 
     public init(from: String, text: String) {
         self.from = from
         self.text = text
+    }
+
+    public init(messageId: String?, from: String, to: String?, text: String, receivedAt: Date?, price: Double? = nil,
+                currency: String? = nil) {
+        self.messageId = messageId
+        self.from = from
+        self.to = to
+        self.text = text
+        self.receivedAt = receivedAt
+        self.price = price
+        self.currency = currency
     }
 }
 
