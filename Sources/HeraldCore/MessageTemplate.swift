@@ -23,22 +23,32 @@ public struct TemplatePlaceholder: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// The link placeholder (`<>` by default).
         case link
-        /// A `{UPPER_SNAKE}` field; the associated value is the key without braces.
+        /// A `{UPPER_SNAKE}` field; the associated value is the key without braces (and without a fallback).
         case field(String)
     }
 
     public let kind: Kind
-    /// Where it sits in the template's `text`.
+    /// What a field written `{KEY|fallback}` becomes when the recipient has no value for it (or an empty one); nil
+    /// for `{KEY}` and for the link. `{KEY|}` has the empty fallback: blank is what the writer asked for.
+    public let fallback: String?
+    /// Where it sits in the template's `text` (the whole `{KEY|fallback}`).
     public let range: Range<String.Index>
     /// The same place counted in Characters (grapheme clusters) from the start of the text,
     /// which is what a terminal editor's cursor counts.
     public let characterOffsets: Range<Int>
+
+    init(kind: Kind, fallback: String? = nil, range: Range<String.Index>, characterOffsets: Range<Int>) {
+        self.kind = kind
+        self.fallback = fallback
+        self.range = range
+        self.characterOffsets = characterOffsets
+    }
 }
 
 /// A template rendered for one recipient.
 public struct RenderedMessage: Sendable, Hashable {
     public let text: String
-    /// Field keys the template uses that had no value, distinct, in order of first appearance.
+    /// Field keys the template uses that had neither a value nor a fallback, distinct, in order of first appearance.
     public let missingFields: [String]
     /// Whether the link was put in place of a placeholder (false: appended at the end).
     public let linkWasAppended: Bool
@@ -63,7 +73,10 @@ public enum MissingFieldPolicy: Sendable, Hashable {
 /// - Fields are `{` + an uppercase letter + uppercase letters, digits or `_` + `}`; the five
 ///   `ClientField`s are the known ones, any other `{UPPER_SNAKE}` key is allowed but is "unknown":
 ///   it cannot travel in the wire `clientData`, so it must be filled on this side.
-/// - Values are inserted verbatim and never scanned again: a value containing `{X}` or `<>` stays as is.
+/// - A field may carry a fallback: `{FIRST_NAME|there}` — `|` right after the key, then any text without `}` or a
+///   line break, up to the closing `}`. The fallback is used when the value is missing or empty; such a field is never
+///   missing. `{KEY|}` falls back to nothing, on purpose.
+/// - Values and fallbacks are inserted verbatim and never scanned again: `{X}` or `<>` in them stays as is.
 /// - Anything else in braces (`{lower}`, `{}`, an unclosed `{`) is plain text.
 public struct MessageTemplate: Sendable, Hashable, Codable {
     public static let defaultLinkPlaceholder = "<>"
@@ -82,7 +95,8 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
             switch token.kind {
             case .literal: return nil
             case .link: return TemplatePlaceholder(kind: .link, range: token.range, characterOffsets: token.offsets)
-            case .field(let key): return TemplatePlaceholder(kind: .field(key), range: token.range, characterOffsets: token.offsets)
+            case .field(let key, let fallback):
+                return TemplatePlaceholder(kind: .field(key), fallback: fallback, range: token.range, characterOffsets: token.offsets)
             }
         }
     }
@@ -106,9 +120,14 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
         fields.filter { ClientField(rawValue: $0) == nil }
     }
 
-    /// Field keys used by the text that `values` does not provide. An empty string counts as provided.
+    /// Field keys used by the text that `values` does not provide, where at least one use of the key has no fallback.
+    /// An empty string counts as provided (a field with a fallback uses the fallback instead; see `render`).
     public func missingFields(in values: [String: String]) -> [String] {
-        fields.filter { values[$0] == nil }
+        var seen = Set<String>()
+        return placeholders.compactMap { p in
+            guard case .field(let key) = p.kind, p.fallback == nil, values[key] == nil, seen.insert(key).inserted else { return nil }
+            return key
+        }
     }
 
     /// The text for one recipient: link in place (or appended), fields filled from `values`.
@@ -131,9 +150,11 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
             case .link:
                 out += link
                 placedLink = true
-            case .field(let key):
+            case .field(let key, let fallback):
                 let value: String
-                if let given = values[key] {
+                if let fallback, (values[key] ?? "").isEmpty {
+                    value = fallback
+                } else if let given = values[key] {
                     value = given
                 } else {
                     if seenMissing.insert(key).inserted { missingKeys.append(key) }
@@ -165,7 +186,7 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
     enum TokenKind: Hashable {
         case literal
         case link
-        case field(String)
+        case field(String, fallback: String?)
     }
 
     struct Token {
@@ -200,9 +221,9 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
                 literalOffset = offset
                 continue
             }
-            if text[i] == "{", let (key, end, length) = fieldKey(at: i) {
+            if text[i] == "{", let (key, fallback, end, length) = fieldKey(at: i) {
                 flushLiteral(upTo: i, offset: offset)
-                tokens.append(Token(kind: .field(key), range: i..<end, offsets: offset..<(offset + length)))
+                tokens.append(Token(kind: .field(key, fallback: fallback), range: i..<end, offsets: offset..<(offset + length)))
                 i = end
                 offset += length
                 literalStart = i
@@ -216,18 +237,35 @@ public struct MessageTemplate: Sendable, Hashable, Codable {
         return tokens
     }
 
-    /// The `{KEY}` starting at `start`, its end index and its length in Characters.
-    private func fieldKey(at start: String.Index) -> (String, String.Index, Int)? {
+    /// The `{KEY}` or `{KEY|fallback}` starting at `start`: the key, the fallback, its end index and its length in
+    /// Characters.
+    private func fieldKey(at start: String.Index) -> (String, String?, String.Index, Int)? {
         var j = text.index(after: start)
         var key = ""
         while j < text.endIndex {
             let ch = text[j]
-            if ch == "}" {
+            if ch == "}" || ch == "|" {
                 guard let first = key.first, Self.isUpper(first) else { return nil }
-                return (key, text.index(after: j), key.count + 2)
+                guard ch == "|" else { return (key, nil, text.index(after: j), key.count + 2) }
+                return fallback(after: j).map { fallback, end in (key, fallback, end, key.count + fallback.count + 3) }
             }
             guard Self.isUpper(ch) || Self.isDigit(ch) || ch == "_" else { return nil }
             key.append(ch)
+            j = text.index(after: j)
+        }
+        return nil
+    }
+
+    /// The fallback after the `|` at `bar` up to the closing `}`, and the index after it; nil when a line break or the
+    /// end of the text comes first (then the whole `{KEY|…` is plain text).
+    private func fallback(after bar: String.Index) -> (String, String.Index)? {
+        var j = text.index(after: bar)
+        var fallback = ""
+        while j < text.endIndex {
+            let ch = text[j]
+            if ch == "}" { return (fallback, text.index(after: j)) }
+            if ch.isNewline { return nil }
+            fallback.append(ch)
             j = text.index(after: j)
         }
         return nil

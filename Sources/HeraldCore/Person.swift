@@ -82,12 +82,16 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
     /// The groups the person is in (vCard CATEGORIES, a CSV's labels, tags given in Herald), as written; one per
     /// folded name (`PersonGroups.fold`).
     public var groups: [String]
+    /// The person's own fields beyond the standard ones (`PersonalFields`): a CSV column Herald has no place for, a
+    /// vCard `X-` property, a field added in Herald. Keys are field names in UPPER_SNAKE (`SHIRT_SIZE`), values
+    /// plain text; a template uses them as `{SHIRT_SIZE}`.
+    public var customFields: [String: String]
 
     public init(id: Int64? = nil, uid: String? = nil, firstName: String = "", lastName: String = "",
                 formattedName: String = "", organization: String? = nil, phones: [LabeledPhone] = [],
                 emails: [LabeledEmail] = [], hasPhoto: Bool = false, revision: Date? = nil,
                 createdAt: Date? = nil, updatedAt: Date? = nil, smsNumber: String? = nil, note: String? = nil,
-                groups: [String] = []) {
+                groups: [String] = [], customFields: [String: String] = [:]) {
         self.id = id
         self.uid = uid
         self.firstName = firstName
@@ -103,6 +107,33 @@ public struct Person: Sendable, Hashable, Codable, Identifiable {
         self.smsNumber = smsNumber
         self.note = note
         self.groups = groups
+        self.customFields = customFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, uid, firstName, lastName, formattedName, organization, note, phones, emails, hasPhoto, revision
+        case createdAt, updatedAt, smsNumber, groups, customFields
+    }
+
+    /// Reads what `encode` wrote, and what a Herald older than groups or custom fields wrote (they are then empty).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(Int64.self, forKey: .id)
+        uid = try c.decodeIfPresent(String.self, forKey: .uid)
+        firstName = try c.decodeIfPresent(String.self, forKey: .firstName) ?? ""
+        lastName = try c.decodeIfPresent(String.self, forKey: .lastName) ?? ""
+        formattedName = try c.decodeIfPresent(String.self, forKey: .formattedName) ?? ""
+        organization = try c.decodeIfPresent(String.self, forKey: .organization)
+        note = try c.decodeIfPresent(String.self, forKey: .note)
+        phones = try c.decodeIfPresent([LabeledPhone].self, forKey: .phones) ?? []
+        emails = try c.decodeIfPresent([LabeledEmail].self, forKey: .emails) ?? []
+        hasPhoto = try c.decodeIfPresent(Bool.self, forKey: .hasPhoto) ?? false
+        revision = try c.decodeIfPresent(Date.self, forKey: .revision)
+        createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
+        updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
+        smsNumber = try c.decodeIfPresent(String.self, forKey: .smsNumber)
+        groups = try c.decodeIfPresent([String].self, forKey: .groups) ?? []
+        customFields = try c.decodeIfPresent([String: String].self, forKey: .customFields) ?? [:]
     }
 
     /// The name shown to people: FN, else "First Last", else the organisation, else the first
