@@ -11,6 +11,10 @@ import HeraldTestKit
 // send request that long after carrying it out. A message sent with webhooks.delivery.url has its reports pushed there
 // (--webhook-repeats times each, as Infobip may call again), the sent log getting "webhook STATUS messageId NAME" per
 // call; the others' reports wait in the queue of GET /sms/3/reports.
+// A test makes a person answer with POST /stand-in/inbound {"from": "385911234567", "text": "yes, see you"}: the message
+// waits for GET /sms/1/inbox/reports (the sent log gets "inbound-taken messageId" when a read takes it) and is pushed to
+// the inbound webhooks set by POST /stand-in/inbound-webhooks {"urls": [...], "repeats": N} ("inbound-webhook STATUS
+// messageId URL" per call), all before the answer {"messageId": ..., "pushes": [{"url", "answer", "at"}]}.
 
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()

@@ -1,9 +1,17 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// Received SMS in the stand-in: a test has a person answer (`receiveInbound`), and `GET /sms/1/inbox/reports` gives
-/// each message once, as Infobip's queue does (a read empties what it returns), at most `limit` (1 to 1,000) at a time,
-/// with how many still wait. Results as the published `InboundSMSMessages`: `messageId`, `from`, `to`, `text`,
-/// `cleanText`, `keyword`, `receivedAt`, `smsCount`, `price`.
+/// Received SMS in the stand-in, shaped as Infobip publishes them (`SmsInboundMessageResult` and `SmsInboundMessage` of
+/// infobip-api-java-client: `results[]` of `messageId`, `from`, `to`, `text`, `cleanText`, `keyword`, `receivedAt`,
+/// `smsCount`, `price{pricePerMessage,currency}`, `callbackData`; then `messageCount`, `pendingMessageCount`).
+///
+/// A test has a person answer (`receiveInbound`, or `POST /stand-in/inbound` to the process). The message waits in the
+/// queue of `GET /sms/1/inbox/reports`, which gives each once (a read takes what it returns), at most `limit` (1 to 1,000;
+/// 50 when not given, as published) at a time, with how many still wait. When inbound webhooks are set
+/// (`setInboundWebhooks`, or `POST /stand-in/inbound-webhooks`), the same body is also POSTed to each, `repeats` times
+/// (Infobip calls again when unsure): the stand-in does both so a test can see a message given twice kept once.
 extension StandInState {
     public struct Inbound: Sendable, Hashable {
         public var messageId: String
@@ -13,9 +21,38 @@ extension StandInState {
         public var receivedAt: Date
     }
 
-    /// A person at `from` (digits, no plus) sends `text` to the account's number `to`.
-    public func receiveInbound(from: String, to: String = "385991000000", text: String) {
-        inbound.append(Inbound(messageId: UUID().uuidString.lowercased(), from: from, to: to, text: text, receivedAt: now()))
+    /// One POST of received SMS to an inbound webhook: where, which message, the webhook's answer (0: none), and when it
+    /// was answered.
+    public struct InboundPush: Sendable, Hashable {
+        public var url: String
+        public var messageId: String
+        public var answer: Int
+        public var at: Date
+    }
+
+    /// A person at `from` (digits, no plus) sends `text` to the account's number `to`. The message waits for the pull and,
+    /// when inbound webhooks are set, is pushed to each (`repeats` times) before this returns. Answers its messageId.
+    @discardableResult
+    public func receiveInbound(from: String, to: String = "385991000000", text: String) async -> String {
+        let message = Inbound(messageId: UUID().uuidString.lowercased(), from: from, to: to, text: text, receivedAt: now())
+        inbound.append(message)
+        let (urls, repeats) = (inboundWebhooks, inboundWebhookRepeats)
+        guard !urls.isEmpty else { return message.messageId }
+        let body = StandInRoutes.json(StandInRoutes.inboundBody([message], pending: 0))
+        for url in urls {
+            for _ in 0..<repeats {
+                let answer = await Self.post(body, to: url)
+                inboundPushes.append(InboundPush(url: url, messageId: message.messageId, answer: answer, at: Date()))
+                noteInSentLog("inbound-webhook \(answer) \(message.messageId) \(url)")
+            }
+        }
+        return message.messageId
+    }
+
+    /// Where received SMS are pushed (Infobip's "forward to HTTP" action of a number), each body `repeats` times.
+    public func setInboundWebhooks(_ urls: [String], repeats: Int = 1) {
+        inboundWebhooks = urls
+        inboundWebhookRepeats = max(1, min(repeats, 10))
     }
 
     /// Received messages not taken yet.
@@ -24,25 +61,70 @@ extension StandInState {
     func takeInbound(limit: Int) -> (taken: [Inbound], left: Int) {
         let taken = Array(inbound.prefix(limit))
         inbound.removeFirst(taken.count)
+        for message in taken { noteInSentLog("inbound-taken \(message.messageId)") }
         return (taken, inbound.count)
+    }
+
+    static func post(_ body: Data, to url: String) async -> Int {
+        guard let target = URL(string: url) else { return 0 }
+        var request = URLRequest(url: target, timeoutInterval: 20)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        return ((try? await URLSession.shared.data(for: request))?.1 as? HTTPURLResponse)?.statusCode ?? 0
     }
 }
 
 extension StandInRoutes {
+    /// Messages a read of `GET /sms/1/inbox/reports` gives when `limit` is not given (published: "the latest 50").
+    static let inboundDefaultLimit = 50
+
     func inboundMessages(_ query: [String]) async -> (Int, [String: String], Data) {
         let asked = queryValues(query, "limit").first
-        let limit = asked.map { Int($0) ?? -1 } ?? 1000
+        let limit = asked.map { Int($0) ?? -1 } ?? Self.inboundDefaultLimit
         guard (1...1000).contains(limit) else {
             return (400, [:], Self.legacyError("BAD_REQUEST", "Bad request", fields: ["limit": ["must be between 1 and 1000"]]))
         }
         let (taken, left) = await state.takeInbound(limit: limit)
-        let results: [[String: Any]] = taken.map { m in
+        return (200, [:], Self.json(Self.inboundBody(taken, pending: left)))
+    }
+
+    /// The body of a pull answer and of a webhook call, every field as published: the keyword is the first word, the
+    /// clean text the rest; `receivedAt` `yyyy-MM-dd'T'HH:mm:ss.SSSZ`; the price Infobip charges for an inbound SMS.
+    public static func inboundBody(_ messages: [StandInState.Inbound], pending: Int) -> [String: Any] {
+        let results: [[String: Any]] = messages.map { m in
             let words = m.text.split(whereSeparator: \.isWhitespace)
             return ["messageId": m.messageId, "from": m.from, "to": m.to, "text": m.text,
                     "cleanText": words.dropFirst().joined(separator: " "), "keyword": words.first.map(String.init) ?? "",
-                    "receivedAt": StandInRoutes.sendAtText(m.receivedAt), "smsCount": 1,
-                    "price": ["pricePerMessage": 0, "currency": "EUR"]]
+                    "receivedAt": sendAtText(m.receivedAt), "smsCount": 1,
+                    "price": ["pricePerMessage": 0.0, "currency": "EUR"] as [String: Any],
+                    "callbackData": ""]
         }
-        return (200, [:], Self.json(["results": results, "messageCount": results.count, "pendingMessageCount": left]))
+        return ["results": results, "messageCount": results.count, "pendingMessageCount": pending]
+    }
+
+    /// `POST /stand-in/inbound` `{"from", "to"?, "text"}`: a person answers (a test's hand on the process); the answer
+    /// is `{"messageId", "pushes": [{"url", "answer", "at"}]}` once every webhook call was answered (`at`: seconds since
+    /// 1970).
+    func controlInbound(_ body: Data) async -> (Int, [String: String], Data) {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+              let from = object["from"] as? String, let text = object["text"] as? String else {
+            return (400, [:], Self.legacyError("BAD_REQUEST", "from and text are needed"))
+        }
+        let id = await state.receiveInbound(from: from, to: object["to"] as? String ?? "385991000000", text: text)
+        let pushes = await state.inboundPushes.filter { $0.messageId == id }.map {
+            ["url": $0.url, "answer": $0.answer, "at": $0.at.timeIntervalSince1970] as [String: Any]
+        }
+        return (200, [:], Self.json(["messageId": id, "pushes": pushes]))
+    }
+
+    /// `POST /stand-in/inbound-webhooks` `{"urls": [...], "repeats": N}`: where received SMS are pushed from now on.
+    func controlInboundWebhooks(_ body: Data) async -> (Int, [String: String], Data) {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+              let urls = object["urls"] as? [String] else {
+            return (400, [:], Self.legacyError("BAD_REQUEST", "urls is needed"))
+        }
+        await state.setInboundWebhooks(urls, repeats: object["repeats"] as? Int ?? 1)
+        return (204, [:], Data())
     }
 }

@@ -8,7 +8,8 @@ import Hummingbird
 
 /// The stand-in's routes: `POST /sms/3/messages`, `GET /sms/3/logs`, `GET /sms/3/reports`, `GET` and `PUT` of
 /// `/sms/1/bulks` and `/sms/1/bulks/status` (scheduled bulks, `StandInBulkRoutes.swift`),
-/// `GET /mobile/1/user/{externalUserId}/inbox/apns/messages` and `POST /mobile/2/messages/seen`.
+/// `GET /mobile/1/user/{externalUserId}/inbox/apns/messages`, `POST /mobile/2/messages/seen` and `GET /sms/1/inbox/reports`
+/// (received SMS, `StandInInbound.swift`, with the test's own `POST /stand-in/inbound` and `/stand-in/inbound-webhooks`).
 public struct StandInRoutes: Sendable {
     let state: StandInState
 
@@ -70,6 +71,10 @@ public struct StandInRoutes: Sendable {
         case ("GET", ["sms", "1", "inbox", "reports"]):
             if let refusal = await authorizeLegacy(headers, anyOf: StandInState.inboundScopes) { return refusal }
             return await inboundMessages(query)
+        case ("POST", ["stand-in", "inbound"]):
+            return await controlInbound(body)
+        case ("POST", ["stand-in", "inbound-webhooks"]):
+            return await controlInboundWebhooks(body)
         case (_, let s) where s.count >= 3 && s[0] == "sms" && s[1] == "1" && s[2] == "bulks":
             return await bulks(method: method, segments: s, query: query, headers: headers, body: body)
         case ("POST", ["mobile", "2", "messages", "seen"]):

@@ -178,6 +178,11 @@ public actor StandInState {
     var otherKeys: [String: Set<String>] = [:]
     /// SMS people sent to the account's numbers, oldest first, until `GET /sms/1/inbox/reports` takes them (once each).
     var inbound: [Inbound] = []
+    /// Where received SMS are pushed besides waiting for the pull, and how many times each body (`StandInInbound.swift`).
+    var inboundWebhooks: [String] = []
+    var inboundWebhookRepeats = 1
+    /// Every push of received SMS to an inbound webhook, in order.
+    public internal(set) var inboundPushes: [InboundPush] = []
 
     /// Adds a key with only these scopes.
     public func addKey(_ key: String, scopes: Set<String>) { otherKeys[key] = scopes }
