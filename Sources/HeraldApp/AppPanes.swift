@@ -2,7 +2,7 @@ import HeraldServices
 import HeraldTUI
 import HeraldViewModels
 
-/// THE pane registry: the five panes in tab order. Each line builds one pane; replace a
+/// THE pane registry: the six panes in tab order. Each line builds one pane; replace a
 /// placeholder by its real pane here and nowhere else.
 public enum AppPanes {
     public static func make(_ env: PaneEnvironment) -> [any Pane] {
@@ -21,6 +21,7 @@ public enum AppPanes {
             composer,
             InboxPane(env),
             DeliveriesPane(env),
+            ConversationsPane(env),
         ]
     }
 }

@@ -61,3 +61,13 @@ extension DeliveriesPane {
                                                  audit: ws.audit, context: env.context), clock: env.clock)
     }
 }
+
+extension ConversationsPane {
+    /// The pane on a workspace: its conversations, the address book `a` adds unknown numbers to, and whether this
+    /// terminal may answer and mark replies seen.
+    public convenience init(_ env: PaneEnvironment) {
+        let ws = env.workspace
+        self.init(viewModel: ConversationsViewModel(service: ws.conversations, book: ws.book, bookNames: ws.config.books.map(\.name),
+                                                    readOnlyReason: ws.readOnlyReason, context: env.context), clock: env.clock)
+    }
+}

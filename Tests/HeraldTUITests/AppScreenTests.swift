@@ -24,6 +24,7 @@ struct AppScreenTests {
                 PlaceholderPane(title: "Composer", context: .composer, message: ["composer here"]),
                 PlaceholderPane(title: "Inbox", context: .inbox, message: ["inbox here"]),
                 PlaceholderPane(title: "Deliveries", context: .deliveries, message: ["deliveries here"]),
+                PlaceholderPane(title: "Replies", context: .replies, message: ["replies here"]),
             ]
             var box: Harness?
             screen = AppScreen(app: app, panes: panes, effects: effects.queue, theme: try ThemeLoader(userDirectory: nil, builtinDirectory: nil).load("default"),
@@ -48,9 +49,11 @@ struct AppScreenTests {
         #expect(h.draw().snapshot().contains("contacts here"))
         h.type(.char("5"))
         #expect(h.draw().snapshot().contains("deliveries here"))
+        h.type(.char("6"))
+        #expect(h.draw().snapshot().contains("replies here"))
         h.type(.tab)
         #expect(h.app.selectedPane == .contacts)
-        h.type(.backTab, .backTab)
+        h.type(.backTab, .backTab, .backTab)
         #expect(h.app.selectedPane == .inbox)
         let canvas = h.draw()
         let lines = canvas.snapshot().components(separatedBy: "\n")
@@ -89,7 +92,7 @@ struct AppScreenTests {
         _ = screen.handle(key: .tab)
         screen.run(commandLine: "pane deliveries")
         #expect(app.selectedPane == .deliveries)
-        #expect(panes.map(\.appeared) == [1, 0, 1, 1, 1] && panes.map(\.disappeared) == [1, 0, 1, 1, 0])
+        #expect(panes.map(\.appeared) == [1, 0, 1, 1, 1, 0] && panes.map(\.disappeared) == [1, 0, 1, 1, 0, 0])
     }
 
     @Test func helpIsGeneratedFromTheKeyTableAndEscClosesIt() throws {

@@ -18,6 +18,7 @@ nonisolated public struct Action: RawRepresentable, Sendable, Hashable, CustomSt
     public static let paneComposer = Action("pane_composer")
     public static let paneInbox = Action("pane_inbox")
     public static let paneDeliveries = Action("pane_deliveries")
+    public static let paneReplies = Action("pane_replies")
     public static let nextPane = Action("next_pane")
     public static let previousPane = Action("previous_pane")
     public static let redraw = Action("redraw")

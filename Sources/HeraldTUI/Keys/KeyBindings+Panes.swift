@@ -3,5 +3,5 @@ nonisolated extension KeyBindings {
     /// keys the key table, `?`, docs/keys.md, `herald keys` and the `[keys]` config read.
     /// (ContactsPane's rows keep their old place inside the table: see `KeyBindings.defaults`.)
     static let declaredByPanes: [KeyBinding] =
-        SharePane.tableRows + ComposerPane.tableRows + InboxPane.tableRows + DeliveriesPane.tableRows
+        SharePane.tableRows + ComposerPane.tableRows + InboxPane.tableRows + DeliveriesPane.tableRows + ConversationsPane.tableRows
 }

@@ -36,6 +36,7 @@ nonisolated public enum KeyBindings {
         KeyBinding(.paneComposer, [.char("3")], "Go to Composer", [.global]),
         KeyBinding(.paneInbox, [.char("4")], "Go to Inbox", [.global]),
         KeyBinding(.paneDeliveries, [.char("5")], "Go to Deliveries", [.global]),
+        KeyBinding(.paneReplies, [.char("6")], "Go to Replies (the conversations)", [.global]),
         KeyBinding(.nextPane, [.tab], "Next pane", [.global]),
         KeyBinding(.previousPane, [.backTab], "Previous pane", [.global]),
         KeyBinding(.redraw, [.ctrl("l")], "Redraw the screen", [.global]),
@@ -66,11 +67,12 @@ nonisolated public enum KeyBindings {
         KeyBinding(.sort, [.char("s")], "Change the sort order: newest, oldest, most failed, most pending", [.deliveries]),
         KeyBinding(.copy, [.char("y"), .char("c")],
                    "Copy to the clipboard: the person's number, the bulk or message id, the message's link or id, the share link",
-                   [.contacts, .share, .inbox, .deliveries]),
+                   [.contacts, .share, .inbox, .deliveries, .replies]),
         // Share: its own keys are declared in SharePane.swift
         // Composer: its own keys are declared in ComposerPane.swift
         // Inbox: its own keys are declared in InboxPane.swift
         // Deliveries: its own keys are declared in DeliveriesPane.swift
+        // Replies: its own keys are declared in ConversationsPane.swift
         // Editor
         KeyBinding(.finishEditing, [.escape], "Stop editing (the text is kept)", [.editor]),
         KeyBinding(.earlierSearch, [.up], "In the Contacts or Deliveries search: the search made before (history kept across runs)", [.editor]),

@@ -2,14 +2,14 @@
 /// `editor` (text entry) printable keys go to the text, so only non-printable global keys apply. A yes/no
 /// `question` (send, resend, quit) sees its own keys and the global ones; the command `palette` only its own.
 nonisolated public enum KeyContext: String, CaseIterable, Sendable, Hashable {
-    case global, list, contacts, share, composer, inbox, deliveries, editor, question, palette
+    case global, list, contacts, share, composer, inbox, deliveries, replies, editor, question, palette
 
     /// The contexts whose bindings apply here, most specific first.
     public var chain: [KeyContext] {
         switch self {
         case .global: return [.global]
         case .list: return [.list, .global]
-        case .contacts, .share, .inbox, .deliveries: return [self, .list, .global]
+        case .contacts, .share, .inbox, .deliveries, .replies: return [self, .list, .global]
         case .composer: return [.composer, .global]
         case .editor: return [.editor, .global]
         case .question: return [.question, .global]
@@ -30,6 +30,7 @@ nonisolated public enum KeyContext: String, CaseIterable, Sendable, Hashable {
         case .composer: return "3 Composer"
         case .inbox: return "4 Inbox"
         case .deliveries: return "5 Deliveries"
+        case .replies: return "6 Replies"
         case .editor: return "While editing text"
         case .question: return "Answering a question (send, resend, quit)"
         case .palette: return "In the command palette (:)"

@@ -15,6 +15,8 @@ public enum ReadOnlyKeys {
         "mark_seen", "mark_unread", "mark_all_seen",
         // Deliveries
         "resend",
+        // Replies: answers, the address book, and the team's seen marks
+        "answer", "add_number", "mark_conversation_seen",
     ].map { Action($0) })
 
     /// The palette commands that change something.

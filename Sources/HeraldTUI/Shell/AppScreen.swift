@@ -210,6 +210,7 @@ public final class AppScreen: Screen {
             PaneBinding(.paneComposer) { self.focus(.composer) },
             PaneBinding(.paneInbox) { self.focus(.inbox) },
             PaneBinding(.paneDeliveries) { self.focus(.deliveries) },
+            PaneBinding(.paneReplies) { self.focus(.replies) },
             PaneBinding(.nextPane) { self.focus(self.app.selectedPane.moved(by: 1)) },
             PaneBinding(.previousPane) { self.focus(self.app.selectedPane.moved(by: -1)) },
             PaneBinding(.redraw) { self.applyTheme(self.theme) },

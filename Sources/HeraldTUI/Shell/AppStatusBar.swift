@@ -27,6 +27,9 @@ enum AppStatusBar {
                     StatusSegment(" \(app.platformName)\(app.platformLink.map { " " + $0.label } ?? "") "),
                     StatusSegment("│ \(app.pendingDeliveries) pending ")]
         if let unread = app.unreadInbox { left.append(StatusSegment("│ \(unread) unread ")) }
+        if let replies = app.unreadReplies, replies > 0 {
+            left.append(StatusSegment("│ \(counted(replies, "unread reply", "unread replies")) ", style: Style(.statusBarKey)))
+        }
         if app.readOnlyReason != nil { left.append(StatusSegment("│ read-only ", style: Style(.statusBarKey))) }
         if let notice = app.notice { left.append(StatusSegment(" ● \(TerminalSafeText.sanitize(notice)) ", style: Style(.statusBarKey))) }
         if let last = app.lastEvent { left.append(StatusSegment("│ \(last) ", style: Style(.statusBar, .dim))) }

@@ -1,7 +1,7 @@
-/// The five panes, in tab order: tabs, jumps (`1`…`5`, tab, `:pane`), palette commands and the composition
+/// The six panes, in tab order: tabs, jumps (`1`…`6`, tab, `:pane`), palette commands and the composition
 /// root all name a pane by this, never by a number.
 nonisolated public enum PaneID: Int, CaseIterable, Sendable, Hashable {
-    case contacts, share, composer, inbox, deliveries
+    case contacts, share, composer, inbox, deliveries, replies
 
     /// The name `:pane` takes and the tab shows in lower case.
     public var name: String {
@@ -11,6 +11,7 @@ nonisolated public enum PaneID: Int, CaseIterable, Sendable, Hashable {
         case .composer: return "composer"
         case .inbox: return "inbox"
         case .deliveries: return "deliveries"
+        case .replies: return "replies"
         }
     }
 
