@@ -36,6 +36,7 @@ extension StandInState {
     public func receiveInbound(from: String, to: String = "385991000000", text: String) async -> String {
         let message = Inbound(messageId: UUID().uuidString.lowercased(), from: from, to: to, text: text, receivedAt: now())
         inbound.append(message)
+        inboundReceived.append(message)
         let (urls, repeats) = (inboundWebhooks, inboundWebhookRepeats)
         guard !urls.isEmpty else { return message.messageId }
         let body = StandInRoutes.json(StandInRoutes.inboundBody([message], pending: 0))
@@ -53,6 +54,13 @@ extension StandInState {
     public func setInboundWebhooks(_ urls: [String], repeats: Int = 1) {
         inboundWebhooks = urls
         inboundWebhookRepeats = max(1, min(repeats, 10))
+    }
+
+    /// The body Infobip pushes to an inbound webhook for these received messages (taken or not), as `receiveInbound`
+    /// pushes it: for a test that plays a webhook call itself.
+    public func inboundWebhookBody(_ messageIds: [String]) -> Data {
+        let messages = messageIds.compactMap { id in inboundReceived.first { $0.messageId == id } }
+        return StandInRoutes.json(StandInRoutes.inboundBody(messages, pending: 0))
     }
 
     /// Received messages not taken yet.

@@ -178,6 +178,8 @@ public actor StandInState {
     var otherKeys: [String: Set<String>] = [:]
     /// SMS people sent to the account's numbers, oldest first, until `GET /sms/1/inbox/reports` takes them (once each).
     var inbound: [Inbound] = []
+    /// Every SMS received, taken or not.
+    var inboundReceived: [Inbound] = []
     /// Where received SMS are pushed besides waiting for the pull, and how many times each body (`StandInInbound.swift`).
     var inboundWebhooks: [String] = []
     var inboundWebhookRepeats = 1
