@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HeraldCore
 
@@ -41,5 +42,17 @@ import Testing
         #expect(reason.contains("permanent"))
         #expect(ResendPolicy(allowResendToInvited: true).decide(latest: .deliveryImpossible, permanentFailure: true) == .send)
         #expect(ResendPolicy.default.decide(latest: .deliveryImpossible, permanentFailure: false) == .send)
+    }
+
+    @Test(arguments: DeliveryStatus.allCases)
+    func anAnswerGoesWhateverTheLatestStatus(_ status: DeliveryStatus) {
+        #expect(ResendPolicy.answer.decide(latest: status, permanentFailure: true) == .send)
+    }
+
+    @Test func aPolicyWrittenBeforeAnswersExistedStillReads() throws {
+        let old = try JSONDecoder().decode(ResendPolicy.self, from: Data(#"{"allowResendToInvited":true}"#.utf8))
+        #expect(old == ResendPolicy(allowResendToInvited: true))
+        let round = try JSONDecoder().decode(ResendPolicy.self, from: JSONEncoder().encode(ResendPolicy.answer))
+        #expect(round == .answer)
     }
 }
