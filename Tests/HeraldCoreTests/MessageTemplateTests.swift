@@ -126,3 +126,50 @@ import Testing
         #expect(try JSONDecoder().decode(MessageTemplate.self, from: data) == t)
     }
 }
+
+@Suite struct MessageTemplateFallbackTests {
+    @Test func aFallbackStandsInForAMissingOrEmptyValue() {
+        let t = MessageTemplate(text: "Hi {FIRST_NAME|there}, team {TEAM|}: <>")
+        #expect(t.render(link: "L", values: ["FIRST_NAME": "Ana", "TEAM": "Blue"]).text == "Hi Ana, team Blue: L")
+        let missing = t.render(link: "L", values: [:])
+        #expect(missing.text == "Hi there, team: L")
+        #expect(missing.missingFields.isEmpty)
+        #expect(t.render(link: "L", values: ["FIRST_NAME": ""]).text == "Hi there, team: L")
+        #expect(t.fields == ["FIRST_NAME", "TEAM"])
+        #expect(t.missingFields(in: [:]).isEmpty)
+    }
+
+    @Test func aFieldWithoutFallbackIsStillMissingBesideOneWithIt() {
+        let t = MessageTemplate(text: "{FIRST_NAME|friend} and {FIRST_NAME} <>")
+        let r = t.render(link: "L", values: [:])
+        #expect(r.text == "friend and {FIRST_NAME} L")
+        #expect(r.missingFields == ["FIRST_NAME"])
+        #expect(t.missingFields(in: [:]) == ["FIRST_NAME"])
+        #expect(t.render(link: "L", values: [:], missing: .empty).text == "friend and L")
+    }
+
+    @Test func placeholdersCarryTheirFallbackAndWholeRange() {
+        let t = MessageTemplate(text: "Zoë {FIRST_NAME|dear friend} <>")
+        let p = t.placeholders
+        #expect(p.count == 2)
+        #expect(p[0].kind == .field("FIRST_NAME"))
+        #expect(p[0].fallback == "dear friend")
+        #expect(p[0].characterOffsets == 4..<28)
+        #expect(String(t.text[p[0].range]) == "{FIRST_NAME|dear friend}")
+        #expect(p[1].kind == .link && p[1].fallback == nil && p[1].characterOffsets == 29..<31)
+        #expect(MessageTemplate(text: "{TEAM}").placeholders.first?.fallback == nil)
+        #expect(MessageTemplate(text: "{TEAM|}").placeholders.first?.fallback == "")
+    }
+
+    @Test func aFallbackEndsAtTheFirstBraceAndNeverCrossesALine() {
+        // Text after the first `}` is plain; `{` and `|` inside a fallback are text.
+        #expect(MessageTemplate(text: "{A|x{y|z}}").render(link: "", values: [:]).text == "x{y|z} ")
+        // An unclosed one, or one with a line break before `}`, is plain text, and the rest is still scanned.
+        let broken = MessageTemplate(text: "{A|no end\n{B|b} {C|c")
+        #expect(broken.fields == ["B"])
+        #expect(broken.render(link: "L", values: [:]).text == "{A|no end\nb {C|c L")
+        #expect(MessageTemplate(text: "{a|x} {|x}").fields.isEmpty)
+        // Values and fallbacks are never scanned again.
+        #expect(MessageTemplate(text: "{A|{B}} {B}").render(link: "L", values: ["B": "<>"]).text == "{B} <> L")
+    }
+}

@@ -87,6 +87,8 @@ extension ContactStore {
                 incoming.formattedName = ""
             }
             if kept.organization != nil { incoming.organization = nil }
+            // The first keeps its own fields' values; the others' fields it lacks join it.
+            incoming.customFields = incoming.customFields.filter { kept.customFields[$0.key] == nil }
             incoming.note = [kept.note, other.note].compactMap { $0 }.reduce(into: [String]()) { notes, note in
                 if !notes.contains(note) { notes.append(note) }
             }.joined(separator: "\n").nilIfEmpty

@@ -5,7 +5,7 @@ import HeraldCore
 /// Reading and writing people with their phones and emails; shared by the store and the importer.
 enum PersonRows {
     static let personColumns =
-        "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms, sms_number, note"
+        "id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms, created_ms, updated_ms, sms_number, note, custom_fields"
 
     /// The derived keys stored beside a person for sorting and searching.
     struct Keys: Sendable {
@@ -127,8 +127,9 @@ enum PersonRows {
         let ms = now.epochMilliseconds
         let insert = RowInsert(try db.cachedStatement(sql: """
             INSERT INTO person (id, uid, first_name, last_name, formatted_name, organization, has_photo, revision_ms,
-                                created_ms, updated_ms, sort_first, sort_last, search_key, phone_key, note, sms_number)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                created_ms, updated_ms, sort_first, sort_last, search_key, phone_key, note, sms_number,
+                                custom_fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """), db: db)
         insert.bind(1, id)
         insert.bind(2, p.uid)
@@ -146,6 +147,7 @@ enum PersonRows {
         insert.bind(14, k.phoneKey)
         insert.bind(15, p.note)
         insert.bind(16, p.smsNumber)
+        insert.bind(17, p.customFields.isEmpty ? nil : CustomFieldsColumn.encode(p.customFields))
         try insert.run()
         let id = db.lastInsertedRowID
         try insertChildren(p, id: id, emails: k.emails, db: db)
@@ -159,10 +161,11 @@ enum PersonRows {
         try db.cachedStatement(sql: """
             UPDATE person SET uid = ?, first_name = ?, last_name = ?, formatted_name = ?, organization = ?,
                 has_photo = ?, revision_ms = ?, updated_ms = ?, sort_first = ?, sort_last = ?, search_key = ?,
-                phone_key = ?, note = ?, sms_number = ? WHERE id = ?
+                phone_key = ?, note = ?, sms_number = ?, custom_fields = ? WHERE id = ?
             """).execute(arguments: [p.uid, p.firstName, p.lastName, p.formattedName, p.organization, p.hasPhoto,
                                      p.revision?.epochMilliseconds, now.epochMilliseconds, k.sortFirst, k.sortLast,
-                                     k.searchKey, k.phoneKey, p.note, p.smsNumber, id])
+                                     k.searchKey, k.phoneKey, p.note, p.smsNumber,
+                                     CustomFieldsColumn.encode(p.customFields), id])
         try db.cachedStatement(sql: "DELETE FROM phone WHERE person_id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM email WHERE person_id = ?").execute(arguments: [id])
         // The person's own groups are replaced; those a group card gives (`via`) stay the card's.
@@ -327,10 +330,11 @@ enum PersonRows {
         let revision: Int64? = row[7]
         let created: Int64 = row[8]
         let updated: Int64 = row[9]
+        let fields: String? = row[12]
         return Person(id: row[0], uid: row[1], firstName: row[2], lastName: row[3],
                       formattedName: row[4], organization: row[5],
                       hasPhoto: row[6], revision: revision.map { Date(epochMilliseconds: $0) },
                       createdAt: Date(epochMilliseconds: created), updatedAt: Date(epochMilliseconds: updated),
-                      smsNumber: row[10], note: row[11])
+                      smsNumber: row[10], note: row[11], customFields: CustomFieldsColumn.decode(fields))
     }
 }

@@ -367,6 +367,12 @@ enum HeraldMigrations {
                 ALTER TABLE bulk ADD COLUMN estimate_currency TEXT;
                 """)
         }
+        m.registerMigration("v20-person-fields") { db in
+            // A person's own fields (a CSV column Herald has no place for, a vCard X- property, a field set in Herald),
+            // a message's {SHIRT_SIZE}: one JSON object of name → value beside the person, NULL when none, so an
+            // import writes no row more than before and a person is read with one column more. Never searched by.
+            try db.execute(sql: "ALTER TABLE person ADD COLUMN custom_fields TEXT")
+        }
         return m
     }
 }

@@ -398,6 +398,12 @@ enum Merger {
         if let note = new.note { m.note = note }
         if m.uid == nil { m.uid = new.uid }
         if !new.groups.isEmpty { m.groups = PersonGroups.unique(old.groups + new.groups) }
+        // A field the card brings says its value now; a new one joins up to a person's limit (the card's reader
+        // kept no more than that many, so only a merge of two full people leaves any out).
+        for (name, value) in new.customFields where m.customFields[name] != nil
+            || m.customFields.count < PersonalFields.maxFieldsPerPerson {
+            m.customFields[name] = value
+        }
         m.hasPhoto = old.hasPhoto || new.hasPhoto
         if let r = new.revision, (old.revision.map { r > $0 } ?? true) { m.revision = r }
         func key(_ ph: LabeledPhone) -> String { ph.number.e164 ?? ph.number.raw.filter(\.isNumber) }
