@@ -29,6 +29,7 @@ public struct EmbeddedPlatform: PlatformConnector {
         let credentials = try await Self.sandboxCredentials(engine: engine, saved: saved)
         return PlatformConnection(kind: .embedded, transport: EmbeddedTransport(engine: engine), credentials: credentials,
                                   sandbox: EmbeddedSandbox(engine: engine, applicationKey: credentials.applicationKey),
+                                  events: EmbeddedEventSource(engine: engine, applicationKey: credentials.applicationKey),
                                   linkExample: engine.config.linkExample)
     }
 

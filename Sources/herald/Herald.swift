@@ -8,7 +8,7 @@ struct Herald: AsyncParsableCommand {
         abstract: "Invite your contacts, watch the invitations arrive, read your inbox.",
         discussion: "With no subcommand, opens the terminal UI on your workspace (--demo: on a throwaway demo workspace).",
         version: HeraldBuild.current.line,
-        subcommands: [ContactsCommand.self, PlatformCommand.self, SendCommand.self, BulksCommand.self, DeliveriesCommand.self, OptOutCommand.self, AuditCommand.self, StatusCommand.self, WatchCommand.self, InboxCommand.self,
+        subcommands: [ContactsCommand.self, PlatformCommand.self, SendCommand.self, BulksCommand.self, DeliveriesCommand.self, OptOutCommand.self, AuditCommand.self, StatusCommand.self, WatchCommand.self, InboxCommand.self, RepliesCommand.self,
                       TemplatesCommand.self, SuggestCommand.self, ShareCommand.self, SandboxCommand.self,
                       ServeCommand.self, KeysCommand.self, ConfigCommand.self]
     )

@@ -28,3 +28,9 @@ extension TemplatesEditing: ChangingCommand {
 }
 extension SandboxPushInbox: ChangingCommand { static let change = "push inbox messages" }
 extension SandboxReply: ChangingCommand { static let change = "receive replies" }
+extension RepliesSend: ChangingCommand { static let change = "answer replies" }
+extension RepliesSeen: ChangingCommand { static let change = "mark replies seen" }
+extension RepliesShow: ChangingCommand {
+    static let change = "mark replies seen"
+    var changesSomething: Bool { markSeen }
+}

@@ -11,13 +11,15 @@ public enum NoticeKind: String, Sendable, Hashable, CaseIterable, Codable {
     case bulkFailures = "bulk-failures"
     /// A message arrived in a followed inbox.
     case inboxMessage = "inbox-message"
+    /// Somebody replied by SMS.
+    case reply = "reply"
 }
 
 /// One notice for the person at the keyboard: shown in the status bar, rung or popped up by the terminal or the
 /// desktop, printed by `herald watch --notify`. Title and body are terminal-safe (no control characters).
 public struct AttentionNotice: Sendable, Hashable, Codable {
     public var kind: NoticeKind
-    /// What it is about: the bulk id, or the inbox user.
+    /// What it is about: the bulk id, the inbox user, or the number that replied with the reply's id.
     public var subject: String
     public var title: String
     public var body: String

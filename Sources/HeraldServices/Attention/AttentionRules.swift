@@ -45,6 +45,16 @@ public enum AttentionRules {
         return AttentionNotice(kind: .inboxMessage, subject: user, title: title, body: String(firstLine.prefix(120)), at: at)
     }
 
+    /// The notice for a reply that arrived ("reply from Ana Horvat: yes, see you there"); nil when the change is only
+    /// seen marks. Its subject is the number and the reply's id, so each reply is announced once.
+    public static func replyNotice(_ change: RepliesChange, at: Date) -> AttentionNotice? {
+        guard let reply = change.reply, reply.kind == .reply, !reply.seen else { return nil }
+        let firstLine = String(reply.text.split(whereSeparator: \.isNewline).first ?? "").trimmingCharacters(in: .whitespaces)
+        let body = change.optedOut ? "\(firstLine.prefix(100)) (opted out)" : String(firstLine.prefix(120))
+        return AttentionNotice(kind: .reply, subject: "\(change.number)/\(reply.messageId)",
+                               title: "reply from \(change.name ?? change.number)", body: body, at: at)
+    }
+
     /// "12%" (whole percent, "<1%" for a few in many).
     static func percent(_ part: Int, of whole: Int) -> String {
         guard whole > 0 else { return "0%" }

@@ -174,6 +174,8 @@ public actor AttentionWatcher {
                 }
             case .inboxArrived(let user):
                 if followed.contains(user), let notice = await readInbox(user: user) { await deliver(notice) }
+            case .repliesChanged(let change):
+                if let notice = AttentionRules.replyNotice(change, at: clock.now()), claim(notice) { await deliver(notice) }
             default:
                 break
             }

@@ -41,10 +41,10 @@ struct SandboxPushInbox: AsyncParsableCommand {
     }
 }
 
-/// `herald sandbox reply --from NUMBER --text TEXT`: the simulated carrier receives an SMS reply; one that says stop
-/// (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT) opts the number out.
+/// `herald sandbox reply --from NUMBER --text TEXT`: the simulated carrier receives an SMS reply, kept in the number's
+/// conversation (`herald replies`); one that says stop (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT) opts the number out.
 struct SandboxReply: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reply", abstract: "Receive an SMS reply from a number (STOP opts it out).")
+    static let configuration = CommandConfiguration(commandName: "reply", abstract: "Receive an SMS reply from a number: kept in its conversation (STOP opts it out).")
     @OptionGroup var global: GlobalOptions
     @Option(help: "The number the reply comes from (E.164).") var from: String
     @Option(help: "What it says.") var text: String
@@ -56,10 +56,11 @@ struct SandboxReply: AsyncParsableCommand {
             throw Output.failure("this workspace is on \(ws.connection.kind); only the embedded sandbox takes replies by hand")
         }
         do {
+            let shown = from.hasPrefix("+") ? from : "+" + from
             if let entry = try await sandbox.receiveReply(from: from, text: text) {
-                print("\(entry.number) opted out (\(Output.safe(entry.source)))")
+                print("reply kept; \(entry.number) opted out (\(Output.safe(entry.source))); read it with `herald replies show \(Output.safe(shown))`")
             } else {
-                print("received; it does not say stop, so nothing changed")
+                print("reply kept; it does not say stop, so the number stays in; read it with `herald replies show \(Output.safe(shown))`")
             }
         } catch {
             throw Output.failure("the reply was not taken: \(userMessage(for: error))")

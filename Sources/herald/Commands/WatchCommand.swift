@@ -7,9 +7,10 @@ import HeraldTUI
 /// `herald watch`: follows every bulk with pending recipients and prints each status change.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Print delivery status changes as they happen, until Ctrl-C.",
+        commandName: "watch", abstract: "Print delivery status changes and replies as they happen, until Ctrl-C.",
         discussion: """
-            Also picks up bulks sent by another Herald on the same data folder. With --notify, also gives a notice when a \
+            Also picks up bulks sent by another Herald on the same data folder, and SMS replies as they arrive (with \
+            --json: {"event":"reply",…} lines). With --notify, also gives a notice when a \
             bulk settles, when its failures reach [notify] failures, and when a message arrives in an inbox named by \
             --inbox: a line on stdout, and the [notify] command, notify-send or the terminal's notification (see [notify] \
             in herald-config(5)). Each notice is given once, whichever Herald on the data folder gives it.
@@ -20,7 +21,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
-    @Flag(help: "Also give notices: a bulk settled, its failures over [notify] failures, an inbox message arrived.")
+    @Flag(help: "Also give notices: a bulk settled, its failures over [notify] failures, an inbox message or a reply arrived.")
     var notify = false
 
     @Option(name: .customLong("inbox"), help: ArgumentHelp("With --notify, an inbox to follow (repeatable): its external user id.", valueName: "user"))
@@ -50,6 +51,12 @@ struct WatchCommand: AsyncParsableCommand {
         let loop = Task {
             let names = NameCache(ws: ws)
             for await event in events {
+                if case .repliesChanged(let replies) = event {
+                    do { Self.emit(try Self.line(replies, json: json)) } catch {
+                        Self.warn("could not write the reply of \(replies.number) as JSON: \(error)")
+                    }
+                    continue
+                }
                 guard case .ledgerChanged(let change) = event else { continue }
                 for delivery in change.deliveries.sorted(by: { $0.at < $1.at }) {
                     do { Self.emit(try await Self.line(delivery, json: json, names: names)) } catch {
@@ -75,6 +82,22 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let name = await names.name(change.personId)
         return "\(Output.iso(change.at))  \(change.bulkId)  \(address)  \(Output.safe(name))  \(change.from?.label(for: address) ?? "new") → \(change.to.label(for: address))"
+    }
+
+    /// A reply that arrived (`{"event":"reply",…}`) or seen marks that changed (`{"event":"replies-seen",…}`).
+    private static func line(_ change: RepliesChange, json: Bool) throws -> String {
+        if json {
+            return try Output.json(WatchReplyJSON(event: change.reply == nil ? "replies-seen" : "reply", number: change.number,
+                                                  name: change.name, messageId: change.reply?.messageId, text: change.reply?.text,
+                                                  at: change.reply.map { Output.iso($0.at) }, optedOut: change.optedOut,
+                                                  unreadTotal: change.unreadTotal))
+        }
+        guard let reply = change.reply else {
+            return "\(Output.iso(Date()))  replies  \(change.number)  seen; \(change.unreadTotal) unread in all"
+        }
+        let from = change.name.map { "\($0) (\(change.number))" } ?? change.number
+        let text = reply.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "\(Output.iso(reply.at))  reply  \(Output.safe(from))  \(Output.safe(text))\(change.optedOut ? "  (opted out)" : "")"
     }
 
     /// The config file, read quietly (opening the workspace says its warnings).
@@ -181,4 +204,29 @@ struct WatchNoticeJSON: Encodable {
     var title: String
     var body: String
     var at: String
+}
+
+/// A reply line of `herald watch --json`: `event` is `reply` (one arrived) or `replies-seen` (seen marks changed).
+struct WatchReplyJSON: Encodable {
+    var event: String
+    var number: String
+    var name: String?
+    var messageId: String?
+    var text: String?
+    var at: String?
+    var optedOut: Bool
+    var unreadTotal: Int
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(event, forKey: .event)
+        try c.encode(number, forKey: .number)
+        try c.encode(name, forKey: .name)
+        try c.encode(messageId, forKey: .messageId)
+        try c.encode(text, forKey: .text)
+        try c.encode(at, forKey: .at)
+        try c.encode(optedOut, forKey: .optedOut)
+        try c.encode(unreadTotal, forKey: .unreadTotal)
+    }
+    enum CodingKeys: String, CodingKey { case event, number, name, messageId, text, at, optedOut, unreadTotal }
 }

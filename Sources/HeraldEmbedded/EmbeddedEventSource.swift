@@ -1,0 +1,55 @@
+import Foundation
+import HeraldAPI
+import HeraldEngine
+import HeraldServices
+
+/// The embedded engine's events as a running terminal follows them: what another process did to the same data folder
+/// (`herald sandbox reply` in another shell) is stored with its event in `engine.sqlite`, and read from there: at once
+/// when this process stored it (the engine's bell rings), within `interval` when another did.
+///
+/// Only the events of `types` are handed on: the embedded platform's delivery states and inbox are read by the
+/// tracker and the inbox service already; replies and their seen marks have no other way to a running screen.
+/// A terminal that starts follows from the newest event on (the conversations it opens show everything before), so no
+/// position is handed on to keep: the workspace's kept position is a server's.
+public struct EmbeddedEventSource: PlatformEventSource {
+    public static let replyTypes: Set<String> = [PlatformEvent.replyReceivedType, PlatformEvent.conversationSeenType]
+
+    public let engine: PlatformEngine
+    public let applicationKey: String
+    public var types: Set<String>
+    public var interval: TimeInterval
+
+    public init(engine: PlatformEngine, applicationKey: String, types: Set<String> = Self.replyTypes,
+                interval: TimeInterval = 0.25) {
+        self.engine = engine
+        self.applicationKey = applicationKey
+        self.types = types
+        self.interval = interval
+    }
+
+    public func follow(after _: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
+        let bell = engine.bell.listen()
+        var cursor: Int64
+        do { cursor = try await engine.eventRange(applicationKey: applicationKey).newest } catch {
+            // Unreadable now: the first read below that works starts from the newest event.
+            cursor = -1
+        }
+        while !Task.isCancelled {
+            do {
+                if cursor < 0 { cursor = try await engine.eventRange(applicationKey: applicationKey).newest }
+                let batch = try await engine.events(applicationKey: applicationKey, after: cursor, limit: 500)
+                for stored in batch {
+                    cursor = stored.id
+                    guard types.contains(stored.type) else { continue }
+                    // One the engine wrote cannot fail to decode short of a newer engine: skipped, not retried forever.
+                    guard let event = try? HeraldJSON.decode(PlatformEvent.self, from: stored.payload) else { continue }
+                    await handle(.event(event, id: nil))
+                }
+                if batch.count == 500 { continue }
+            } catch {
+                // A busy or briefly locked file: the next turn reads again.
+            }
+            await bell.wait(upTo: interval)
+        }
+    }
+}
