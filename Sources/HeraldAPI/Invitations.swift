@@ -17,9 +17,14 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
     /// Herald extension: the bulk whose failed recipients this request sends again (what the audit trail records
     /// as a resend). Nil: a send of its own.
     public var resendOf: String?
+    /// Herald extension: every destination's `text` leaves exactly as written — no link made or appended, no field
+    /// filled (an answer to a reply). Every destination must then carry `text`; an email invitation cannot be one.
+    /// Nil or false: the message's rules.
+    public var asWritten: Bool?
 
     public init(messageKey: String, sender: String, destinations: [Destination], sendAt: String? = nil, email: Email? = nil,
-                resendOf: String? = nil) {
+                resendOf: String? = nil, asWritten: Bool? = nil) {
+        self.asWritten = asWritten
         self.messageKey = messageKey
         self.sender = sender
         self.recipients = Recipients(destinations: destinations)
@@ -54,12 +59,22 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
         public var clientData: [String]?
         /// Herald extension: a later time for this destination than the request's `sendAt` (its quiet hours).
         public var sendAt: String?
+        /// Herald extension: this destination's own text instead of the message's: the message's link placeholder
+        /// and client fields still in (the platform fills them as in the message), personal fields already filled by
+        /// the client. With the request's `asWritten`, the text exactly as it leaves. At most `maxTextLength`
+        /// characters; a longer one rejects this destination alone. Nil: the message's text. SMS only.
+        public var text: String?
+
+        /// The most characters one destination's own `text` may have.
+        public static let maxTextLength = 1600
 
         /// The most characters one `clientData` value may have (a whole SMS text's worth); a client cuts its values to
         /// this before sending, a platform rejects a destination whose value is longer.
         public static let maxClientDataLength = 1600
 
-        public init(address: String, messageId: String? = nil, clientData: [String]? = nil, sendAt: String? = nil) {
+        public init(address: String, messageId: String? = nil, clientData: [String]? = nil, sendAt: String? = nil,
+                    text: String? = nil) {
+            self.text = text
             self.address = address
             self.messageId = messageId
             self.clientData = clientData

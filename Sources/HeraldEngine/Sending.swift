@@ -139,6 +139,14 @@ extension PlatformEngine {
             }
         }
         input.identifier("resendOf", body.resendOf, maxLength: 200)
+        let asWritten = body.asWritten == true
+        if body.email != nil {
+            // An email's own text is `email.text`; an email has no text of its own per destination, nor leaves as written.
+            if asWritten { input.refuse("asWritten", "an email invitation cannot be sent as written") }
+            for (i, d) in destinations.enumerated() where d.text != nil {
+                input.refuse("recipients.destinations[\(i)].text", "an email invitation's text is email.text")
+            }
+        }
         let sendAt = Self.sendTime(body.sendAt, field: "sendAt", now: clock.now(), input: &input)
         try input.check("invalid invitation")
         // The destination's own fields reject that destination alone, the others accepted.
@@ -163,11 +171,15 @@ extension PlatformEngine {
             guard app.messageEditingAllowed else { throw Self.editingOff }
             stored.text = text
         }
+        // An answer's bulk is told by its text (when it has one text), not by the message it is filed under.
+        let texts = Set(destinations.compactMap(\.text))
+        if asWritten, texts.count == 1, let only = texts.first { stored.text = only }
         let message = stored
         let parser = try PhoneNumberParser(defaultRegion: nil)
         let now = clock.now()
         let prepared = zip(destinations, refused).map { d, refusal in
-            var p = prepare(d, refused: refusal, message: message, parser: parser, email: body.email != nil)
+            let refusal = refusal ?? Self.textProblem(d, asWritten: asWritten, editingAllowed: app.messageEditingAllowed, message: message)
+            var p = prepare(d, refused: refusal, message: message, parser: parser, email: body.email != nil, asWritten: asWritten)
             // A destination's own time (its quiet hours) is never earlier than the request's.
             let own = d.sendAt.flatMap(WireTime.date)
             p.notBefore = [sendAt, own].compactMap { $0 }.max().flatMap { $0 > now ? $0 : nil }
@@ -210,6 +222,8 @@ extension PlatformEngine {
         var address: Result<String, AddressCheck>
         var email = false
         var linkCode: String
+        /// The destination's text leaves as written: no link made, no field filled.
+        var asWritten = false
         var text: String?
         var price: Double
         /// When it leaves, when it is held; nil: now.
@@ -217,7 +231,7 @@ extension PlatformEngine {
     }
 
     private nonisolated func prepare(_ d: SendInvitationBody.Destination, refused: String?, message: MessageRecord,
-                                     parser: PhoneNumberParser, email: Bool) -> PreparedDestination {
+                                     parser: PhoneNumberParser, email: Bool, asWritten: Bool) -> PreparedDestination {
         var d = d
         let address: Result<String, AddressCheck>
         if let refused {
@@ -229,17 +243,26 @@ extension PlatformEngine {
         var prepared = PreparedDestination(destination: d, clientId: d.messageId.flatMap { $0.isEmpty ? nil : $0 },
                                            address: address, linkCode: Identifiers.linkCode(), text: nil, price: 0)
         prepared.email = email
+        prepared.asWritten = asWritten
         if case .success = prepared.address { render(&prepared, message: message) }
         return prepared
     }
 
+    /// The text that leaves for one destination: its own text as written (an answer), else its own text or the
+    /// message's with the link made and the client fields filled.
     private nonisolated func render(_ prepared: inout PreparedDestination, message: MessageRecord) {
-        let rendered = message.template.render(link: config.link(code: prepared.linkCode),
-                                               values: ClientField.values(fromClientData: prepared.destination.clientData ?? []),
-                                               missing: .empty)
-        prepared.text = rendered.text
+        let own = prepared.destination.text
+        if prepared.asWritten, let own {
+            prepared.text = own
+        } else {
+            let template = own.map { MessageTemplate(text: $0, linkPlaceholder: message.placeholder) } ?? message.template
+            prepared.text = template.render(link: config.link(code: prepared.linkCode),
+                                            values: ClientField.values(fromClientData: prepared.destination.clientData ?? []),
+                                            missing: .empty).text
+        }
         if prepared.email { return }    // an email costs nothing here
-        prepared.price = (Double(SMSMeter.measure(rendered.text).segments) * config.pricePerSegment * 10_000).rounded() / 10_000
+        let segments = SMSMeter.measure(prepared.text ?? "").segments
+        prepared.price = (Double(segments) * config.pricePerSegment * 10_000).rounded() / 10_000
     }
 
     /// Who sends, and how the audit trail tells the send.
@@ -341,7 +364,7 @@ extension PlatformEngine {
                                status: .rejected)
         case .success(let msisdn):
             return SentMessage(messageId: messageId, bulkId: bulkId, address: msisdn, accepted: true, reason: nil, text: p.text,
-                               price: p.price, currency: nil, permanentFailure: false, sentAt: at, linkCode: p.linkCode,
+                               price: p.price, currency: nil, permanentFailure: false, sentAt: at, linkCode: p.asWritten ? nil : p.linkCode,
                                status: p.notBefore == nil ? .messageWaiting : .scheduled, notBefore: p.notBefore)
         }
     }

@@ -140,16 +140,44 @@ public actor InviteService {
     /// (sender ID, empty message, unknown field) before anything is written; per-number problems
     /// come back in `skipped`.
     public func invite(_ targets: [InviteTarget], options: InviteOptions = InviteOptions()) async throws -> InviteResult {
+        try await send(targets, options: options, answer: nil)
+    }
+
+    /// Sends one SMS to one number exactly as written — no link made, nothing appended, no field filled (an answer to
+    /// a reply) — through the ledger as an invitation goes: queued and journaled first, reconciled after a crash, held
+    /// for the undo window and the recipient's quiet hours, refused by the platform when the number opted out. The
+    /// ledger keeps the text as sent. Throws `InviteError` for an empty or too long text or a bad number, before
+    /// anything is written.
+    public func answer(number: String, text: String, options: InviteOptions = InviteOptions()) async throws -> InviteResult {
+        let cleaned = TerminalSafeText.sanitize(text, singleLine: false)
+        if cleaned.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw InviteError.emptyAnswer }
+        let limit = SendInvitationBody.Destination.maxTextLength
+        if cleaned.count > limit || cleaned.utf8.count > limit * 4 { throw InviteError.answerTooLong(cleaned.count, limit: limit) }
+        let parsed = parser.parse(number)
+        guard parsed.isValid, parsed.e164 != nil else {
+            throw InviteError.invalidNumber(number, parsed.invalidReason ?? "not a phone number")
+        }
+        var options = options
+        options.email = nil
+        options.estimate = nil
+        // An answer follows an invitation (that is what it answers): the resend policy does not hold it back.
+        options.policy = ResendPolicy(allowResendToInvited: true)
+        return try await send([.number(number)], options: options, answer: cleaned)
+    }
+
+    /// An invitation to `targets`, or, with `answer`, that text as written to them.
+    private func send(_ targets: [InviteTarget], options: InviteOptions, answer: String?) async throws -> InviteResult {
         if let readOnlyReason { throw InviteError.readOnly(readOnlyReason) }
         guard !targets.isEmpty else { throw InviteError.noTargets }
         let email = options.email.map { SendInvitationBody.Email(subject: $0.subject, text: $0.text) }
         let sender = try email == nil ? resolveSender(options.sender) : resolveEmailSender()
-        let fields = try resolveFields(options.fields)
+        let fields = try answer == nil ? resolveFields(options.fields) : [:]
+        // An answer is filed under the message too (the platform keeps every bulk under one), but says only its text.
         let message = try await resolveMessage(options.messageKey)
-        // What leaves: the message, or an email's own text with the message's placeholders.
+        // What leaves: the message, an email's own text with the message's placeholders, or the answer.
         var composed = message
-        if let text = email?.text { composed.text = text }
-        try requireSenderName(fields, in: composed)
+        if let text = email?.text ?? answer { composed.text = text }
+        if answer == nil { try requireSenderName(fields, in: composed) }
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
         // Held by the platform until then (a scheduled send, else the undo window); nil: it leaves now.
@@ -159,6 +187,12 @@ public actor InviteService {
 
         var candidates = try email == nil ? plan(targets, fields: fields, skipped: &result.skipped)
             : planEmail(targets, fields: fields, skipped: &result.skipped)
+        if let answer {
+            for i in candidates.indices {
+                candidates[i].clientData = nil
+                candidates[i].text = answer
+            }
+        }
         if email == nil { try applyDailyCap(to: &candidates, sender: sender, result: &result) }
         guard !candidates.isEmpty else { return result }
         let byCorrelator = Dictionary(uniqueKeysWithValues: candidates.map { ($0.correlator, $0) })
@@ -172,11 +206,12 @@ public actor InviteService {
                 let pending = PendingSend(
                     id: "\(stamp)-\(UUID().uuidString.lowercased())", messageKey: message.key, messageText: composed.text, sender: sender,
                     destinations: chunk.map { .init(address: email == nil ? String($0.msisdn.dropFirst()) : $0.msisdn,
-                                                    messageId: $0.correlator, clientData: byCorrelator[$0.correlator]?.clientData) },
+                                                    messageId: $0.correlator, clientData: byCorrelator[$0.correlator]?.clientData,
+                                                    text: byCorrelator[$0.correlator]?.text) },
                     personIds: Dictionary(chunk.compactMap { c in c.personId.map { (c.correlator, $0) } }, uniquingKeysWith: { a, _ in a }),
                     resendOf: options.resendOf, sendAt: leavesAt ?? sendAt,
                     notes: notes.isEmpty ? nil : Set(chunk.map(\.correlator)).reduce(into: [String: String]()) { $0[$1] = notes[$1] },
-                    email: email)
+                    email: email, asWritten: answer == nil ? nil : true)
                 claimed.append(pending)
                 return (pending.id, try pending.encoded())
             }
@@ -294,6 +329,9 @@ public actor InviteService {
         var personId: Int64?
         var correlator: String
         var clientData: [String]?
+        /// Its own text: personal fields filled (link and client fields left to the platform), or an answer as
+        /// written; nil: the message's.
+        var text: String?
     }
 
     private struct SentChunk {

@@ -200,6 +200,12 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
     case platformRefused(String)
     /// The platform did not answer; the recipients stay queued and are checked again before the next send.
     case platformUncertain(String, queued: Int)
+    /// An answer with no text.
+    case emptyAnswer
+    /// An answer longer than one destination's text may be.
+    case answerTooLong(Int, limit: Int)
+    /// The number an answer is for is no phone number.
+    case invalidNumber(String, String)
 
     public var userMessage: String {
         switch self {
@@ -230,6 +236,12 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
             return "no contact with id \(id): list contacts with `herald contacts list`"
         case .platformRefused(let text):
             return "the platform refused the invitations: \(text); nothing was sent and the recipients are marked failed"
+        case .emptyAnswer:
+            return "the answer is empty: write some text (nothing was sent)"
+        case .answerTooLong(let count, let limit):
+            return "the answer has \(count) characters, more than the \(limit) one text may have: shorten it (nothing was sent)"
+        case .invalidNumber(let given, let why):
+            return "\(TerminalSafeText.sanitize(given, singleLine: true)) is not a number to answer: \(why)"
         case .platformUncertain(let text, let queued):
             return "\(text); \(counted(queued, "recipient")) \(queued == 1 ? "stays" : "stay") queued and \(queued == 1 ? "is" : "are") completed with the platform by the next run of Herald (nothing is sent twice)"
         }

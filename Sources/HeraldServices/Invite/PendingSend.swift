@@ -20,12 +20,15 @@ struct PendingSend: Codable, Sendable, Hashable {
     var notes: [String: String]?
     /// An email invitation's subject and text; nil: an SMS.
     var email: SendInvitationBody.Email?
+    /// Every destination's text leaves as written (an answer); nil: an invitation.
+    var asWritten: Bool?
 
     /// The request as sent at `now`: a replay after its time has come asks for no hold (the platform answers a
     /// replayed messageId with its earlier result anyway).
     func body(now: Date) -> SendInvitationBody {
         SendInvitationBody(messageKey: messageKey, sender: sender, destinations: destinations,
-                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil }, email: email, resendOf: resendOf)
+                           sendAt: sendAt.flatMap { $0 > now ? WireTime.text($0) : nil }, email: email, resendOf: resendOf,
+                           asWritten: asWritten)
     }
 
     /// A destination's address as the ledger keeps it: E.164 with the plus, or the email address.
