@@ -13,7 +13,8 @@ extension ContactsPane {
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
         self.init(viewModel: ContactsViewModel(book: ws.book, suggestions: ws.suggestions, invites: ws.invites,
-                                               books: ws.config.books.isEmpty ? nil : ws.books, context: env.context))
+                                               books: ws.config.books.isEmpty ? nil : ws.books, conversations: ws.conversations,
+                                               context: env.context))
     }
 }
 
@@ -58,7 +59,8 @@ extension DeliveriesPane {
     public convenience init(_ env: PaneEnvironment) {
         let ws = env.workspace
         self.init(viewModel: DeliveriesViewModel(book: ws.book, invites: ws.invites, search: ws.deliveries,
-                                                 audit: ws.audit, context: env.context), clock: env.clock)
+                                                 audit: ws.audit, conversations: ws.conversations, context: env.context),
+                  clock: env.clock)
     }
 }
 

@@ -232,7 +232,7 @@ public final class ContactsPane: LivePane {
         let box = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
         canvas.fill(box, style: Style(.modal))
         let inside = canvas.box(box, style: Style(.borderFocused), characters: .rounded, title: detail.name).inset(left: 1, right: 1)
-        let lines = detail.lines
+        let lines = detail.lines + viewModel.conversationLines
         // The number under the cursor (when there is a choice) is highlighted and kept in view.
         let numberLines = detail.numberLines
         let cursorLine = detail.numbers.count > 1 && numberLines.indices.contains(viewModel.detailNumber)
@@ -244,7 +244,7 @@ public final class ContactsPane: LivePane {
         }
         detailScroll = max(0, min(detailScroll, max(0, lines.count - inside.height)))
         for (row, line) in lines.dropFirst(detailScroll).prefix(inside.height).enumerated() {
-            let heading = line == "Numbers" || line.hasPrefix("Suggested") || line.hasPrefix("Bulks")
+            let heading = line == "Numbers" || line.hasPrefix("Suggested") || line.hasPrefix("Bulks") || line.hasPrefix("Conversation (")
             let onCursor = detailScroll + row == cursorLine
             let style = onCursor ? Style(.selection) : Style(heading ? .title : .modal)
             if onCursor { canvas.fill(Rect(x: inside.x, y: inside.y + row, width: inside.width, height: 1), style: style) }

@@ -221,6 +221,10 @@ public final class DeliveriesPane: LivePane {
         } else if !message.isEmpty {
             lines += wrapped("Template    ", message, width: width)
         }
+        // What the number answered and was answered back: the last messages of its conversation.
+        if let conversation = viewModel.detailConversation, !conversation.isEmpty {
+            lines += ["", conversation.heading] + conversation.lines(now: clock.now(), width: width).map { "  " + $0 }
+        }
         ModalView.render(into: &canvas, area: area, title: r.name == "—" ? r.number : r.name, lines: Array(lines.prefix(max(1, area.height - 4))),
                          buttons: ["Close (esc)"], minWidth: width)
         canvas.markLinks(in: area)       // the short link in the text as sent: OSC 8 where the terminal shows them

@@ -19,7 +19,9 @@ extension ContactsViewModel {
                 let view = PersonDetailView(detail: found, reasons: reasons)
                 let number = opening ? view.numbers.firstIndex(where: \.invited) ?? 0
                                      : min(self.detailNumber, max(0, view.numbers.count - 1))
-                self.opened = OpenedPerson(view: view, number: number)
+                let kept = self.detail?.personId == id ? self.opened?.conversation : nil     // shown until read again
+                self.opened = OpenedPerson(view: view, number: number, conversation: kept)
+                self.readConversation()
             case .success(nil):
                 self.opened = nil
                 self.toasts.post("this person is no longer in the address book", level: .warning)

@@ -33,6 +33,8 @@ public final class ContactsViewModel {
     public let invites: InviteService?
     /// The address books (`[[books]]`), whose state the title shows; nil when the workspace has none to show.
     public let books: BookSyncer?
+    /// The conversations, for the last messages at the end of a person's detail; nil: not shown.
+    let conversations: ConversationService?
 
     public private(set) var sort: ContactSort = .firstName
     /// The search field: the query typed, whether it has the keyboard, what is wrong with it, the searches before.
@@ -52,8 +54,9 @@ public final class ContactsViewModel {
     var deletedForUndo: [Person]?
 
     public init(book: ContactBook, suggestions: SuggestionService?, invites: InviteService? = nil, books: BookSyncer? = nil,
-                context: ViewModelContext) {
+                conversations: ConversationService? = nil, context: ViewModelContext) {
         self.context = context
+        self.conversations = conversations
         feed = ContactFeed(book: book, suggestions: suggestions, effects: context.effects)
         self.invites = invites
         self.books = books
@@ -297,6 +300,8 @@ public final class ContactsViewModel {
         case .booksChanged:
             loadBookStates()
             return false
+        case .repliesChanged(let change):
+            return foldReplies(change)
         default:
             return false
         }

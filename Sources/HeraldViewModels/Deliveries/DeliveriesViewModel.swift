@@ -16,6 +16,10 @@ public final class DeliveriesViewModel {
     let search: DeliverySearch
     /// Who sent, moved, took back or resent a bulk (the platform's audit trail); nil: not shown.
     let audit: AuditTrail?
+    /// The conversations, for the last messages of a recipient's number in its detail; nil: not shown.
+    let conversations: ConversationService?
+    /// The last messages of the number shown in detail (`DeliveriesViewModel+Conversation.swift`); nil while read.
+    public internal(set) var detailConversation: ConversationExcerpt?
 
     public private(set) var filter: DeliveryFilter = .all { didSet { refilter() } }
     public private(set) var sort: DeliverySort = .newest { didSet { refilter() } }
@@ -33,7 +37,7 @@ public final class DeliveriesViewModel {
     public private(set) var cursor = 0
     public private(set) var recipientCursor = 0
     /// The recipient shown in detail (Enter on a recipient of the open bulk), by invitation id.
-    public private(set) var detailId: Int64?
+    public private(set) var detailId: Int64? { didSet { if detailId != oldValue { readDetailConversation() } } }
     public private(set) var confirmation: ResendConfirmation?
     /// Bulks selected with space in the list, and recipients selected in the open bulk: `r` resends what failed among
     /// them.
@@ -43,8 +47,9 @@ public final class DeliveriesViewModel {
     public typealias HighlightKey = BulkFeed.HighlightKey
 
     public init(book: ContactBook, invites: InviteService, search: DeliverySearch, audit: AuditTrail? = nil,
-                context: ViewModelContext, source: BulkSource? = nil) {
+                conversations: ConversationService? = nil, context: ViewModelContext, source: BulkSource? = nil) {
         self.book = book
+        self.conversations = conversations
         self.invites = invites
         self.search = search
         self.audit = audit
@@ -360,6 +365,8 @@ public final class DeliveriesViewModel {
         case .trackerState(let state):
             feed.tracker = state
             return true
+        case .repliesChanged(let change):
+            return foldReplies(change)
         default:
             return false
         }
