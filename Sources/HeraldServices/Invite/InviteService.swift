@@ -161,7 +161,7 @@ public actor InviteService {
         options.email = nil
         options.estimate = nil
         // An answer follows an invitation (that is what it answers): the resend policy does not hold it back.
-        options.policy = ResendPolicy(allowResendToInvited: true)
+        options.policy = .answer
         return try await send([.number(number)], options: options, answer: cleaned)
     }
 
