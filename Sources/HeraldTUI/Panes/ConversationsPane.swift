@@ -142,9 +142,10 @@ public final class ConversationsPane: LivePane {
         }
         let inThread = vm.openNumber != nil
         let common: [PaneBinding] = [
-            PaneBinding(.open, footer: inThread ? nil : "open") { if inThread { _ = vm.closeThread() } else { self.openCurrent() } },
+            // Enter opens the conversation under the cursor; in a thread it does nothing (esc goes back).
+            PaneBinding.declining(.open, footer: inThread ? nil : "open") { inThread ? false : { self.openCurrent(); return true }() },
         ] + declaredBindings + [
-            PaneBinding(.reload) { vm.reload(); if inThread { vm.open(number: vm.openNumber ?? "") } },
+            PaneBinding(.reload) { vm.reloadAll() },
             PaneBinding(.copy) { self.copier?.copy(vm.copyTarget) },
             // Esc and q close the open thread; with none open q quits.
             PaneBinding.declining(.back, footer: inThread ? "back" : nil) { vm.closeThread() },

@@ -25,6 +25,12 @@ extension ConversationsViewModel {
         readThread(opening: true, markingSeen: before)
     }
 
+    /// ctrl-r: the list, and the open thread, read again (nothing is marked seen by it).
+    public func reloadAll() {
+        reload()
+        readThread()
+    }
+
     /// Closes the open thread (and its editor); false when none was open.
     @discardableResult
     public func closeThread() -> Bool {
