@@ -51,4 +51,5 @@ extension PlatformEngine {
     /// Each area declares its routes next to their handlers (model: hummingbird-examples' `TodoController.endpoints`).
     public static let routes: [EngineRoute] =
         sendingRoutes + heldSendRoutes + optOutRoutes + messageRoutes + shortLinkRoutes + inboxRoutes + auditRoutes
+            + conversationRoutes
 }

@@ -88,9 +88,9 @@ extension PlatformEngine {
     /// How often the carrier's received messages are collected (a pass between takes none).
     static let repliesInterval: TimeInterval = 30
 
-    /// Collects the replies the carrier received (at most every `repliesInterval`) and opts out those that say stop,
-    /// for the platform's application. A reply is given once: each is stored before the next; a failure is logged and
-    /// the rest wait for the next collection.
+    /// Collects the replies the carrier received (at most every `repliesInterval`) for the platform's application:
+    /// each kept once, threaded, and those that say stop opting their number out (`storeReplies`). A reply is given
+    /// once: a batch the store refuses is kept one reply at a time, so one bad reply does not lose the others.
     func collectReplies() async {
         guard now.timeIntervalSince(repliesCollectedAt) >= Self.repliesInterval else { return }
         repliesCollectedAt = now
@@ -98,32 +98,26 @@ extension PlatformEngine {
             let replies = try await carrier.replies(at: now)
             guard !replies.isEmpty else { return }
             let app = try await bootstrapSandbox().applicationKey
-            var stopped = 0
-            for reply in replies where try await receiveReply(applicationKey: app, from: reply.from, text: reply.text) != nil {
-                stopped += 1
+            var kept: [ReplyWire] = []
+            do { kept = try await storeReplies(replies, applicationKey: app) } catch {
+                log.warning("could not keep the replies together; keeping them one by one", metadata: ["cause": "\(Self.failureText(error))"])
+                for reply in replies {
+                    do { kept += try await storeReplies([reply], applicationKey: app) } catch {
+                        log.error("a reply was lost", metadata: ["cause": "\(Self.failureText(error))"])
+                    }
+                }
             }
-            log.info("replies collected", metadata: ["received": "\(replies.count)", "opted out": "\(stopped)"])
+            log.info("replies collected", metadata: [
+                "received": "\(replies.count)", "kept": "\(kept.count)", "opted out": "\(kept.filter(\.optedOut).count)",
+            ])
         } catch {
             log.warning("could not collect the replies", metadata: ["cause": "\(Self.failureText(error))"])
         }
     }
 
-    /// A reply the carrier received from `from`: when its first word is a stop word, the number is opted out.
-    /// Answers the opt-out, nil when the reply did not say stop.
+    /// A reply the carrier received from `from`: kept (`storeReplies`, with a fresh id) and, when its first word is a
+    /// stop word, the number opted out. Answers the opt-out, nil when the reply did not say stop.
     public func receiveReply(applicationKey: String, from: String, text: String) async throws -> OptOut? {
-        let msisdn = try Self.optOutNumber(from)
-        let word = text.trimmingCharacters(in: .whitespacesAndNewlines).split(whereSeparator: { $0.isWhitespace || $0.isPunctuation })
-            .first.map { $0.uppercased() } ?? ""
-        guard Self.stopWords.contains(word) || config.extraStopWords.contains(word) else { return nil }
-        let at = nowMs
-        return try await store.write { db in
-            let known = try db.optOuts.find(applicationKey: applicationKey, msisdn: msisdn) != nil
-            let entry = try db.optOuts.add(applicationKey: applicationKey, msisdn: msisdn, source: "\(OptOut.replySourcePrefix) \(word)", at: at)
-            if !known {
-                try db.audit.append(AuditRecord(applicationKey: applicationKey, at: at, actor: .reply, action: .optOutAdd,
-                                                subject: entry.number, what: "opted out (\(Self.auditText(entry.source)))"))
-            }
-            return entry
-        }
+        try await receiveReply(applicationKey: applicationKey, reply: CarrierReply(from: from, text: text)).optOut
     }
 }

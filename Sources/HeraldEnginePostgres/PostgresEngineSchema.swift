@@ -3,7 +3,7 @@
 /// are BIGINT; text compares byte by byte (collation "C"), as SQLite's does.
 enum PostgresEngineSchema {
     static let migrations: [(version: Int64, ddl: String)] = [(1, version1), (2, version2), (3, version3), (4, version4), (5, version5),
-                                                                   (6, version6)]
+                                                                   (6, version6), (7, version7)]
 
     private static let text = #"TEXT COLLATE "C""#
 
@@ -147,5 +147,48 @@ enum PostgresEngineSchema {
         ALTER TABLE apiKey ADD COLUMN maxSpendPerDay DOUBLE PRECISION;
         ALTER TABLE bulk ADD COLUMN keyId \(text);
         CREATE INDEX bulkByKey ON bulk(keyId, createdAt) WHERE keyId IS NOT NULL
+        """
+
+    /// Replies kept once and threaded, and one summary per number kept on every write (as SQLite's v9): a message sent
+    /// to a number counts in its summary through the trigger (its function's body on one line, as above).
+    static let version7 = """
+        CREATE TABLE reply (
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            messageId \(text) NOT NULL,
+            fromNumber \(text) NOT NULL,
+            toNumber \(text),
+            text \(text) NOT NULL,
+            receivedAt BIGINT NOT NULL,
+            price DOUBLE PRECISION,
+            currency \(text),
+            seen BIGINT NOT NULL DEFAULT 0,
+            seenAt BIGINT,
+            bulkId \(text),
+            invitationMessageId \(text),
+            optedOut BIGINT NOT NULL DEFAULT 0,
+            storedAt BIGINT NOT NULL,
+            PRIMARY KEY (applicationKey, messageId));
+        CREATE INDEX replyByNumber ON reply(applicationKey, fromNumber, receivedAt, messageId);
+        CREATE TABLE conversation (
+            applicationKey \(text) NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+            number \(text) NOT NULL,
+            lastAt BIGINT NOT NULL,
+            lastText \(text) NOT NULL,
+            lastIsReply BIGINT NOT NULL,
+            unread BIGINT NOT NULL DEFAULT 0,
+            replies BIGINT NOT NULL DEFAULT 0,
+            sent BIGINT NOT NULL DEFAULT 0,
+            PRIMARY KEY (applicationKey, number));
+        CREATE INDEX conversationByLast ON conversation(applicationKey, lastAt, number) WHERE replies > 0;
+        CREATE INDEX conversationUnread ON conversation(applicationKey, unread) WHERE unread > 0;
+        CREATE INDEX sentByAddress ON sent(applicationKey, address, sentAt, id);
+        INSERT INTO conversation(applicationKey, number, lastAt, lastText, lastIsReply, unread, replies, sent)
+            SELECT applicationKey, address, MAX(sentAt), '', 0, 0, 0, COUNT(*) FROM sent
+            WHERE accepted = 1 AND channel = 'sms' GROUP BY applicationKey, address;
+        UPDATE conversation SET lastText = COALESCE((SELECT s.text FROM sent s
+            WHERE s.applicationKey = conversation.applicationKey AND s.address = conversation.number AND s.accepted = 1
+            AND s.channel = 'sms' ORDER BY s.sentAt DESC LIMIT 1), '');
+        CREATE FUNCTION herald_sent_in_conversation() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO conversation(applicationKey, number, lastAt, lastText, lastIsReply, unread, replies, sent) VALUES (NEW.applicationKey, NEW.address, NEW.sentAt, COALESCE(NEW.text, ''), 0, 0, 0, 1) ON CONFLICT (applicationKey, number) DO UPDATE SET sent = conversation.sent + 1, lastText = CASE WHEN EXCLUDED.lastAt >= conversation.lastAt THEN EXCLUDED.lastText ELSE conversation.lastText END, lastIsReply = CASE WHEN EXCLUDED.lastAt >= conversation.lastAt THEN 0 ELSE conversation.lastIsReply END, lastAt = CASE WHEN EXCLUDED.lastAt >= conversation.lastAt THEN EXCLUDED.lastAt ELSE conversation.lastAt END; RETURN NULL; END $$;
+        CREATE TRIGGER sentInConversation AFTER INSERT ON sent FOR EACH ROW WHEN (NEW.accepted = 1 AND NEW.channel = 'sms') EXECUTE FUNCTION herald_sent_in_conversation()
         """
 }

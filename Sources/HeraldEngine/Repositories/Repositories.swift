@@ -19,4 +19,5 @@ extension EngineSQL {
     var links: LinkRepository { LinkRepository(db: self) }
     var keys: KeyRepository { KeyRepository(db: self) }
     var audit: AuditRepository { AuditRepository(db: self) }
+    var replies: ReplyRepository { ReplyRepository(db: self) }
 }

@@ -187,6 +187,60 @@ enum SQLiteEngineSchema {
                 CREATE INDEX bulkByKey ON bulk(keyId, createdAt) WHERE keyId IS NOT NULL;
                 """)
         }
+        m.registerMigration("v9-conversations") { db in
+            // Replies people sent back, each kept once under the carrier's id, threaded to the latest invitation sent to
+            // the number before it; and one summary per number (`conversation`), kept on every write so the list of
+            // conversations is one indexed read. A message sent to a number counts in its summary (the trigger), so
+            // no send path has to remember it.
+            try db.execute(sql: """
+                CREATE TABLE reply (
+                    applicationKey TEXT NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+                    messageId TEXT NOT NULL,
+                    fromNumber TEXT NOT NULL,
+                    toNumber TEXT,
+                    text TEXT NOT NULL,
+                    receivedAt INTEGER NOT NULL,
+                    price REAL,
+                    currency TEXT,
+                    seen INTEGER NOT NULL DEFAULT 0,
+                    seenAt INTEGER,
+                    bulkId TEXT,
+                    invitationMessageId TEXT,
+                    optedOut INTEGER NOT NULL DEFAULT 0,
+                    storedAt INTEGER NOT NULL,
+                    PRIMARY KEY (applicationKey, messageId));
+                CREATE INDEX replyByNumber ON reply(applicationKey, fromNumber, receivedAt, messageId);
+                CREATE TABLE conversation (
+                    applicationKey TEXT NOT NULL REFERENCES application(key) ON DELETE CASCADE,
+                    number TEXT NOT NULL,
+                    lastAt INTEGER NOT NULL,
+                    lastText TEXT NOT NULL,
+                    lastIsReply INTEGER NOT NULL,
+                    unread INTEGER NOT NULL DEFAULT 0,
+                    replies INTEGER NOT NULL DEFAULT 0,
+                    sent INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (applicationKey, number));
+                CREATE INDEX conversationByLast ON conversation(applicationKey, lastAt, number) WHERE replies > 0;
+                CREATE INDEX conversationUnread ON conversation(applicationKey, unread) WHERE unread > 0;
+                CREATE INDEX sentByAddress ON sent(applicationKey, address, sentAt, id);
+                INSERT INTO conversation(applicationKey, number, lastAt, lastText, lastIsReply, unread, replies, sent)
+                    SELECT applicationKey, address, MAX(sentAt), '', 0, 0, 0, COUNT(*) FROM sent
+                    WHERE accepted = 1 AND channel = 'sms' GROUP BY applicationKey, address;
+                UPDATE conversation SET lastText = COALESCE((SELECT s.text FROM sent s
+                    WHERE s.applicationKey = conversation.applicationKey AND s.address = conversation.number AND s.accepted = 1
+                    AND s.channel = 'sms' ORDER BY s.sentAt DESC LIMIT 1), '');
+                CREATE TRIGGER sentInConversation AFTER INSERT ON sent WHEN NEW.accepted = 1 AND NEW.channel = 'sms'
+                BEGIN
+                    INSERT INTO conversation(applicationKey, number, lastAt, lastText, lastIsReply, unread, replies, sent)
+                    VALUES (NEW.applicationKey, NEW.address, NEW.sentAt, COALESCE(NEW.text, ''), 0, 0, 0, 1)
+                    ON CONFLICT(applicationKey, number) DO UPDATE SET
+                        sent = conversation.sent + 1,
+                        lastText = CASE WHEN excluded.lastAt >= conversation.lastAt THEN excluded.lastText ELSE conversation.lastText END,
+                        lastIsReply = CASE WHEN excluded.lastAt >= conversation.lastAt THEN 0 ELSE conversation.lastIsReply END,
+                        lastAt = CASE WHEN excluded.lastAt >= conversation.lastAt THEN excluded.lastAt ELSE conversation.lastAt END;
+                END;
+                """)
+        }
         return m
     }
 }

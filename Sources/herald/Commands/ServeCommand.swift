@@ -178,6 +178,8 @@ struct ServeRun: AsyncParsableCommand {
             let base = try GlobalOptions.httpURL(publicURL, what: "--public-url")
             do {
                 carrier.pushReports(to: try await engine.carrierReportsURL(under: base))
+                // Received SMS are pushed only where the operator points the number's forward action (Infobip's portal).
+                Output.note("Infobip's inbound SMS webhook (forward received SMS here): \(try await engine.carrierInboundURL(under: base))")
             } catch {
                 throw Output.failure("cannot prepare the report webhook: \(PlatformEngine.failureText(error))")
             }
@@ -401,19 +403,29 @@ struct ServeKeysRevoke: AsyncParsableCommand {
 /// `herald serve reply --from NUMBER --text TEXT`: the server's simulated carrier receives an SMS reply (on the server's
 /// database, beside a running server); one that says stop opts the number out for the whole team.
 struct ServeReply: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reply", abstract: "Receive an SMS reply from a number (STOP opts it out for the team).")
+    static let configuration = CommandConfiguration(
+        commandName: "reply", abstract: "Receive an SMS reply from a number: kept in its conversation (STOP also opts it out for the team).")
     @Option(help: "The number the reply comes from (E.164).") var from: String
     @Option(help: "What it says.") var text: String
+    @Option(name: .customLong("message-id"), help: "The carrier's id of the reply: a reply is kept once under it (default: a fresh id).")
+    var messageId: String?
+    @Option(help: "The number the reply was sent to (the account's number).") var to: String?
     @OptionGroup var storage: ServerDatabaseOption
 
     func run() async throws {
         let engine = try await storage.openEngine(collectReportsOnRead: false)
         do {
             let app = try await engine.bootstrapSandbox()
-            if let entry = try await engine.receiveReply(applicationKey: app.applicationKey, from: from, text: text) {
-                print("\(entry.number) opted out (\(Output.safe(entry.source)))")
+            let reply = CarrierReply(messageId: messageId, from: from, to: to, text: text, receivedAt: nil)
+            let received = try await engine.receiveReply(applicationKey: app.applicationKey, reply: reply)
+            if let kept = received.reply {
+                let thread = kept.bulkId.map { "answers bulk \(Output.safe($0))" } ?? "no invitation was sent to it before"
+                print("kept reply \(Output.safe(kept.messageId)) from +\(kept.from) (\(thread))")
             } else {
-                print("received; it does not say stop, so nothing changed")
+                print("reply \(Output.safe(messageId ?? "")) was kept already; nothing changed")
+            }
+            if let entry = received.optOut {
+                print("\(entry.number) opted out (\(Output.safe(entry.source)))")
             }
         } catch {
             throw Output.failure("the reply was not taken: \((error as? APIError)?.description ?? PlatformEngine.failureText(error))")
