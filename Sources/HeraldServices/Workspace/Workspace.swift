@@ -215,6 +215,7 @@ public final class Workspace: @unchecked Sendable {
         lock.withLock {
             guard platformTask == nil else { return }
             let tracker = self.tracker, bus = self.bus, settings = self.settings, invites = self.invites
+            let conversations = self.conversations
             let log = Logger(label: "herald.workspace")
             var after: Int64?
             do { after = try settings.string(Self.keyLastEvent).flatMap { Int64($0) } } catch {
@@ -229,6 +230,8 @@ public final class Workspace: @unchecked Sendable {
                             await tracker.applyPushed(infos, bulkId: bulkId, messageText: text, sentBy: sentBy)
                         case .inboxMessage(let user, _):
                             bus.publish(.inboxArrived(externalUserId: user))
+                        case .replyReceived, .conversationSeen:
+                            await conversations.apply(event)
                         default:
                             break
                         }
