@@ -20,6 +20,8 @@ public struct ContactDraft: Sendable, Hashable {
     public var note = ""
     public var phones: [Labeled] = []
     public var emails: [Labeled] = []
+    /// The person's custom fields by field name (`SHIRT_SIZE` → "L"), the card's `Field:` lines.
+    public var customFields: [String: String] = [:]
     /// The address book a new contact goes to (its card's `Book:` line); nil: none.
     public var book: String?
 
@@ -50,7 +52,7 @@ public struct ContactDraft: Sendable, Hashable {
 
     // MARK: - The card text
 
-    public static let fields = ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Book", "Note"]
+    public static let fields = ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Field", "Book", "Note"]
 
     /// The same draft with no book named.
     public var withoutBook: ContactDraft {
@@ -72,6 +74,7 @@ public struct ContactDraft: Sendable, Hashable {
         var lines = [
             "# A contact, one field per line. Save and quit to keep it; empty the file to cancel.",
             "# Phone and Email repeat; \"Phone: mobile: +385 91 234 5678\" gives the number a label.",
+            "# \"Field: SHIRT_SIZE: L\" is a field of the person a message can use as {SHIRT_SIZE}; Field repeats.",
             "# Note lines are joined. Lines starting with # are ignored.",
             "First name: \(firstName)",
             "Last name: \(lastName)",
@@ -82,10 +85,17 @@ public struct ContactDraft: Sendable, Hashable {
         if phones.isEmpty { lines.append("Phone: ") }
         for email in emails { lines.append("Email: " + Self.labeled(email)) }
         if emails.isEmpty { lines.append("Email: ") }
+        for name in customFields.keys.sorted() { lines.append("Field: " + Self.fieldLine(name, customFields[name] ?? "")) }
+        if customFields.isEmpty { lines.append("Field: ") }
         let notes = note.split(separator: "\n", omittingEmptySubsequences: false)
         if notes.isEmpty { lines.append("Note: ") }
         for line in notes { lines.append("Note: \(line)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "SHIRT_SIZE: L"; a line break in the value is written `\n`.
+    public static func fieldLine(_ name: String, _ value: String) -> String {
+        name + ": " + value.replacingOccurrences(of: "\n", with: "\\n")
     }
 
     private static func labeled(_ entry: Labeled) -> String {
@@ -122,6 +132,12 @@ public struct ContactDraft: Sendable, Hashable {
                 case "Note": notes.append(try Self.text(value, field, line: number, limit: noteLimit))
                 case "Phone": if !value.isEmpty { draft.phones.append(try Self.phone(value, line: number)) }
                 case "Book": draft.book = value.isEmpty ? nil : try Self.text(value, field, line: number)
+                case "Field":
+                    guard !value.isEmpty, let entry = try Self.field(value, line: number) else { break }
+                    guard draft.customFields[entry.0] == nil else {
+                        throw Problem(line: number, field: "Field", reason: "{\(entry.0)} is given twice; keep one line of it")
+                    }
+                    draft.customFields[entry.0] = entry.1
                 default: if !value.isEmpty { draft.emails.append(try Self.email(value, line: number)) }
                 }
             } catch {
@@ -175,6 +191,35 @@ public struct ContactDraft: Sendable, Hashable {
         return value
     }
 
+    /// A custom field written "NAME: value" (`Shirt size: L` is `SHIRT_SIZE`, `PersonalFields.fieldName`); nil when
+    /// the value is empty (the field is removed). `\n` in the value is a line break.
+    public static func field(_ written: String, line: Int = 0) throws(Problem) -> (String, String)? {
+        guard let colon = written.firstIndex(of: ":") else {
+            throw Problem(line: line, field: "Field", reason: "\"\(shown(written))\" has no value: write \"Field: NAME: value\"")
+        }
+        let title = String(written[..<colon]).trimmedSpaces
+        let value = String(written[written.index(after: colon)...]).trimmedSpaces.replacingOccurrences(of: "\\n", with: "\n")
+        let name: String
+        switch PersonalFields.fieldName(from: title) {
+        case .success(let n): name = n
+        case .failure(let refusal): throw Problem(line: line, field: "Field", reason: refusal.description)
+        }
+        guard !value.isEmpty else { return nil }
+        return (name, try fieldValue(value, name: name, line: line))
+    }
+
+    /// A custom field's value: no control characters but line breaks, at most `PersonalFields.maxValueLength` characters.
+    public static func fieldValue(_ value: String, name: String, line: Int = 0) throws(Problem) -> String {
+        for part in value.split(separator: "\n", omittingEmptySubsequences: false) {
+            _ = try text(String(part), "Field \(name)", line: line, limit: .max)
+        }
+        guard value.count <= PersonalFields.maxValueLength else {
+            throw Problem(line: line, field: "Field \(name)",
+                          reason: "is \(value.count) characters long; at most \(PersonalFields.maxValueLength)")
+        }
+        return value
+    }
+
     /// A number, optionally labelled ("mobile: +385 91 234 5678", "work: 01 2345 678").
     public static func phone(_ value: String, line: Int = 0) throws(Problem) -> Labeled {
         var entry = split(value, isValue: { part in part.contains { $0.isNumber || $0 == "+" } })
@@ -218,6 +263,10 @@ public struct ContactDraft: Sendable, Hashable {
         if emails.count > Self.entriesLimit {
             throw Problem(line: line, field: "Email", reason: "\(emails.count) addresses; a contact keeps at most \(Self.entriesLimit)")
         }
+        if customFields.count > PersonalFields.maxFieldsPerPerson {
+            throw Problem(line: line, field: "Field",
+                          reason: "\(customFields.count) fields; a contact keeps at most \(PersonalFields.maxFieldsPerPerson)")
+        }
         if (firstName + lastName + name + organization).trimmedSpaces.isEmpty && phones.isEmpty && emails.isEmpty {
             throw Problem(line: line, field: "Name", reason: "a contact needs a name, an organization, a number or an email")
         }
@@ -252,6 +301,7 @@ public struct ContactDraft: Sendable, Hashable {
         note = p.note ?? ""
         phones = p.phones.map { Labeled(label: $0.label, value: $0.number.raw) }
         emails = p.emails.map { Labeled(label: $0.label, value: $0.address) }
+        customFields = p.customFields
     }
 
     /// `base` (a stored person, or a new one) with this draft's fields; numbers are read with `parser`, and a number
@@ -268,6 +318,7 @@ public struct ContactDraft: Sendable, Hashable {
             return LabeledPhone(label: entry.label, number: number)
         }
         p.emails = emails.map { LabeledEmail(label: $0.label, address: $0.value) }
+        p.customFields = customFields.filter { !$0.value.isEmpty }
         if let chosen = p.smsNumber, !p.phones.contains(where: { $0.number.e164 == chosen }) { p.smsNumber = nil }
         return p
     }

@@ -98,7 +98,14 @@ public enum PersonalFields {
     public static func fieldName(fromVCardProperty property: String) -> Result<String, NameRefusal>? {
         let upper = property.uppercased()
         guard upper.hasPrefix("X-"), upper.count > 2, !isToolProperty(upper) else { return nil }
-        return fieldName(from: String(property.dropFirst(2)))
+        // A refusal names the property as written, not what is left of it.
+        return fieldName(from: String(property.dropFirst(2))).mapError { refusal in
+            switch refusal {
+            case .noLetters: return .noLetters(written: property)
+            case .reserved(_, let name): return .reserved(written: property, name: name)
+            case .tooLong(_, let name): return .tooLong(written: property, name: name)
+            }
+        }
     }
 
     /// The vCard property a custom field is written to when the card has no line of it yet: `SHIRT_SIZE` →

@@ -14,7 +14,7 @@ struct ContactFormTests {
     @Test func aNewContactIsTypedRowByRowAndSaved() {
         var form = ContactForm(card: ContactDraft().cardText, personId: nil, books: [])
         #expect(form.title == "New contact")
-        #expect(form.rows.map(\.field) == ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Note"])
+        #expect(form.rows.map(\.field) == ["First name", "Last name", "Name", "Organization", "Phone", "Email", "Field", "Note"])
         type("Zvonimir", into: &form)
         _ = form.handle(.tab)
         type("Zec", into: &form)

@@ -52,15 +52,16 @@ enum BookCards {
         return folder
     }
 
-    /// After `person` (stored as `id`) changed: its card file, if it has one, says the same.
-    static func written(_ stored: Person, id: Int64, db: Database, now: Date) throws {
+    /// After `person` (stored as `id`) changed: its card file, if it has one, says the same (without the X- lines of
+    /// the custom fields in `removedFields`).
+    static func written(_ stored: Person, id: Int64, db: Database, now: Date, removedFields: Set<String> = []) throws {
         guard let (card, book) = try card(personId: id, db: db) else { return }
         // The card says the person's own groups; those a group card (KIND:group) gives stay that card's.
         var person = stored
         person.groups = try PersonRows.ownGroups(id: id, db: db)
         if book.kind == .carddav {
             let original = card.raw.map { String(decoding: $0, as: UTF8.self) }
-            let text = original.map { VCardPatch.apply(person, to: $0, now: now) }
+            let text = original.map { VCardPatch.apply(person, to: $0, now: now, removedFields: removedFields) }
                 ?? VCardPatch.newCard(person, uid: person.uid ?? UUID().uuidString.lowercased(), now: now)
             try db.execute(sql: "UPDATE book_card SET raw = ?, dirty = ? WHERE person_id = ?",
                            arguments: [Data(text.utf8), card.dirty == .new ? BookCard.Dirty.new : .changed, id])
@@ -68,7 +69,7 @@ enum BookCards {
         }
         let folder = try checkedFolder(card, book)
         let original = String(decoding: try folder.read(card.href), as: UTF8.self)
-        let etag = try folder.write(card.href, Array(VCardPatch.apply(person, to: original, now: now).utf8))
+        let etag = try folder.write(card.href, Array(VCardPatch.apply(person, to: original, now: now, removedFields: removedFields).utf8))
         try db.execute(sql: "UPDATE book_card SET etag = ? WHERE person_id = ?", arguments: [etag, id])
     }
 

@@ -7,13 +7,15 @@ import HeraldCore
 /// the write. A grouped number or address (`item1.TEL` with `item1.X-ABLabel`, as Apple's Contacts writes them) keeps
 /// its group, so its label stays with it; the label of one that is gone goes too. CATEGORIES (the person's groups)
 /// changes only when the groups do: then the card's first CATEGORIES line is written in its place (the others go), or
-/// one is added after the managed properties; a person without groups gets none.
+/// one is added after the managed properties; a person without groups gets none. Custom fields live in their own
+/// `X-` lines, changed only where their values do (`FieldLines`).
 enum VCardPatch {
     /// The properties Herald writes; a grouped one (`item1.TEL`) counts as its name.
     static let managed: Set<String> = ["FN", "N", "ORG", "TEL", "EMAIL", "NOTE", "REV"]
 
-    /// `original` with the person's properties in place of the managed ones (only its first card is changed).
-    static func apply(_ person: Person, to original: String, now: Date) -> String {
+    /// `original` with the person's properties in place of the managed ones (only its first card is changed); the
+    /// X- lines of the custom fields in `removedFields` go.
+    static func apply(_ person: Person, to original: String, now: Date, removedFields: Set<String> = []) -> String {
         let ending = original.utf8.contains(0x0D) ? "\r\n" : "\n"
         // By scalars: "\r\n" is one Character, which a split on "\n" would not see.
         var physical = original.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
@@ -37,11 +39,12 @@ enum VCardPatch {
         }
         let groups = Groups(firstCardOf: logical, person: person)
         let categories = Categories(firstCardOf: logical, person: person)
+        let fields = FieldLines(firstCardOf: logical, person: person, removed: removedFields)
         var fresh = properties(person, version: version, now: now, groups: groups)
         if categories.changed && !categories.hadLine { fresh += categories.lines }
         var out: [String] = []
         var placed = false, inFirstCard = false, done = false, categoriesPlaced = false
-        for lines in logical {
+        for (index, lines) in logical.enumerated() {
             let property = name(of: lines[0])
             if !done && property == "BEGIN" { inFirstCard = true }
             if inFirstCard && !done {
@@ -54,8 +57,13 @@ enum VCardPatch {
                     continue
                 }
                 if let group = group(of: lines[0]), groups.orphaned.contains(group) { continue }
+                if let replacement = fields.replaced[index] {
+                    out += replacement
+                    continue
+                }
                 if property == "END" {
                     if !placed { out += fresh; placed = true }
+                    out += fields.added
                     done = true
                 }
             }
@@ -68,7 +76,8 @@ enum VCardPatch {
     static func newCard(_ person: Person, uid: String, now: Date) -> String {
         let head: [String] = ["BEGIN:VCARD", "VERSION:3.0", "PRODID:-//Herald//Herald//EN"] + fold("UID:" + VCardWriter.escape(uid))
         let categories = VCardWriter.categories(person.groups).map(fold) ?? []
-        let lines: [String] = head + properties(person, version: "3.0", now: now) + categories + ["END:VCARD"]
+        let lines: [String] = head + properties(person, version: "3.0", now: now) + categories + fieldLines(person.customFields)
+            + ["END:VCARD"]
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 

@@ -52,7 +52,8 @@ extension ContactStore {
             var person = draft.applied(to: stored, parser: parser)
             person.revision = max(now, stored.revision ?? .distantPast)
             try PersonRows.update(person, id: id, db: db, now: now)
-            try BookCards.written(person, id: id, db: db, now: now)
+            let removed = Set(stored.customFields.keys).subtracting(person.customFields.keys)
+            try BookCards.written(person, id: id, db: db, now: now, removedFields: removed)
             try PersonRows.bumpGeneration(db)
             person.updatedAt = now
             return person

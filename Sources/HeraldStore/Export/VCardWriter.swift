@@ -23,6 +23,10 @@ public enum VCardWriter {
         }
         if let note = p.note { lines.append("NOTE:" + escape(note)) }
         if let categories = categories(p.groups) { lines.append(categories) }
+        // Custom fields as the X- lines they are read from (`X-SHIRT-SIZE:L`), so an export imports them again.
+        for name in p.customFields.keys.sorted() where !(p.customFields[name] ?? "").isEmpty {
+            lines.append(PersonalFields.vCardProperty(for: name) + ":" + escape(p.customFields[name] ?? ""))
+        }
         if let rev = p.revision {
             let f = ISO8601DateFormatter()
             f.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]

@@ -3,11 +3,15 @@ import HeraldCore
 
 /// Maps CSV rows to people. Understands Google Contacts exports (old "Given Name/Family Name" and
 /// new "First Name/Last Name" headers, " ::: " multi-values), Outlook exports, and plain CSV with
-/// name/first/last/phone/email/organization headers (any case).
+/// name/first/last/phone/email/organization/notes headers (any case). Every other column is kept as a custom field
+/// named after its title ("Shirt size" → `SHIRT_SIZE`, `PersonalFields`); Google's "Custom Field 1 - Label/Value"
+/// pair is named by the row's label.
 struct CSVContactReader {
     private var records: CSVRecordReader
     private let parser: PhoneParseCache
     private var columns: [Column]?
+    /// Problems of the header that skip no row (a column that cannot be a field), told with the first person read.
+    private var headerIssues: [(line: Int, message: String)] = []
 
     init(records: CSVRecordReader, parser: PhoneParseCache) {
         self.records = records
@@ -17,7 +21,11 @@ struct CSVContactReader {
     var bytesRead: Int { records.bytesRead }
 
     enum Role: Equatable {
-        case first, middle, last, full, org, nickname, uid
+        case first, middle, last, full, org, nickname, uid, note
+        /// A column kept as the custom field of this name; `title` as written, for messages.
+        case field(name: String, title: String)
+        /// Google's "Custom Field N - Value": the field named by the row's "- Label" (or "- Type") column, else `title`.
+        case labeledField(title: String, labelColumn: Int?)
         /// Google's "Labels" (" ::: " between them), Outlook's "Categories" (";" between them): the person's groups.
         case groups(separator: String)
         case phone(label: String?, labelColumn: Int?)
@@ -46,6 +54,7 @@ struct CSVContactReader {
             case "family name", "last name", "last", "lastname", "surname", "family": return Column(role: .last)
             case "name", "full name", "fullname", "display name", "fn", "contact name": return Column(role: .full)
             case "nickname": return Column(role: .nickname)
+            case "notes", "note": return Column(role: .note)
             case "uid", "id": return Column(role: .uid)
             case "labels", "group membership", "groups", "group": return Column(role: .groups(separator: " ::: "))
             case "categories", "category": return Column(role: .groups(separator: ";"))
@@ -62,7 +71,9 @@ struct CSVContactReader {
                 if stem.hasPrefix("e-mail") || stem.hasPrefix("email") {
                     return Column(role: .email(label: nil, labelColumn: labelColumn))
                 }
-                return Column(role: .ignored)
+                let title = String(headers[i].trimmedSpaces.dropLast(" - value".count))
+                if stem.hasPrefix("custom field") { return Column(role: .labeledField(title: title, labelColumn: labelColumn)) }
+                return field(title)
             }
             if h.hasSuffix(" - type") || h.hasSuffix(" - label") { return Column(role: .ignored) }
             // Outlook and plain files.
@@ -84,8 +95,39 @@ struct CSVContactReader {
                 else if h.contains("other") { label = "other" }
                 return Column(role: .phone(label: label, labelColumn: nil))
             }
-            return Column(role: .ignored)
+            return field(headers[i])
         }
+    }
+
+    /// A column Herald has no place for: the custom field its title names (an untitled column is left out).
+    private static func field(_ title: String) -> Column {
+        let written = title.trimmedSpaces
+        guard !written.isEmpty else { return Column(role: .ignored) }
+        switch PersonalFields.fieldName(from: written) {
+        case .success(let name): return Column(role: .field(name: name, title: written))
+        case .failure: return Column(role: .field(name: "", title: written))   // refused: told once, by `checkFields`
+        }
+    }
+
+    /// The header's field columns checked once: a title that cannot name a field, or names the same field as a
+    /// column before it, is left out with a problem (told with the first person).
+    private static func checkFields(_ columns: inout [Column], line: Int) -> [(line: Int, message: String)] {
+        var issues: [(line: Int, message: String)] = []
+        var taken: [String: String] = [:]
+        for i in columns.indices {
+            guard case .field(let name, let title) = columns[i].role else { continue }
+            if name.isEmpty, case .failure(let refusal) = PersonalFields.fieldName(from: title) {
+                issues.append((line, "column \(refusal) (its values are not kept)"))
+                columns[i].role = .ignored
+            } else if let first = taken[name] {
+                issues.append((line, "column \"\(TerminalSafeText.sanitize(title))\" would be the field {\(name)} as column "
+                               + "\"\(TerminalSafeText.sanitize(first))\" is: only the first is kept"))
+                columns[i].role = .ignored
+            } else {
+                taken[name] = title
+            }
+        }
+        return issues
     }
 
     mutating func next() throws -> SourceRecord? {
@@ -94,9 +136,15 @@ struct CSVContactReader {
             // A header whose quote does not close keeps the columns before that field.
             let fields = header.unterminatedQuote ? Array(header.fields.dropLast()) : header.fields
             let names = fields.map { TextDecoding.decode($0).text }
-            let cols = Self.columns(for: names)
+            var cols = Self.columns(for: names)
+            headerIssues = Self.checkFields(&cols, line: header.line)
             columns = cols
-            let useful = cols.contains { if case .ignored = $0.role { return false }; return true }
+            let useful = cols.contains {
+                switch $0.role {
+                case .ignored, .field, .labeledField: return false
+                default: return true
+                }
+            }
             if !useful {
                 return .failure(line: header.line, message:
                     "the header names no known column (expected e.g. name, first name, last name, phone, email, organization)")
@@ -138,6 +186,10 @@ struct CSVContactReader {
         var p = Person()
         var middle = ""
         var extraPhones = 0, extraEmails = 0
+        var fields = CustomFieldGatherer()
+        func field(_ name: Result<String, PersonalFields.NameRefusal>, _ title: String, _ value: String) {
+            if let problem = fields.add(name, title: title, value: value, line: record.line) { issues.append((record.line, "row's " + problem)) }
+        }
         for (i, column) in columns.enumerated() where i < values.count {
             let v = values[i]
             if v.isEmpty { continue }
@@ -148,7 +200,12 @@ struct CSVContactReader {
             case .full: p.formattedName = clamp(v, FieldLimits.text, "name")
             case .org: p.organization = clamp(v, FieldLimits.text, "organization")
             case .uid: p.uid = clamp(v, FieldLimits.text, "uid")
+            case .note: p.note = clamp(v, FieldLimits.note, "notes")
             case .nickname, .ignored: break
+            case .field(let name, let title): field(.success(name), title, v)
+            case .labeledField(let title, let labelColumn):
+                let label = labelColumn.flatMap { $0 < values.count ? values[$0].trimmedSpaces : nil } ?? ""
+                field(PersonalFields.fieldName(from: label.isEmpty ? title : label), label.isEmpty ? title : label, v)
             case .groups(let separator):
                 p.groups = PersonGroups.unique(p.groups + Self.groups(v, separator: separator))
             case .phone(let label, let labelColumn):
@@ -166,6 +223,8 @@ struct CSVContactReader {
                 }
             }
         }
+        p.customFields = fields.fields
+        if let excess = fields.excess { issues.append((excess.line, "row has " + excess.message)) }
         if extraPhones > 0 {
             issues.append((record.line, "row has \(FieldLimits.phonesPerPerson + extraPhones) phone numbers: "
                            + "kept the first \(FieldLimits.phonesPerPerson)"))
@@ -189,6 +248,10 @@ struct CSVContactReader {
         }
         if !p.hasName && p.organization == nil && p.phones.isEmpty && p.emails.isEmpty {
             return .failure(line: record.line, message: "row has no name, organisation, phone number or email: skipped")
+        }
+        if !headerIssues.isEmpty {
+            issues = headerIssues + issues
+            headerIssues = []
         }
         return .person(p, line: record.line, issues: issues)
     }

@@ -325,6 +325,8 @@ struct CardBuilder {
     /// Numbers and emails beyond the limits of one person, and the line of the first of each.
     var extraPhones = (count: 0, line: 0)
     var extraEmails = (count: 0, line: 0)
+    /// The card's `X-` properties that are a person's own fields (not a tool's bookkeeping, not grouped).
+    var fields = CustomFieldGatherer()
 
     init(parser: PhoneParseCache, dates: RevisionDates) {
         self.parser = parser
@@ -402,6 +404,8 @@ struct CardBuilder {
         "cell": "mobile", "mobile": "mobile", "iphone": "iphone", "work": "work", "home": "home", "fax": "fax",
         "main": "main", "pager": "pager", "other": "other", "car": "car", "video": "video", "text": "text",
     ]
+
+    private static let extensionPrefix = Array("X-".utf8)
 
     static let ignoredTypes: Set<String> = ["voice", "pref", "internet", "x400", "msg", "bbs", "modem", "isdn", "pcs"]
 
@@ -493,7 +497,11 @@ struct CardBuilder {
                 groupLabels[g] = label.lowercased()
             }
         default:
-            break
+            // `X-SHIRT-SIZE:L`, a custom field; a grouped one (`item1.X-ABDATE`) means something only with its label.
+            guard p.group == nil, p.name.utf8.starts(with: Self.extensionPrefix),
+                  let name = PersonalFields.fieldName(fromVCardProperty: p.name) else { return }
+            let value = Self.unescape(Substring(text(p, line: line)))
+            if let problem = fields.add(name, title: p.name, value: value, line: line) { note(line, problem) }
         }
     }
 
@@ -506,6 +514,8 @@ struct CardBuilder {
             note(extraEmails.line, "card has \(FieldLimits.emailsPerPerson + extraEmails.count) emails: "
                  + "kept the first \(FieldLimits.emailsPerPerson)")
         }
+        person.customFields = fields.fields
+        if let excess = fields.excess { note(excess.line, "card has " + excess.message) }
         if unlistedIssues > 0 {
             issues.append((issues.last?.line ?? line, "\(unlistedIssues) more problems in this card not listed"))
         }

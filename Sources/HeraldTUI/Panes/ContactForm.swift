@@ -1,7 +1,8 @@
 import HeraldCore
 
 /// The form `a` and `e` open in Contacts: one row per field of the contact's card (First name … Note, a row per
-/// number and address, and always an empty one more to add another), each a text field. Saving reads the rows as the
+/// number, address and custom field — "SHIRT_SIZE: L" — and always an empty one more to add another), each a text
+/// field; a custom field emptied is removed. Saving reads the rows as the
 /// card they stand for, with the card's own checks: a row with a problem keeps the form open, marked, with the
 /// cursor on it. Ctrl-o hands the same card to $EDITOR.
 nonisolated struct ContactForm {
@@ -52,7 +53,7 @@ nonisolated struct ContactForm {
         func value(_ field: String) -> String { rows.first { $0.field == field }?.value.text ?? "" }
         let name = [value("First name"), value("Last name")].filter { !$0.isEmpty }.joined(separator: " ")
         title = personId == nil ? "New contact" : "Edit " + (name.isEmpty ? value("Name") : name)
-        for field in ["Phone", "Email"] { keepOneEmpty(field) }
+        for field in Self.repeating { keepOneEmpty(field) }
         opened = cardText
     }
 
@@ -130,9 +131,12 @@ nonisolated struct ContactForm {
         return .none
     }
 
-    /// Rows of `field` (Phone, Email) end with exactly one empty row, where another one is typed.
+    /// The fields a card repeats, each with an empty row more to type another in.
+    static let repeating = ["Phone", "Email", "Field"]
+
+    /// Rows of `field` (Phone, Email, Field) end with exactly one empty row, where another one is typed.
     private mutating func keepOneEmpty(_ field: String) {
-        guard field == "Phone" || field == "Email", let last = rows.lastIndex(where: { $0.field == field }) else { return }
+        guard Self.repeating.contains(field), let last = rows.lastIndex(where: { $0.field == field }) else { return }
         if !rows[last].value.text.isEmpty {
             rows.insert(Row(field: field, value: TextFieldState()), at: last + 1)
             return

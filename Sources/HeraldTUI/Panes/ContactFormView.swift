@@ -33,7 +33,12 @@ nonisolated enum ContactFormView {
             canvas.put(TextFit.truncate(line.text, to: labelWidth - 1), x: inside.x, y: y,
                        style: focused ? Style(.accent, .bold) : Style(.modal), clip: inside)
             let field = Rect(x: inside.x + labelWidth, y: y, width: max(0, inside.width - labelWidth), height: 1)
-            let placeholder = form.rows[i].field == "Phone" ? "mobile: +385 91 234 5678" : form.rows[i].field == "Email" ? "name@example.com" : ""
+            let placeholder = switch form.rows[i].field {
+            case "Phone": "mobile: +385 91 234 5678"
+            case "Email": "name@example.com"
+            case "Field": "SHIRT_SIZE: L  (a message uses it as {SHIRT_SIZE})"
+            default: ""
+            }
             TextFieldView.render(into: &canvas, rect: field, state: &form.rows[i].value, focused: focused,
                                  placeholder: focused ? placeholder : "")
         }
