@@ -15,6 +15,7 @@ extension PlatformEngine {
     ]
 
     nonisolated func listConversations(_ call: EngineCall<ListConversations>) async throws -> ConversationList {
+        await collectRepliesOnRead()
         let query = call.request.query
         var input = WireInput()
         var unreadOnly = false
@@ -34,6 +35,7 @@ extension PlatformEngine {
     }
 
     nonisolated func getConversation(_ call: EngineCall<GetConversation>) async throws -> ConversationThread {
+        await collectRepliesOnRead()
         var input = WireInput()
         let number = Self.numberQuery("number", call.path.number, &input)
         let before = Self.timeQuery("before", call.request.query["before"], &input)
@@ -49,6 +51,12 @@ extension PlatformEngine {
         input.identifier("upTo", call.body.upTo, maxLength: Self.maxReplyId)
         try input.check("invalid seen mark")
         return try await markSeen(applicationKey: call.app.key, number: number ?? "", upTo: call.body.upTo)
+    }
+
+    /// On a terminal whose engine asks the carrier when read (Infobip directly), a read of conversations first collects
+    /// the replies the carrier holds (at most every `repliesInterval`), so opening Conversations shows them.
+    nonisolated func collectRepliesOnRead() async {
+        if config.collectReportsOnRead { await collectReplies() }
     }
 
     /// A number of a path or query: E.164 digits (a leading plus allowed); noted as refused otherwise.

@@ -44,8 +44,9 @@ import Testing
         let s = try await ServerHarness()
         defer { s.stop() }
         let changes = ServerRoutes.all.filter { [.send, .admin, .inboxWrite].contains($0.access) }
-        // Send, messages create and update, settings, inbox seen, taking back or moving a held bulk, opting out or in.
-        #expect(changes.count == 9)
+        // Send, messages create and update, settings, inbox seen, taking back or moving a held bulk, opting out or in,
+        // marking a conversation's replies seen.
+        #expect(changes.count == 10)
         for route in changes {
             let answer = try await Self.answerBeforeTheBody(route, s, headers: "Authorization: App \(s.viewer)\r\n")
             #expect(answer.status == 403, "\(route.method) \(route.path)")
