@@ -46,6 +46,8 @@ public struct InfobipPlatform: PlatformConnector {
                                               memory: dataDirectory.appendingPathComponent(Self.mobileBaseURLFileName))
         return PlatformConnection(kind: .infobip(settings.baseURL),
                                   transport: InfobipTransport(local: EmbeddedTransport(engine: engine), mobile: mobile),
-                                  credentials: credentials, linkExample: engine.config.linkExample)
+                                  credentials: credentials,
+                                  events: InfobipEventSource(engine: engine, applicationKey: credentials.applicationKey),
+                                  linkExample: engine.config.linkExample)
     }
 }

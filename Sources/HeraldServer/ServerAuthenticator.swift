@@ -40,8 +40,8 @@ struct ServerAuthenticator: AuthenticatorMiddleware {
     private func identify(_ request: Request) async throws -> Caller {
         let path = request.uri.path
         if access == .carrierReports {
-            // The token is the key: a wrong one counts as a failure.
-            guard let token = PlatformEngine.carrierReportsPath.match(path)?["token"],
+            // The token is the key (the report and the inbound webhook share it): a wrong one counts as a failure.
+            guard let token = (PlatformEngine.carrierReportsPath.match(path) ?? PlatformEngine.carrierInboundPath.match(path))?["token"],
                   try await engine.acceptsCarrierReportToken(token) else { throw APIError.unauthorized }
             return .carrier
         }

@@ -128,6 +128,19 @@ struct ServerHandlers: Sendable {
         return WireAnswer.response(APIResponse(status: 204))
     }
 
+    /// SMS people sent back, pushed by the carrier: kept (each once, whichever replica or pull had it first) before the
+    /// answer, so a 2xx tells the carrier it may forget them and anything else has it call again.
+    func carrierInbound(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let body = try await WireRequest.body(of: request, context: context, options: options)
+        do { _ = try await engine.storePushedReplies(body) } catch let error as CarrierReportsError {
+            switch error {
+            case .notPushed: throw APIError.notFound("no endpoint POST \(request.uri.path)")
+            case .unreadable: throw APIError.badRequest(error.description, validationErrors: ["results": [error.description]])
+            }
+        }
+        return WireAnswer.response(APIResponse(status: 204))
+    }
+
     // MARK: - The engine's wire routes
 
     /// A wire route handed to the engine: a server key becomes the application's secret (its code on inbox routes);

@@ -43,6 +43,9 @@ enum ServerRoutes {
         ServerRoute(.post, PlatformEngine.carrierReportsPath, .carrierReports) { handlers, request, context in
             try await handlers.carrierReports(request, context)
         },
+        ServerRoute(.post, PlatformEngine.carrierInboundPath, .carrierReports) { handlers, request, context in
+            try await handlers.carrierInbound(request, context)
+        },
     ]
 
     static let all: [ServerRoute] = own + PlatformEngine.routes

@@ -14,7 +14,8 @@ import HeraldTestKit
 // A test makes a person answer with POST /stand-in/inbound {"from": "385911234567", "text": "yes, see you"}: the message
 // waits for GET /sms/1/inbox/reports (the sent log gets "inbound-taken messageId" when a read takes it) and is pushed to
 // the inbound webhooks set by POST /stand-in/inbound-webhooks {"urls": [...], "repeats": N} ("inbound-webhook STATUS
-// messageId URL" per call), all before the answer {"messageId": ..., "pushes": [{"url", "answer", "at"}]}.
+// messageId URL" per call), all before the answer {"messageId": ..., "pushes": [{"url", "answer", "at"}]};
+// POST /stand-in/inbound-again {"messageIds": [...]} pushes messages received before once more.
 
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()

@@ -37,8 +37,22 @@ extension StandInState {
         let message = Inbound(messageId: UUID().uuidString.lowercased(), from: from, to: to, text: text, receivedAt: now())
         inbound.append(message)
         inboundReceived.append(message)
+        await push(message)
+        return message.messageId
+    }
+
+    /// Pushes received messages (taken by the pull or not) to the inbound webhooks again, as Infobip calls again when
+    /// it is unsure a call arrived. Answers how many it knew.
+    @discardableResult
+    public func pushInboundAgain(_ messageIds: [String]) async -> Int {
+        let messages = messageIds.compactMap { id in inboundReceived.first { $0.messageId == id } }
+        for message in messages { await push(message) }
+        return messages.count
+    }
+
+    /// One body per message, to each inbound webhook `inboundWebhookRepeats` times, each answer recorded.
+    private func push(_ message: Inbound) async {
         let (urls, repeats) = (inboundWebhooks, inboundWebhookRepeats)
-        guard !urls.isEmpty else { return message.messageId }
         let body = StandInRoutes.json(StandInRoutes.inboundBody([message], pending: 0))
         for url in urls {
             for _ in 0..<repeats {
@@ -47,7 +61,6 @@ extension StandInState {
                 noteInSentLog("inbound-webhook \(answer) \(message.messageId) \(url)")
             }
         }
-        return message.messageId
     }
 
     /// Where received SMS are pushed (Infobip's "forward to HTTP" action of a number), each body `repeats` times.
@@ -124,6 +137,23 @@ extension StandInRoutes {
             ["url": $0.url, "answer": $0.answer, "at": $0.at.timeIntervalSince1970] as [String: Any]
         }
         return (200, [:], Self.json(["messageId": id, "pushes": pushes]))
+    }
+
+    /// `POST /stand-in/inbound-again` `{"messageIds": [...]}`: pushes received messages to the webhooks once more; the
+    /// answer is as `controlInbound`'s, for the first of them.
+    func controlInboundAgain(_ body: Data) async -> (Int, [String: String], Data) {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+              let ids = object["messageIds"] as? [String], !ids.isEmpty else {
+            return (400, [:], Self.legacyError("BAD_REQUEST", "messageIds is needed"))
+        }
+        let before = await state.inboundPushes.count
+        guard await state.pushInboundAgain(ids) == ids.count else {
+            return (404, [:], Self.legacyError("NOT_FOUND", "no such received message"))
+        }
+        let pushes = await state.inboundPushes.dropFirst(before).map {
+            ["url": $0.url, "messageId": $0.messageId, "answer": $0.answer, "at": $0.at.timeIntervalSince1970] as [String: Any]
+        }
+        return (200, [:], Self.json(["messageIds": ids, "pushes": Array(pushes)]))
     }
 
     /// `POST /stand-in/inbound-webhooks` `{"urls": [...], "repeats": N}`: where received SMS are pushed from now on.

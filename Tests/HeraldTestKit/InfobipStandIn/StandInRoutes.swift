@@ -73,6 +73,8 @@ public struct StandInRoutes: Sendable {
             return await inboundMessages(query)
         case ("POST", ["stand-in", "inbound"]):
             return await controlInbound(body)
+        case ("POST", ["stand-in", "inbound-again"]):
+            return await controlInboundAgain(body)
         case ("POST", ["stand-in", "inbound-webhooks"]):
             return await controlInboundWebhooks(body)
         case (_, let s) where s.count >= 3 && s[0] == "sms" && s[1] == "1" && s[2] == "bulks":
