@@ -150,7 +150,7 @@ public struct AnswerSender: Sendable, Hashable {
         self.warning = warning
     }
 
-    /// What it says of a configured sender (a value of `[send] sender`).
+    /// What it says of a configured sender (the config's `sender`).
     public init(configured sender: String?) {
         let trimmed = sender?.trimmingCharacters(in: .whitespaces)
         guard let value = trimmed, !value.isEmpty else {
@@ -162,7 +162,7 @@ public struct AnswerSender: Sendable, Hashable {
         switch kind {
         case .alphanumeric:
             warning = "the sender \"\(value)\" is alphanumeric: people cannot reply to it; answers reach a person only "
-                + "from a numeric sender or the account's number (set [send] sender to one)"
+                + "from a numeric sender or the account's number (set sender in config.toml to one)"
         case .numeric:
             warning = nil
         case nil:
