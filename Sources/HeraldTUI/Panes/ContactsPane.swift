@@ -245,6 +245,7 @@ public final class ContactsPane: LivePane {
         detailScroll = max(0, min(detailScroll, max(0, lines.count - inside.height)))
         for (row, line) in lines.dropFirst(detailScroll).prefix(inside.height).enumerated() {
             let heading = line == "Numbers" || line.hasPrefix("Suggested") || line.hasPrefix("Bulks") || line.hasPrefix("Conversation (")
+                || line.hasPrefix("Fields (")
             let onCursor = detailScroll + row == cursorLine
             let style = onCursor ? Style(.selection) : Style(heading ? .title : .modal)
             if onCursor { canvas.fill(Rect(x: inside.x, y: inside.y + row, width: inside.width, height: 1), style: style) }

@@ -34,11 +34,19 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
     public let emails: [String]
     /// The groups the person is in (vCard CATEGORIES, tags); `:group NAME` lists everyone in one.
     public let groups: [String]
+    /// The person's custom fields (`SHIRT_SIZE`, "L"), by name; a message uses each as `{SHIRT_SIZE}`.
+    public let customFields: [CustomField]
     public let numbers: [Number]
     public let badge: InvitationBadge
     public let bulkIds: [String]
     /// Why the person is suggested; nil when they are not among the current suggestions.
     public let reasons: [String]?
+
+    /// One custom field of the person, as shown.
+    public struct CustomField: Sendable, Hashable {
+        public let name: String
+        public let value: String
+    }
 
     public init(detail: PersonDetail, reasons: [String]?) {
         let person = detail.person
@@ -48,6 +56,11 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
         organization = person.organization.map(safe)
         emails = person.emails.map { e in safe((e.label.map { "\($0): " } ?? "") + e.address) }
         groups = person.groups.map(safe)
+        customFields = person.customFields.keys.sorted().map { name in
+            // A value may hold line breaks: shown on one line, each as "⏎".
+            let value = (person.customFields[name] ?? "").replacingOccurrences(of: "\n", with: " ⏎ ")
+            return CustomField(name: safe(name), value: safe(value))
+        }
         let plan = person.smsPlan
         let choosable = Set(person.smsCapableNumbers)
         var listed = Set<String>()
@@ -96,6 +109,11 @@ nonisolated public struct PersonDetailView: Sendable, Hashable {
         out.append("State: \(badge.text)")
         for email in emails { out.append("Email: \(email)") }
         if !groups.isEmpty { out.append("Groups: \(groups.joined(separator: ", "))  (:group NAME lists everyone in one)") }
+        if !customFields.isEmpty {
+            out.append("")
+            out.append("Fields (a message uses each as {NAME}; e edits them)")
+            for field in customFields { out.append("  \(field.name): \(field.value)") }
+        }
         out.append("")
         out.append("Numbers")
         if numbers.isEmpty { out.append("  (no phone number)") }
