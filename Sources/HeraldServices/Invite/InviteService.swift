@@ -178,6 +178,13 @@ public actor InviteService {
         var composed = message
         if let text = email?.text ?? answer { composed.text = text }
         if answer == nil { try requireSenderName(fields, in: composed) }
+        // Personal fields are filled here, per recipient, into a text of its own (SMS: an email has one text for all).
+        let template = MessageTemplate(text: composed.text, linkPlaceholder: composed.placeholder)
+        var personal: PersonalPlan?
+        if answer == nil, PersonalText.isPersonal(template) {
+            guard email == nil else { throw InviteError.personalFieldsInEmail(PersonalText.fields(of: template)) }
+            personal = PersonalPlan(template: template, choice: options.missing)
+        }
         var result = InviteResult()
         result.reconciled = await reconcileQueued()
         // Held by the platform until then (a scheduled send, else the undo window); nil: it leaves now.
@@ -185,8 +192,9 @@ public actor InviteService {
             .map { Date(epochMilliseconds: $0.epochMilliseconds) }   // to the millisecond, as the ledger and the wire keep it
         result.sendAt = sendAt
 
-        var candidates = try email == nil ? plan(targets, fields: fields, skipped: &result.skipped)
+        var candidates = try email == nil ? plan(targets, fields: fields, personal: personal, skipped: &result.skipped)
             : planEmail(targets, fields: fields, skipped: &result.skipped)
+        try refuseMissing(candidates, policy: options.policy)
         if let answer {
             for i in candidates.indices {
                 candidates[i].clientData = nil
@@ -329,6 +337,10 @@ public actor InviteService {
         var personId: Int64?
         var correlator: String
         var clientData: [String]?
+        /// The person's name as shown; nil for a number outside the book.
+        var name: String? = nil
+        /// Personal fields with no value and no fallback (the send was given no choice for them).
+        var missing: [String] = []
         /// Its own text: personal fields filled (link and client fields left to the platform), or an answer as
         /// written; nil: the message's.
         var text: String?
@@ -408,8 +420,8 @@ public actor InviteService {
 
     /// The numbers to send to, each once (the resend policy is applied when they are claimed); everything
     /// left out goes to `skipped`.
-    func plan(_ targets: [InviteTarget], fields: [String: String],
-                      skipped: inout [SkippedRecipient]) throws -> [Candidate] {
+    func plan(_ targets: [InviteTarget], fields: [String: String], personal: PersonalPlan? = nil,
+              skipped: inout [SkippedRecipient]) throws -> [Candidate] {
         var wanted: [(e164: String, person: Person?)] = []
         for target in targets {
             switch target {
@@ -436,6 +448,7 @@ public actor InviteService {
                 wanted.append((e164, owner))
             }
         }
+        try personal?.checkKnown(people: wanted.compactMap(\.person))
         var seen = Set<String>()
         var out: [Candidate] = []
         for (e164, person) in wanted {
@@ -448,8 +461,19 @@ public actor InviteService {
                 values[ClientField.receiverName.rawValue] = person.displayName
             }
             let data = ClientDataCleaning.clientData(from: values)
-            out.append(Candidate(e164: e164, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
-                                 clientData: data.isEmpty ? nil : data))
+            var candidate = Candidate(e164: e164, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
+                                      clientData: data.isEmpty ? nil : data, name: person?.displayName)
+            if let personal {
+                switch try personal.text(for: person) {
+                case .text(let text, let missing):
+                    candidate.text = text
+                    candidate.missing = missing
+                case .leftOut(let reason):
+                    skipped.append(SkippedRecipient(address: e164, personId: person?.id, reason: reason))
+                    continue
+                }
+            }
+            out.append(candidate)
         }
         return out
     }

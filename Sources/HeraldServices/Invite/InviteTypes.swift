@@ -32,6 +32,9 @@ public struct InviteOptions: Sendable, Hashable {
     public var email: EmailOptions?
     /// What the send was estimated to cost (its preview's): each bulk keeps the sum over its recipients.
     public var estimate: PriceEstimate?
+    /// What happens to a recipient whose personal field (`{FIRST_NAME}`, `{TEAM}`…) is empty and has no fallback in
+    /// the message; nil: such a send is refused (`InviteError.missingFields`) and a preview lists them.
+    public var missing: MissingFieldChoice?
 
     public init(messageKey: String? = nil, sender: String? = nil, fields: [String: String] = [:],
                 policy: ResendPolicy = .default, resendOf: String? = nil, sendAt: Date? = nil, now: Bool = false,
@@ -46,6 +49,33 @@ public struct InviteOptions: Sendable, Hashable {
         self.sender = sender
         self.fields = fields
         self.policy = policy
+    }
+}
+
+/// What a send does with a recipient whose personal field is empty and has no fallback in the message: never a blank.
+public enum MissingFieldChoice: Sendable, Hashable {
+    /// They are left out (listed in `skipped`, with the field).
+    case leaveOut
+    /// They are sent this text in the field's place, by field name (`["FIRST_NAME": "there"]`); a missing field with
+    /// no text here refuses the send (`InviteError.noFallback`).
+    case fallback([String: String])
+}
+
+/// A recipient whose personal field is empty and has no fallback in the message.
+public struct MissingField: Sendable, Hashable, Codable {
+    /// E.164 with the plus.
+    public var address: String
+    public var personId: Int64?
+    /// The person's name as shown, nil for a number outside the address book.
+    public var name: String?
+    /// The field's name (`FIRST_NAME`).
+    public var field: String
+
+    public init(address: String, personId: Int64?, name: String?, field: String) {
+        self.address = address
+        self.personId = personId
+        self.name = name
+        self.field = field
     }
 }
 
@@ -200,6 +230,14 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
     case platformRefused(String)
     /// The platform did not answer; the recipients stay queued and are checked again before the next send.
     case platformUncertain(String, queued: Int)
+    /// Recipients whose personal field is empty and has no fallback, and no choice was made (leave out, or a fallback).
+    case missingFields([MissingField])
+    /// `MissingFieldChoice.fallback` gives no text for a field some recipient lacks.
+    case noFallback(String)
+    /// The message uses a field that is neither a standard nor a client field, and no recipient has it.
+    case fieldNobodyHas(String, known: [String])
+    /// An email invitation cannot carry each recipient's own text: personal fields are for SMS.
+    case personalFieldsInEmail([String])
     /// An answer with no text.
     case emptyAnswer
     /// An answer longer than one destination's text may be.
@@ -236,6 +274,21 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
             return "no contact with id \(id): list contacts with `herald contacts list`"
         case .platformRefused(let text):
             return "the platform refused the invitations: \(text); nothing was sent and the recipients are marked failed"
+        case .missingFields(let list):
+            let shown = list.prefix(5).map { "\($0.name.map { TerminalSafeText.sanitize($0) } ?? $0.address) (\($0.field))" }
+            let more = list.count > 5 ? " and \(list.count - 5) more" : ""
+            let fields = Array(Set(list.map(\.field))).sorted()
+            return "\(counted(list.count, "recipient")) \(list.count == 1 ? "has" : "have") no value for a field the message uses: "
+                + shown.joined(separator: ", ") + more + ". Nothing was sent: leave them out (--missing leave-out) or give a fallback "
+                + "(--missing fallback " + fields.map { "--fallback \($0)=TEXT" }.joined(separator: " ") + ")"
+        case .noFallback(let field):
+            return "no fallback for \(field): pass --fallback \(field)=TEXT, or leave out who lacks it (--missing leave-out); nothing was sent"
+        case .fieldNobodyHas(let field, let known):
+            return "the message uses {\(field)} and no recipient has a field \(field): nothing was sent. "
+                + "Fields: \(known.joined(separator: ", ")). Fix the message, or give it a fallback ({\(field)|text})"
+        case .personalFieldsInEmail(let fields):
+            return "an email invitation cannot fill personal fields (\(fields.map { "{\($0)}" }.joined(separator: ", "))): "
+                + "send it by SMS or use a message without them; nothing was sent"
         case .emptyAnswer:
             return "the answer is empty: write some text (nothing was sent)"
         case .answerTooLong(let count, let limit):
