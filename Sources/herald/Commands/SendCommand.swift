@@ -70,6 +70,16 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp(
+        "Recipients whose personal field ({FIRST_NAME}, {TEAM}…) is empty, with no fallback in the message: leave-out, or fallback (with --fallback).",
+        valueName: "leave-out|fallback"))
+    var missing: String?
+
+    @Option(name: .customLong("fallback"), help: ArgumentHelp(
+        "With --missing fallback: the text a recipient without this field gets instead, e.g. FIRST_NAME=there (repeatable).",
+        valueName: "FIELD=TEXT"))
+    var fallbacks: [String] = []
+
     func run() async throws {
         let targets = try allTargets()
         guard !targets.isEmpty || segment != nil else { throw Output.failure(InviteError.noTargets.userMessage) }
@@ -116,6 +126,7 @@ struct SendCommand: AsyncParsableCommand {
         if let maxCost, !(maxCost >= 0 && maxCost.isFinite) {
             throw Output.failure("--max-cost must be an amount of 0 or more, like --max-cost 5; nothing was sent")
         }
+        options.missing = try missingChoice()
         if dryRun { return try await printDryRun(resolved, options: options, ws: ws) }
         // Checked before anything reaches the ledger; each bulk keeps its part of the estimate.
         options.estimate = try await checkCost(resolved, options: options, ws: ws)
@@ -143,6 +154,34 @@ struct SendCommand: AsyncParsableCommand {
         }
         let named = Set(earlier.compactMap { if case .person(let p) = $0 { return p.id } else { return nil } })
         return people.filter { !named.contains($0.id ?? -1) }.map { .person($0) }
+    }
+
+    /// `--missing` and `--fallback`: what a recipient without a personal field gets; nil when not said.
+    private func missingChoice() throws -> MissingFieldChoice? {
+        var given: [String: String] = [:]
+        for f in fallbacks {
+            guard let eq = f.firstIndex(of: "="), eq != f.startIndex else {
+                throw Output.failure("--fallback \"\(Output.safe(f))\" is not FIELD=TEXT (for example FIRST_NAME=there)")
+            }
+            let text = String(f[f.index(after: eq)...])
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw Output.failure("--fallback \(Output.safe(String(f[..<eq]))) is empty: a fallback is never a blank; give a text or --missing leave-out")
+            }
+            given[String(f[..<eq]).uppercased()] = text
+        }
+        switch missing?.lowercased() {
+        case nil:
+            if !given.isEmpty { throw Output.failure("--fallback needs --missing fallback") }
+            return nil
+        case "leave-out":
+            if !given.isEmpty { throw Output.failure("--missing leave-out leaves them out: drop --fallback, or pass --missing fallback") }
+            return .leaveOut
+        case "fallback":
+            if given.isEmpty { throw Output.failure("--missing fallback needs --fallback FIELD=TEXT for each field a recipient lacks") }
+            return .fallback(given)
+        default:
+            throw Output.failure("--missing \(Output.safe(missing ?? "")) is not leave-out or fallback")
+        }
     }
 
     /// `--at` read in `--tz` (or this machine's zone); nil when not given. `--at` with `--now` is refused.

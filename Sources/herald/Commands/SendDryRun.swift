@@ -28,6 +28,15 @@ extension SendCommand {
         print("\(count) SMS invitation\(count == 1 ? "" : "s") (\(preview.segments) segment\(preview.segments == 1 ? "" : "s")); "
               + "links shown as \(link): each recipient gets their own when the send is accepted")
         Self.printEstimate(preview.estimate)
+        if !preview.missing.isEmpty {
+            let fields = Array(Set(preview.missing.map(\.field))).sorted()
+            print("\(preview.missing.count) recipient field\(preview.missing.count == 1 ? " is" : "s are") empty with no fallback "
+                  + "(shown as {FIELD}); a send needs --missing leave-out, or --missing fallback "
+                  + fields.map { "--fallback \($0)=TEXT" }.joined(separator: " ") + ":")
+            var table = OutputTable(headers: ["ADDRESS", "NAME", "FIELD"], maxWidths: [18, 30, 30])
+            for m in preview.missing { table.add([m.address, TerminalSafeText.sanitize(m.name ?? ""), m.field]) }
+            print(table.render(), terminator: "")
+        }
         if !preview.skipped.isEmpty {
             print("Would skip \(preview.skipped.count):")
             var table = OutputTable(headers: ["ADDRESS", "REASON"], maxWidths: [24, 90])
@@ -45,6 +54,16 @@ struct DryRunJSON: Encodable {
         var text: String
         var encoding: String
         var segments: Int
+        var name: String?
+        /// Personal fields this recipient has no value for (left as {FIELD} in `text`).
+        var missingFields: [String]
+    }
+
+    struct Missing: Encodable {
+        var address: String
+        var personId: Int64?
+        var name: String?
+        var field: String
     }
 
     var dryRun = true
@@ -54,14 +73,21 @@ struct DryRunJSON: Encodable {
     var skipped: [SendJSON.Skipped]
     var segments: Int
     var estimate: EstimateJSON
+    /// The personal fields the message uses beyond the client fields; empty: one text for all.
+    var personalFields: [String]
+    /// Recipients whose personal field is empty with no fallback (a send needs --missing).
+    var missing: [Missing]
 
     init(_ preview: InvitePreview) {
         estimate = EstimateJSON(preview.estimate)
         sender = preview.sender
         messageKey = preview.messageKey
         recipients = preview.recipients.map {
-            Recipient(address: $0.address, personId: $0.personId, text: $0.text, encoding: $0.encoding.rawValue, segments: $0.segments)
+            Recipient(address: $0.address, personId: $0.personId, text: $0.text, encoding: $0.encoding.rawValue, segments: $0.segments,
+                      name: $0.name, missingFields: $0.missingFields)
         }
+        personalFields = preview.personalFields
+        missing = preview.missing.map { Missing(address: $0.address, personId: $0.personId, name: $0.name, field: $0.field) }
         skipped = preview.skipped.map { SendJSON.Skipped(address: $0.address, reason: $0.reason) }
         segments = preview.segments
     }
