@@ -40,7 +40,7 @@ struct BenchOptions {
             default: throw BenchError("unknown option \(flag)")
             }
         }
-        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "quiet", "deliveries", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
+        guard ["import", "search", "ui", "cli", "screens", "server", "flood", "infobip", "books", "quiet", "deliveries", "conversations", "all"].contains(command) else { throw BenchError("unknown command \(command)") }
     }
 
     static func int(_ s: String, _ flag: String) throws -> Int {
@@ -219,6 +219,11 @@ do {
         try? FileManager.default.removeItem(at: dir)
         exit(0)
     }
+    if o.command == "conversations" {
+        try await conversationsBench(o, dir: dir)
+        try? FileManager.default.removeItem(at: dir)
+        exit(0)
+    }
     if o.command == "books" {
         try await booksBench(dir: dir)
         try? FileManager.default.removeItem(at: dir)
@@ -249,8 +254,9 @@ do {
         try await booksBench(dir: dir)
         try await quietBench(dir: dir)
         try await deliveriesBench(o, dir: dir)
+        try await conversationsBench(o, dir: dir)
     }
 } catch {
-    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|books|quiet|deliveries|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
+    FileHandle.standardError.write(Data("herald-bench: \(error)\nusage: herald-bench [import|search|ui|cli|server|flood|infobip|books|quiet|deliveries|conversations|all] [--count N] [--seed S] [--format vcard|csv] [--rounds R] [--bulks B] [--per-bulk N] [--idle S]\n".utf8))
     exit(2)
 }
