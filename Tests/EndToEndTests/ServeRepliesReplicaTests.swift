@@ -130,6 +130,11 @@ import Testing
         }
         #expect(taken.count == 4)
         for url in [firstURL, secondURL] { #expect(try Self.replies(of: ivan, at: url, key: viewerKey).map(\.id) == ["race-1"]) }
+        // The desk's `herald replies list` on the second replica: three conversations of one reply each, all unread.
+        let listed = try desk.ok(["replies", "list", "--json"]).object()
+        let rows = listed["conversations"] as? [[String: Any]] ?? []
+        #expect(Set(rows.compactMap { $0["number"] as? String }) == Set([marko, ana, ivan].map { "+" + $0 }), "\(listed)")
+        #expect(rows.allSatisfy { $0["replies"] as? Int == 1 && $0["unread"] as? Int == 1 } && listed["unreadTotal"] as? Int == 3, "\(listed)")
 
         // Only this deployment's token opens the webhook; a body that is not Infobip's, or too big, is refused.
         let bad = admin.home.appendingPathComponent("bad.json")
