@@ -62,6 +62,14 @@ import Testing
 
         let one = try await h.workspace.conversations.list(from: "091 100 0001")
         #expect(one.rows.map(\.number) == [WorkspaceHarness.mobile(1)])
+
+        // The unknown number added to the book (here, or by another process) is named on the next read.
+        let other = try await h.reopen()
+        let marko = try other.contacts.insert(Person(firstName: "Marko", lastName: "Kovač",
+                                                         phones: [LabeledPhone(label: "mobile", number: other.parser.parse(WorkspaceHarness.mobile(2)))]))
+        other.close()
+        let named = try await h.workspace.conversations.list()
+        #expect(named.rows.map(\.name) == ["Marko Kovač", "Ana Horvat"] && named.rows.first?.personId == marko.id)
     }
 
     @Test func aBadNumberIsRefusedWithAReason() async throws {

@@ -30,17 +30,24 @@ public actor ConversationService {
     private static let log = Logger(label: "herald.conversations")
     let platform: PlatformClient
     let contacts: ContactStore
+    let ledger: LedgerStore
     let invites: InviteService
     let bus: EventBus
     let parser: PhoneNumberParser
     let readOnlyReason: String?
     private nonisolated let sender: AnswerSender
     private var unread = 0
+    /// The address book's person of each number looked up (nil: nobody has it), until the book changes.
+    private var names: [String: Person?] = [:]
+    /// The address book's generation `names` was read at.
+    private var namesGeneration: Int64?
+    static let maxRemembered = 50_000
 
-    init(platform: PlatformClient, contacts: ContactStore, invites: InviteService, bus: EventBus,
+    init(platform: PlatformClient, contacts: ContactStore, ledger: LedgerStore, invites: InviteService, bus: EventBus,
          parser: PhoneNumberParser, sender: String?, readOnlyReason: String?) {
         self.platform = platform
         self.contacts = contacts
+        self.ledger = ledger
         self.invites = invites
         self.bus = bus
         self.parser = parser
@@ -154,22 +161,38 @@ public actor ConversationService {
                                               + (parsed.invalidReason ?? "write it with its country code, +385911234567"))
     }
 
-    /// The person of the address book for each number that somebody has (the lowest id when several do).
+    /// The person of the address book for each number that somebody has (the lowest id when several do); numbers
+    /// looked up before are answered from memory until the book changes (in any process: its generation says).
     func people(of numbers: [String]) -> [String: Person] {
-        var ids: [String: Int64] = [:]
         do {
-            for number in Set(numbers) {
-                if let id = try contacts.personIDs(withNumber: number).min() { ids[number] = id }
+            let generation = try ledger.version().contacts
+            if generation != namesGeneration || names.count > Self.maxRemembered {
+                names = [:]
+                namesGeneration = generation
             }
-            guard !ids.isEmpty else { return [:] }
-            let people = Dictionary(try contacts.people(ids: Array(Set(ids.values))).compactMap { p in p.id.map { ($0, p) } },
-                                    uniquingKeysWith: { a, _ in a })
-            return ids.compactMapValues { people[$0] }
         } catch {
-            Self.log.warning("could not look numbers up in the address book; they show without names",
-                             metadata: ["cause": "\(logCause(error))"])
-            return [:]
+            names = [:]
+            namesGeneration = nil
         }
+        let missing = Set(numbers).filter { names[$0] == nil }
+        if !missing.isEmpty {
+            do {
+                var ids: [String: Int64] = [:]
+                for number in missing {
+                    if let id = try contacts.personIDs(withNumber: number).min() { ids[number] = id }
+                }
+                let people = ids.isEmpty ? [:] : Dictionary(
+                    try contacts.people(ids: Array(Set(ids.values))).compactMap { p in p.id.map { ($0, p) } },
+                    uniquingKeysWith: { a, _ in a })
+                for number in missing { names[number] = .some(ids[number].flatMap { people[$0] }) }
+            } catch {
+                Self.log.warning("could not look numbers up in the address book; they show without names",
+                                 metadata: ["cause": "\(logCause(error))"])
+            }
+        }
+        var found: [String: Person] = [:]
+        for number in numbers { if let person = names[number] ?? nil { found[number] = person } }
+        return found
     }
 
     static func plus(_ wire: String) -> String { wire.hasPrefix("+") ? wire : "+" + wire }

@@ -112,8 +112,9 @@ public final class Workspace: @unchecked Sendable {
         inbox = InboxService(platform: platform, cache: InboxCacheStore(database: database), bus: bus,
                              auth: config.inboxAuth(applicationCode: credentials.applicationCode), clock: clock,
                              readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
-        conversations = ConversationService(platform: platform, contacts: contacts, invites: invites, bus: bus, parser: parser,
-                                            sender: config.sender, readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
+        conversations = ConversationService(platform: platform, contacts: contacts, ledger: ledger, invites: invites, bus: bus,
+                                            parser: parser, sender: config.sender,
+                                            readOnlyReason: config.readOnlyReason ?? connection.readOnlyReason)
         suggestions = SuggestionService(contacts: contacts, ledger: ledger, history: SuggestionHistoryStore(database: database),
                                         owner: RankingOwner(email: config.ownerEmail, region: parser.defaultRegion), clock: clock)
         books = BookSyncer(books: AddressBooks(database: database, parser: parser, clock: clock), bus: bus, clock: clock)
