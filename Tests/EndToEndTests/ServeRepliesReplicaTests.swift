@@ -120,16 +120,18 @@ import Testing
         #expect(replyLines(lines).filter { $0["messageId"] as? String == early }.count <= 1, "Marko's message pushed again was not new: \(lines)")
 
         // The same call reaching both replicas at the same moment (Infobip retrying while the first is under way): both
-        // answer 204, one reply is kept.
+        // answer 204, one reply is kept, and as it says stop, Ivan is opted out for the whole team.
         let ivan = "385911000053"
         let race = admin.home.appendingPathComponent("race.json")
-        try Data(#"{"results": [{"messageId": "race-1", "from": "\#(ivan)", "to": "385991000000", "text": "Count me in", "cleanText": "me in", "keyword": "Count", "receivedAt": "2026-11-28T09:28:39.220+0000", "smsCount": 1, "price": {"pricePerMessage": 0, "currency": "EUR"}, "callbackData": ""}], "messageCount": 1, "pendingMessageCount": 0}"#.utf8).write(to: race)
+        try Data(#"{"results": [{"messageId": "race-1", "from": "\#(ivan)", "to": "385991000000", "text": "STOP please", "cleanText": "please", "keyword": "STOP", "receivedAt": "2026-11-28T09:28:39.220+0000", "smsCount": 1, "price": {"pricePerMessage": 0, "currency": "EUR"}, "callbackData": ""}], "messageCount": 1, "pendingMessageCount": 0}"#.utf8).write(to: race)
         let taken = LockedCounter()
         DispatchQueue.concurrentPerform(iterations: 4) { i in
             if (try? Self.post(hooks[i % 2], file: race)) == 204 { taken.next() }
         }
         #expect(taken.count == 4)
         for url in [firstURL, secondURL] { #expect(try Self.replies(of: ivan, at: url, key: viewerKey).map(\.id) == ["race-1"]) }
+        let optOuts = try ServeReplicaTests.curl(firstURL + "/1/social-invite/optouts", key: viewerKey)
+        #expect(optOuts.body.contains("+\(ivan)") && !optOuts.body.contains("+\(ana)"), "\(optOuts)")
         // The desk's `herald replies list` on the second replica: three conversations of one reply each, all unread.
         let listed = try desk.ok(["replies", "list", "--json"]).object()
         let rows = listed["conversations"] as? [[String: Any]] ?? []
