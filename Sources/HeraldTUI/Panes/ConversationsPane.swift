@@ -92,7 +92,7 @@ public final class ConversationsPane: LivePane {
         list.count = vm.rows.count
         list.select(vm.cursor)
         let rows = vm.rows, now = clock.now()
-        let nameWidth = max(12, min(28, rect.width / 4))
+        let nameWidth = max(24, min(30, rect.width / 3))        // "+385911234567 (unknown)" whole
         ListView.render(into: &canvas, rect: rect, state: &list) { canvas, rowRect, row in
             let r = rows[row.index]
             let unread = r.unread > 0
