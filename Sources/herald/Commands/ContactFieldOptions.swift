@@ -29,9 +29,16 @@ struct ContactFieldOptions: ParsableArguments {
         valueName: "address"))
     var emails: [String] = []
 
+    @Option(name: .customLong("field"), help: ArgumentHelp(
+        "A field of the person a message can use, NAME=VALUE (\"Shirt size=L\" is {SHIRT_SIZE}); repeat for more. Sets that "
+            + "field alone; NAME= removes it.",
+        valueName: "name=value"))
+    var customFields: [String] = []
+
     /// Whether any field was given.
     var isEmpty: Bool {
         firstName == nil && lastName == nil && formattedName == nil && organization == nil && note == nil && phones.isEmpty && emails.isEmpty
+            && customFields.isEmpty
     }
 
     /// `draft` with the fields given here set; throws naming the option of a bad value.
@@ -44,6 +51,10 @@ struct ContactFieldOptions: ParsableArguments {
         if let note { d.note = try ContactDraft.text(note.trimmedSpaces, "--note", limit: ContactDraft.noteLimit) }
         if !phones.isEmpty { d.phones = try Self.phones(phones, option: "--phone") }
         if !emails.isEmpty { d.emails = try Self.emails(emails, option: "--email") }
+        for written in customFields {
+            let (name, value) = try Self.field(written)
+            d.customFields[name] = value
+        }
         try d.checkTotals(line: 0)
         return d
     }
@@ -66,6 +77,25 @@ extension ContactFieldOptions {
             do throws(ContactDraft.Problem) { out.append(try ContactDraft.email(value)) } catch { throw error.named(option) }
         }
         return out
+    }
+
+    /// A `--field NAME=VALUE`: the field's name (`PersonalFields.fieldName`) and its checked value, nil for `NAME=`.
+    static func field(_ written: String) throws(ContactDraft.Problem) -> (String, String?) {
+        guard let equals = written.firstIndex(of: "=") else {
+            throw ContactDraft.Problem(line: 0, field: "--field", reason: "\"\(Output.safe(written))\" has no value: write NAME=VALUE (\"Team=Blue\")")
+        }
+        let name = try fieldName(String(written[..<equals]), option: "--field")
+        let value = String(written[written.index(after: equals)...]).trimmedSpaces
+        if value.isEmpty { return (name, nil) }
+        do throws(ContactDraft.Problem) { return (name, try ContactDraft.fieldValue(value, name: name)) } catch { throw error.named("--field") }
+    }
+
+    /// A field's name as written on the command line, made a field name ("Shirt size" → SHIRT_SIZE).
+    static func fieldName(_ written: String, option: String) throws(ContactDraft.Problem) -> String {
+        switch PersonalFields.fieldName(from: written.trimmedSpaces) {
+        case .success(let name): return name
+        case .failure(let refusal): throw ContactDraft.Problem(line: 0, field: option, reason: refusal.description)
+        }
     }
 
     /// Warns about each of `phones` that no invitation can go to (kept as written).

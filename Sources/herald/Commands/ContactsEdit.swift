@@ -29,6 +29,10 @@ struct ContactsEdit: AsyncParsableCommand {
     @Option(name: .customLong("remove-email"), help: ArgumentHelp("Remove an email address.", valueName: "address"))
     var removeEmails: [String] = []
 
+    @Option(name: .customLong("remove-field"), help: ArgumentHelp("Remove a field (as `contacts show` names it, or as written for --field).",
+                                                                  valueName: "name"))
+    var removeFields: [String] = []
+
     @Option(help: ArgumentHelp("Read the card from a file (\"-\": stdin) instead of opening $EDITOR; `contacts edit ID --print-card` writes one.",
                                valueName: "file"))
     var card: String?
@@ -42,7 +46,9 @@ struct ContactsEdit: AsyncParsableCommand {
     @Flag(help: "Print the contact as JSON once changed.")
     var json = false
 
-    var usesOptions: Bool { !fields.isEmpty || !addPhones.isEmpty || !removePhones.isEmpty || !addEmails.isEmpty || !removeEmails.isEmpty }
+    var usesOptions: Bool {
+        !fields.isEmpty || !addPhones.isEmpty || !removePhones.isEmpty || !addEmails.isEmpty || !removeEmails.isEmpty || !removeFields.isEmpty
+    }
 
     func validate() throws {
         if [usesOptions, card != nil, printCard].filter({ $0 }).count > 1 {
@@ -107,6 +113,17 @@ struct ContactsEdit: AsyncParsableCommand {
                 throw Output.failure("--remove-email: \(Output.safe(value)) is not one of this contact's addresses; nothing was changed")
             }
             draft.emails.remove(at: at)
+        }
+        for written in removeFields {
+            let name: String
+            do throws(ContactDraft.Problem) { name = try ContactFieldOptions.fieldName(written, option: "--remove-field") } catch {
+                throw Output.failure("\(error.description); nothing was changed")
+            }
+            guard draft.customFields.removeValue(forKey: name) != nil else {
+                let has = stored.customFields.keys.sorted()
+                throw Output.failure("--remove-field: \(name) is not one of this contact's fields"
+                                     + (has.isEmpty ? " (it has none)" : " (\(has.joined(separator: ", ")))") + "; nothing was changed")
+            }
         }
         return draft == ContactDraft(stored) ? nil : draft
     }

@@ -31,6 +31,8 @@ struct ContactJSON: Encodable {
     var phones: [Phone]
     var emails: [String]
     var groups: [String]
+    /// Custom fields by name (`{"SHIRT_SIZE": "L"}`); `{}` when none.
+    var fields: [String: String]
 
     init(_ p: Person, statuses: [String: DeliveryStatus]) {
         id = p.id ?? 0
@@ -45,6 +47,7 @@ struct ContactJSON: Encodable {
         }
         emails = p.emails.map(\.address)
         groups = p.groups
+        fields = p.customFields
     }
 
     func encode(to encoder: Encoder) throws {
@@ -58,9 +61,10 @@ struct ContactJSON: Encodable {
         try c.encode(phones, forKey: .phones)
         try c.encode(emails, forKey: .emails)
         try c.encode(groups, forKey: .groups)
+        try c.encode(fields, forKey: .fields)
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, note, phones, emails, groups }
+    enum CodingKeys: String, CodingKey { case id, name, firstName, lastName, organization, note, phones, emails, groups, fields }
 }
 
 extension ContactJSON {

@@ -32,6 +32,13 @@ struct ContactsShow: AsyncParsableCommand {
         }
         if let org = p.organization { print("  organization: \(Output.safe(org))") }
         if !p.groups.isEmpty { print("  groups: \(p.groups.map(Output.safe).joined(separator: ", "))") }
+        if !p.customFields.isEmpty {
+            print("  fields (a message uses each as {NAME}):")
+            for name in p.customFields.keys.sorted() {
+                let value = (p.customFields[name] ?? "").replacingOccurrences(of: "\n", with: " ⏎ ")
+                print("    \(Output.safe(name)): \(Output.safe(value))")
+            }
+        }
         var table = OutputTable(headers: ["  LABEL", "NUMBER", "E.164", "STATUS"], maxWidths: [16, 28, 18, 40])
         for ph in p.phones {
             let status = ph.number.e164.flatMap { statuses[$0]?.label } ?? (ph.number.invalidReason.map { "invalid: \($0)" } ?? "not invited")
