@@ -43,8 +43,8 @@ struct InfobipInboundResponse: Decodable, Sendable {
 enum InfobipInbound {
     /// Most messages one body is read for (the pull's published maximum `limit`); the rest are skipped, said.
     static let maxMessages = 1000
-    /// Most characters of a reply kept (a long concatenated SMS is cut here, said).
-    static let maxTextLength = 10_000
+    /// Most characters of a reply kept (a long concatenated SMS is cut here, as the engine keeps it).
+    static let maxTextLength = PlatformEngine.maxReplyText
     /// Longest messageId taken (Infobip's ids are far shorter; the send API allows 200).
     static let maxIdLength = 200
 
