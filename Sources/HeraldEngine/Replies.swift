@@ -15,6 +15,8 @@ public struct ReceivedReply: Sendable, Hashable {
 extension PlatformEngine {
     /// The longest reply text kept (characters); a longer one is cut there.
     public static let maxReplyText = 4000
+    /// How far ahead of this clock a reply's time may be (milliseconds) before it is taken as arriving now.
+    static let replyClockSkew: Int64 = 300_000
     /// The longest carrier id of a reply.
     static let maxReplyId = 200
 
@@ -114,7 +116,8 @@ extension PlatformEngine {
         }
         let price = reply.price.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let currency = reply.currency.flatMap { WireInput.identifierProblem($0, maxLength: 8) == nil ? $0 : nil }
-        let receivedAt = reply.receivedAt.map(\.epochMilliseconds).flatMap { ClosedRange<Int64>.wireMilliseconds.contains($0) ? $0 : nil } ?? now
+        // A time from the future (a carrier's clock ahead, a forged report) would pin the conversation on top: it is now.
+        let receivedAt = reply.receivedAt.map(\.epochMilliseconds).flatMap { (0...now + Self.replyClockSkew).contains($0) ? $0 : nil } ?? now
         return NewReply(messageId: messageId, from: from, to: to, text: text, receivedAt: receivedAt, price: price,
                         currency: currency, optedOut: false)
     }

@@ -52,6 +52,10 @@ import Testing
         let mixed = try await h.engine.storeReplies([reply("12", "hi", id: "bad"), reply(Self.ben, "hi", id: "in-2")], applicationKey: app)
         #expect(mixed.map(\.messageId) == ["in-2"])
         await #expect(throws: APIError.self) { try await h.engine.receiveReply(applicationKey: app, from: "12", text: "hi") }
+        // A time from the future is taken as now: it does not pin the conversation on top.
+        let future = try await h.engine.storeReplies([reply(Self.cleo, "hi", id: "in-3", at: h.clock.now().addingTimeInterval(86_400))],
+                                                     applicationKey: app)
+        #expect(future.first?.receivedAt == WireTime.text(h.clock.now()))
     }
 
     @Test func aReplyIsThreadedToTheLatestInvitationSentBeforeIt() async throws {
