@@ -21,8 +21,13 @@ public final class ComposerPane: LivePane {
     private var sender: TextFieldState
     private var confirmButton = 0
     private var loaded = false
+    /// The fallback being typed in the confirmation (`f`), for this field.
+    private var fallback = TextFieldState("")
 
-    private enum Focus { case none, text, sender }
+    private enum Focus: Equatable { case none, text, sender, fallback(String) }
+
+    /// The field whose fallback is being typed, nil when none is.
+    var fallbackField: String? { if case .fallback(let field) = focus { return field } else { return nil } }
 
     public init(model: ComposerViewModel) {
         self.model = model
@@ -31,14 +36,15 @@ public final class ComposerPane: LivePane {
     }
 
     public var keyContext: KeyContext {
-        if model.confirmation != nil { return .question }
+        if model.confirmation != nil, fallbackField == nil { return .question }
         return focus == .none ? .composer : .editor
     }
     public var capturesAllKeys: Bool { focus != .none || model.confirmation != nil }
     public var quitWarning: String? { model.hasUnsentChanges ? "The message you edited in the Composer is not sent and will be lost." : nil }
 
     public var hints: [(key: HintKey, label: String)] {
-        focus == .sender && model.confirmation == nil ? [("enter", "done"), ("esc", "done")] : footerHints
+        if fallbackField != nil { return [("enter", "use it"), ("esc", "cancel")] }
+        return focus == .sender && model.confirmation == nil ? [("enter", "done"), ("esc", "done")] : footerHints
     }
 
     // MARK: drawing
@@ -48,7 +54,7 @@ public final class ComposerPane: LivePane {
         let channel = model.channel == .email ? "email" : "SMS"
         let inside = canvas.box(rect, style: Style(.borderFocused), title: "Composer — \(channel) invitation")
         guard inside.width > 10, inside.height > 6 else { return }
-        let rows = Layout.rows(inside, [.fixed(1), .fixed(1), .fixed(1), .flex(3), .fixed(1), .flex(2)])
+        let rows = Layout.rows(inside, [.fixed(1), .fixed(1), .fixed(1), .flex(3), .fixed(1), .fixed(1), .flex(2)])
         renderMessageLine(into: &canvas, rect: rows[0])
         renderSenderLine(into: &canvas, rect: rows[1])
         renderStateLine(into: &canvas, rect: rows[2])
@@ -57,7 +63,8 @@ public final class ComposerPane: LivePane {
         EditorView.render(into: &canvas, rect: editorInside, state: &editor, focused: focus == .text,
                           highlights: highlights(), style: Style(model.isReadOnly ? .muted : .input))
         renderMeter(into: &canvas, rect: rows[4])
-        renderPreview(into: &canvas, rect: rows[5])
+        renderFieldsHint(into: &canvas, rect: rows[5])
+        renderPreview(into: &canvas, rect: rows[6])
         if let confirmation = model.confirmation {
             var lines: [String] = []
             if let sender = confirmation.sender {
@@ -66,6 +73,7 @@ public final class ComposerPane: LivePane {
             if confirmation.alreadyInvited > 0 {
                 lines.append("\(confirmation.alreadyInvited) number\(confirmation.alreadyInvited == 1 ? "" : "s") left out: already invited or on the way")
             }
+            lines += missingLines(confirmation)
             if model.channel == .sms { lines.append(model.sendTimeLine()) }
             if let cost = confirmation.cost { lines.append(cost) }
             if !confirmation.unknownPrices.isEmpty {
@@ -83,6 +91,40 @@ public final class ComposerPane: LivePane {
             ModalView.render(into: &canvas, area: inside, title: confirmation.title, lines: lines,
                              buttons: ["Send", "Cancel"], selectedButton: confirmButton)
         }
+    }
+
+    /// Who lacks a personal field, and the choice: leave them out (o) or a fallback (f), the one being typed.
+    private func missingLines(_ confirmation: SendConfirmation) -> [String] {
+        var lines: [String] = []
+        if !confirmation.leftOut.isEmpty {
+            lines.append("Left out: " + confirmation.leftOut.map { TerminalSafeText.sanitize($0) }.joined(separator: ", "))
+        }
+        guard !confirmation.missing.isEmpty else { return lines }
+        var byField: [(String, [String])] = []
+        for m in confirmation.missing {
+            let name = TerminalSafeText.sanitize(m.name ?? m.address)
+            if let i = byField.firstIndex(where: { $0.0 == m.field }) { byField[i].1.append(name) } else { byField.append((m.field, [name])) }
+        }
+        var given: [String: String] = [:]
+        if case .fallback(let g)? = model.missingChoice { given = g }
+        for (field, names) in byField {
+            let choice = given[field].map { " → “\(TerminalSafeText.sanitize($0))”" } ?? (model.missingChoice == .leaveOut ? " → left out" : "")
+            lines.append("No {\(field)}: " + names.joined(separator: ", ") + choice)
+        }
+        if let field = fallbackField {
+            lines.append("Fallback for {\(field)}: \(TerminalSafeText.sanitize(fallback.text))▏ (enter: use it, esc: cancel)")
+        } else if model.missingChoice == nil || !model.fieldsWithoutFallback.isEmpty {
+            lines.append("Never a blank: o leaves them out, f gives a fallback")
+        }
+        return lines
+    }
+
+    /// The field names the message may use with the people selected (the hint under the meter).
+    private func renderFieldsHint(into canvas: inout Canvas, rect: Rect) {
+        guard model.channel == .sms else { return }
+        let names = model.fieldNames.map { "{\(TerminalSafeText.sanitize($0))}" }.joined(separator: " ")
+        canvas.put(TextFit.truncate("Fields: " + names + "  ({KEY|fallback} for an empty one)", to: rect.width),
+                   x: rect.x, y: rect.y, style: Style(.muted), clip: rect)
     }
 
     private func renderMessageLine(into canvas: inout Canvas, rect: Rect) {
@@ -192,6 +234,11 @@ public final class ComposerPane: LivePane {
 
     public var bindings: [PaneBinding] {
         let model = self.model
+        if let field = fallbackField {
+            // Typing a fallback inside the confirmation: enter takes it, esc drops it; other keys go to the field.
+            return [PaneBinding(.finishEditing, footer: "use it") { self.commitFallback(field) },
+                    PaneBinding(.back, footer: "cancel") { self.focus = .none }]
+        }
         if let confirmation = model.confirmation {
             // A question: every other key is kept by it (capturesAllKeys), q still asks to quit. A send to many numbers
             // takes y only: enter on its Send button says so.
@@ -207,7 +254,7 @@ public final class ComposerPane: LivePane {
                 PaneBinding(.back) { model.cancelSend() },
                 PaneBinding(.switchButton) { self.confirmButton = 1 - self.confirmButton },
                 PaneBinding(.sendTime, footer: model.channel == .sms ? "when" : nil) { model.cycleSendTime() },
-            ]
+            ] + declaredBindings
         }
         switch focus {
         case .text:
@@ -216,7 +263,7 @@ public final class ComposerPane: LivePane {
                     PaneBinding(.back) { self.focus = .none }]
         case .sender:
             return PaneBinding.each([.finishEditing, .back]) { self.focus = .none }
-        case .none:
+        case .none, .fallback:
             return declaredBindings
         }
     }
@@ -239,7 +286,25 @@ public final class ComposerPane: LivePane {
         model.setRecipients(ids: recipientIds()) { model.prepareSend() }
     }
 
+    /// `f` in the confirmation: type the fallback of the first missing field that has none.
+    private func beginFallback() {
+        guard let field = model.fieldsToFallBack.first else { return }
+        fallback = TextFieldState("")
+        focus = .fallback(field)
+    }
+
+    private func commitFallback(_ field: String) {
+        focus = .none
+        model.setFallback(field, fallback.text)
+        if model.confirmation != nil, !model.fieldsWithoutFallback.isEmpty { beginFallback() }
+    }
+
     public func handle(unboundKey key: Key) -> Bool {
+        if let field = fallbackField {
+            if key == .enter { commitFallback(field); return true }
+            _ = fallback.handle(key)
+            return true
+        }
         if model.confirmation != nil { return true }     // the question keeps every key
         switch focus {
         case .text:
@@ -252,7 +317,7 @@ public final class ComposerPane: LivePane {
             guard sender.handle(key) else { return false }
             model.setSender(sender.text)
             return true
-        case .none:
+        case .none, .fallback:
             return false
         }
     }
@@ -327,6 +392,14 @@ extension ComposerPane: KeyDeclaring {
         },
         PaneKey("switch_channel", [.char("m")], "Switch between SMS and email invitations", [.composer]) { pane in
             pane.model.setChannel(pane.model.channel == .sms ? .email : .sms)
+        },
+        PaneKey("leave_out_missing", [.char("o")], "In the send confirmation: leave out who has no value for a personal field",
+                [.composer, .question], footer: "leave out", listed: { $0.model.confirmation?.missing.isEmpty == false }) {
+            $0.model.leaveOutMissing()
+        },
+        PaneKey("give_fallback", [.char("f")], "In the send confirmation: give a fallback to who has no value for a personal field",
+                [.composer, .question], footer: "fallback", listed: { $0.model.confirmation?.missing.isEmpty == false }) {
+            $0.beginFallback()
         },
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldServices
 
 /// How the composer is configured.
 nonisolated public struct ComposerSettings: Sendable {
@@ -55,6 +56,11 @@ nonisolated public struct SendConfirmation: Sendable, Hashable {
     public var costQuestion: String?
     /// The first yes was given to a send with a `costQuestion`: the question names the cost and takes `y` again.
     public var askedAgain = false
+    /// Recipients whose personal field is empty with no fallback in the message (one entry per field): the send
+    /// waits for a choice (`ComposerViewModel.leaveOutMissing`, `setFallback`).
+    public var missing: [MissingField] = []
+    /// People left out for a field they lack ("Iva Kovač (no TEAM)"), once that was chosen.
+    public var leftOut: [String] = []
     /// A large send (more than `SendConfirmation.explicitYesAbove` destinations), or one asked again for its cost, is
     /// confirmed with `y`, never Enter.
     public var needsExplicitYes: Bool { destinations > Self.explicitYesAbove || askedAgain }

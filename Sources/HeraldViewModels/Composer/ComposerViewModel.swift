@@ -38,6 +38,9 @@ public final class ComposerViewModel {
     public private(set) var sendWhen: SendWhen = .soon
     /// Counts confirmations, so that an estimate that comes late is not shown in a newer one.
     private var costRequest = 0
+    /// What the send does with recipients whose personal field is empty with no fallback (`o`/`f` in the
+    /// confirmation); nil: not chosen yet (the send waits for it). A new text or selection forgets it.
+    public private(set) var missingChoice: MissingFieldChoice?
 
     public init(templates: TemplateService, invites: InviteService, source: ComposerSource, context: ViewModelContext,
                 settings: ComposerSettings) {
@@ -98,12 +101,40 @@ public final class ComposerViewModel {
     /// The sender ID rule broken, as you type; nil when valid.
     public var senderProblem: String? { SenderID.problem(sender) }
 
-    /// Field values for one recipient.
+    /// Field values for one recipient: the client fields, their personal fields (first name, team…), and the
+    /// fallbacks given for this send where they have none.
     public func values(for person: Person?) -> [String: String] {
-        var values: [String: String] = [:]
+        var values = ComposerFields.values(of: person)
+        if case .fallback(let given)? = missingChoice {
+            for (field, text) in given where values[field] == nil { values[field] = text }
+        }
         if let name = settings.senderName { values[ClientField.senderName.rawValue] = name }
         if let person { values[ClientField.receiverName.rawValue] = person.displayName }
         return values
+    }
+
+    /// The personal fields (beyond the client fields) `person` has no value for and the message gives no fallback for.
+    public func missingFields(for person: Person?) -> [String] {
+        var values = ComposerFields.values(of: person)
+        values[ClientField.senderName.rawValue] = settings.senderName
+        return template.render(link: settings.previewLink, values: values).missingFields.filter { ClientField(rawValue: $0) == nil }
+    }
+
+    /// The field names a message may use with the people selected: the client fields, the standard personal ones and
+    /// every custom field a selected person has.
+    public var fieldNames: [String] { ComposerFields.names(for: recipients) }
+
+    /// Fields the missing recipients lack that nothing was chosen for yet (no fallback, not left out), in order.
+    public var fieldsWithoutFallback: [String] { missingChoice == .leaveOut ? [] : fieldsToFallBack }
+
+    /// Fields the missing recipients lack that no fallback was given for yet, in order (`f` offers them even after
+    /// `o`: the sender may change their mind).
+    public var fieldsToFallBack: [String] {
+        let given: [String: String]
+        if case .fallback(let g)? = missingChoice { given = g } else { given = [:] }
+        var out: [String] = []
+        for m in confirmation?.missing ?? [] where given[m.field] == nil && !out.contains(m.field) { out.append(m.field) }
+        return out
     }
 
     /// The person the preview is for (nil with nobody selected).
@@ -211,6 +242,7 @@ public final class ComposerViewModel {
     public func setText(_ new: String) -> Bool {
         guard !isReadOnly else { return false }
         text = TerminalSafeText.sanitize(new, singleLine: false)
+        missingChoice = nil
         return true
     }
 
@@ -229,6 +261,7 @@ public final class ComposerViewModel {
 
     /// The people to invite (the Contacts selection); the preview stays on a valid one.
     public func setRecipients(_ people: [Person]) {
+        if people.map(\.id) != recipients.map(\.id) { missingChoice = nil }
         recipients = people
         previewIndex = people.isEmpty ? 0 : min(previewIndex, people.count - 1)
     }
@@ -309,6 +342,8 @@ public final class ComposerViewModel {
         var destinations = 0, segments = 0, alreadyInvited = 0
         var unreachable: [String] = []
         var priced: [(address: String, parts: Int)] = []
+        var missing: [MissingField] = []
+        var leftOut: [String] = []
         // The preview quotes the first person the send really goes to: one left out would show a text nobody gets.
         var firstSent: Person?
         let ordered = recipients.sorted { ($0.displayName.lowercased(), $0.id ?? 0) < ($1.displayName.lowercased(), $1.id ?? 0) }
@@ -324,6 +359,13 @@ public final class ComposerViewModel {
                 let numbers = invitable.filter { ResendPolicy.default.decide(latest: latest[$0]) == .send }
                 alreadyInvited += invitable.count - numbers.count
                 guard !numbers.isEmpty else { continue }
+                // Never a blank: whoever lacks a personal field is listed, then left out or sent the fallback given.
+                let lacking = missingFields(for: person)
+                missing += lacking.map { MissingField(address: numbers[0], personId: person.id, name: person.displayName, field: $0) }
+                if !lacking.isEmpty, missingChoice == .leaveOut {
+                    leftOut.append("\(name) (no \(lacking.joined(separator: ", ")))")
+                    continue
+                }
                 let cost = SMSMeter.measure(template.render(link: settings.previewLink, values: values(for: person)).text).segments
                 destinations += numbers.count
                 segments += cost * numbers.count
@@ -334,6 +376,7 @@ public final class ComposerViewModel {
         }
         guard destinations > 0 else {
             let problem = channel == .email ? "none of the selected people has an email address"
+                : !leftOut.isEmpty ? "nothing to send: everyone left is left out for a field they lack (esc, then send again to choose)"
                 : alreadyInvited > 0 ? "nothing to send: every number is already invited or on its way"
                 : "none of the selected people has a number that can receive SMS"
             notify(problem, level: .warning)
@@ -344,6 +387,8 @@ public final class ComposerViewModel {
             : "Send \(counted(destinations, "SMS invitation")) (\(counted(segments, "segment")))?"
         var confirmation = SendConfirmation(lines: lines, destinations: destinations, unreachable: unreachable,
                                             totalSegments: segments, title: title)
+        confirmation.missing = missing
+        confirmation.leftOut = leftOut
         if channel == .sms {
             // As it will leave: an empty field leaves nothing (never "{X}"), and the link has the platform's form.
             confirmation.preview = TerminalSafeText.sanitize(
@@ -388,6 +433,25 @@ public final class ComposerViewModel {
         }
     }
 
+    /// `o` in the confirmation: recipients without a personal field are left out; the confirmation is asked again.
+    public func leaveOutMissing() {
+        guard confirmation?.missing.isEmpty == false else { return }
+        missingChoice = .leaveOut
+        prepareSend()
+    }
+
+    /// A fallback for `field` (`f` in the confirmation, one field at a time): those who lack it get `text`; once
+    /// every missing field has one, the confirmation is asked again with it.
+    public func setFallback(_ field: String, _ text: String) {
+        let given = TerminalSafeText.sanitize(text, singleLine: true).trimmingCharacters(in: .whitespaces)
+        guard !given.isEmpty else { notify("a fallback is never a blank: type a text, or o to leave them out", level: .warning); return }
+        var all: [String: String] = [:]
+        if case .fallback(let earlier)? = missingChoice { all = earlier }
+        all[field] = given
+        missingChoice = .fallback(all)
+        if fieldsWithoutFallback.isEmpty { prepareSend() }
+    }
+
     /// Whether the SMS would leave with an empty {SENDER_NAME}.
     public var needsSenderName: Bool {
         channel == .sms && template.fields.contains(ClientField.senderName.rawValue)
@@ -424,10 +488,12 @@ public final class ComposerViewModel {
         if channel == .sms, let readOnly = invites.readOnlyReason { return readOnly }
         if recipients.isEmpty { return "nobody selected: pick people in Contacts (space) first" }
         if fullText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the message is empty" }
-        let unknown = template.unknownFields
-        if !unknown.isEmpty {
-            return "unknown placeholders \(unknown.map { "{\($0)}" }.joined(separator: " ")): use "
-                + ClientField.allCases.map(\.placeholder).joined(separator: " ")
+        if let unknown = ComposerFields.fieldNobodyHas(template, people: recipients) {
+            return "the message uses {\(unknown)} and none of the selected people has it: fields are "
+                + fieldNames.map { "{\($0)}" }.joined(separator: " ") + " (or give it a fallback: {\(unknown)|text})"
+        }
+        if channel == .email, let personal = ComposerFields.personal(template).first {
+            return "an email cannot fill personal fields such as {\(personal)}: send it by SMS or take the field out"
         }
         if channel == .sms, let problem = senderProblem { return "sender ID: " + problem }
         if selectedMessage == nil && channel == .sms { return loaded.loadProblem ?? "the messages are still loading" }
@@ -458,6 +524,12 @@ public final class ComposerViewModel {
     /// invites; a toast carries the bulk id.
     public func confirmSend() {
         guard let asked = confirmation, sendProblem() == nil else { return }
+        if !asked.missing.isEmpty, missingChoice == nil || !fieldsWithoutFallback.isEmpty {
+            notify("\(counted(Set(asked.missing.map(\.personId)).count, "recipient")) \(asked.missing.count == 1 ? "has" : "have") no value for "
+                   + Array(Set(asked.missing.map(\.field))).sorted().map { "{\($0)}" }.joined(separator: " ")
+                   + ": o leaves them out, f gives a fallback", level: .warning)
+            return
+        }
         if channel == .sms, invites.confirmAbove != nil, asked.estimate == nil, asked.costQuestion == nil {
             notify("working out what it costs ([send] confirm_above): a moment", level: .info)
             return
@@ -481,7 +553,7 @@ public final class ComposerViewModel {
         let text = fullText, placeholder = linkPlaceholder, key = selectedMessage?.key
         let fields = settings.senderName.map { [ClientField.senderName.rawValue: $0] } ?? [:]
         let sendAt = sendWhen.date(now: Date())
-        let estimate = sending.estimate
+        let estimate = sending.estimate, missing = missingChoice
         context.effects.perform({ () async throws -> (InviteResult, ApplicationMessage?) in
             var saved: ApplicationMessage?
             var messageKey = key
@@ -492,6 +564,7 @@ public final class ComposerViewModel {
             }
             var options = InviteOptions(messageKey: messageKey, sender: sender, fields: fields, sendAt: sendAt)
             options.estimate = estimate
+            options.missing = missing
             let result = try await invites.invite(people: people, options: options)
             return (result, saved)
         }) { [weak self] result in self?.finishSend(result) }
