@@ -172,3 +172,19 @@ import HeraldCore
         #expect(try s.all().first?.customFields == person.customFields)
     }
 }
+
+/// `personIDs(withNumbers:)`: a page of numbers named in one read.
+@Suite struct PersonIDsByNumbersTests {
+    @Test func eachNumberGivesItsPersonAndASharedOneTheFirstStored() throws {
+        let s = try TempStore()
+        let ana = try #require(try s.contacts.insert(person("Ana", "Horvat", phones: ["+385911111111", "+385912222222"])).id)
+        let bo = try #require(try s.contacts.insert(person("Bo", "Kim", phones: ["+385912222222", "+385913333333"])).id)
+        let found = try s.contacts.personIDs(withNumbers: ["+385911111111", "+385912222222", "+385913333333", "+385919999999",
+                                                           "+385911111111"])
+        #expect(found == ["+385911111111": ana, "+385912222222": ana, "+385913333333": bo])
+        #expect(try s.contacts.personIDs(withNumbers: []).isEmpty)
+        // More than one statement's worth.
+        let many = (0..<600).map { "+38598\(String(format: "%07d", $0))" } + ["+385913333333"]
+        #expect(try s.contacts.personIDs(withNumbers: many) == ["+385913333333": bo])
+    }
+}

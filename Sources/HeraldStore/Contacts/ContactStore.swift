@@ -144,6 +144,29 @@ public struct ContactStore: Sendable {
             try Int64.fetchAll(db, sql: "SELECT DISTINCT person_id FROM phone WHERE e164 = ?", arguments: [e164])
         }
     }
+
+    /// The person each of these E.164 numbers belongs to, in one read (a page of conversations named at once); a number
+    /// several people share gives the one stored first (lowest id); numbers nobody has are left out.
+    public func personIDs(withNumbers numbers: [String]) throws -> [String: Int64] {
+        let unique = Array(Set(numbers))
+        guard !unique.isEmpty else { return [:] }
+        return try database.read { db in
+            var out: [String: Int64] = [:]
+            var start = 0
+            while start < unique.count {
+                let end = min(start + 512, unique.count)
+                let size = PersonRows.paddedCount(end - start)
+                var values: [DatabaseValue] = unique[start..<end].map { $0.databaseValue }
+                values.append(contentsOf: repeatElement(DatabaseValue.null, count: size - values.count))
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT e164, MIN(person_id) FROM phone WHERE e164 IN (\(PersonRows.marks(size))) GROUP BY e164
+                    """), arguments: StatementArguments(values))
+                while let row = try rows.next() { out[row[0]] = row[1] }
+                start = end
+            }
+            return out
+        }
+    }
 }
 
 public enum ContactStoreError: Error, Sendable, CustomStringConvertible {
