@@ -67,3 +67,13 @@ tmux -L "$sock" send-keys Tab Tab Tab; tmux -L "$sock" send-keys -l "mobile: +38
 tmux -L "$sock" send-keys Tab Tab; tmux -L "$sock" send-keys -l "ana@"; tmux -L "$sock" send-keys C-s
 wait_for "is not an email address"; shoot 7-contact-form
 tmux -L "$sock" send-keys Escape Escape
+# Replies (6): two people answer from another process (a demo contact and a number nobody has); the list, then the
+# contact's thread with an answer being written.
+known="$("$bin" contacts list --json --data-dir "$data/ws" | grep -o '"+385[0-9]*"' | head -1 | tr -d '"')"
+"$bin" sandbox reply --data-dir "$data/ws" --from "$known" --text "Yes, see you there! Can I bring a friend?" >/dev/null
+"$bin" sandbox reply --data-dir "$data/ws" --from +385911234577 --text "Who is this? I don't know this number." >/dev/null
+tmux -L "$sock" send-keys 6; wait_for "2 unread replies"; sleep 0.3; shoot 10-replies
+tmux -L "$sock" send-keys j Enter; wait_for "Can I bring a friend?"
+tmux -L "$sock" send-keys r; tmux -L "$sock" send-keys -l "Of course, the more the merrier."
+wait_for "ctrl-s sends"; sleep 0.3; shoot 11-replies-thread
+tmux -L "$sock" send-keys Escape Escape

@@ -93,17 +93,20 @@ public final class ConversationsViewModel {
 
     // MARK: reading the list
 
-    /// Reads the list again (`ctrl-r`, a new filter); a read under way is followed by one more.
+    /// The key list reads run under: a read asked for replaces the one in flight.
+    static let listEffect = "replies.list"
+
+    /// Reads the list again now (`ctrl-r`, a new filter, after an answer): a read in flight is replaced.
     public func reload() {
-        guard !listing else { listAgain = true; return }
+        listAgain = false
         listing = true
         listGeneration += 1
         let asked = listGeneration, service = self.service, unreadOnly = filter == .unread
-        context.effects.perform({ try await service.list(unreadOnly: unreadOnly, limit: Self.pageSize) }) { [weak self] result in
-            guard let self else { return }
+        context.effects.perform({ try await service.list(unreadOnly: unreadOnly, limit: Self.pageSize) },
+                                supersedes: Self.listEffect) { [weak self] result in
+            guard let self, asked == self.listGeneration else { return }
             self.listing = false
-            defer { if self.listAgain { self.listAgain = false; self.reload() } }
-            guard asked == self.listGeneration else { return }
+            defer { if self.listAgain { self.refreshList() } }
             self.isLoading = false
             switch result {
             case .success(let page):
@@ -115,6 +118,13 @@ public final class ConversationsViewModel {
                 else { self.notify("could not read the conversations again: " + userMessage(for: error), level: .warning) }
             }
         }
+    }
+
+    /// Reads the list again after a change told of by an event: a read in flight is let finish and followed by one
+    /// more (a flood of replies reads the list a few times, not once per reply).
+    func refreshList() {
+        guard !listing else { listAgain = true; return }
+        reload()
     }
 
     /// Takes a list read: the cursor stays on the conversation it was on.
@@ -140,7 +150,6 @@ public final class ConversationsViewModel {
         guard new != filter else { return }
         filter = new
         cursor = 0
-        listGeneration += 1          // an answer to the old filter is dropped
         reload()
     }
 
@@ -171,7 +180,7 @@ public final class ConversationsViewModel {
                 if let reply = change.reply { foldIntoThread(reply) } else { markThreadRead() }
                 readThread()
             }
-            reload()
+            refreshList()
             return true
         case .ledgerChanged(let change):
             // An answer (or invitation) to the open thread's number moved: its status is read again.
