@@ -9,8 +9,8 @@ import HeraldServices
 ///
 /// Only the events of `types` are handed on: the embedded platform's delivery states and inbox are read by the
 /// tracker and the inbox service already; replies and their seen marks have no other way to a running screen.
-/// A terminal that starts follows from the newest event on (the conversations it opens show everything before), so no
-/// position is handed on to keep: the workspace's kept position is a server's.
+/// A terminal follows from the newest event when it connected on (the conversations it opens show everything before),
+/// so no position is handed on to keep: the workspace's kept position is a server's.
 public struct EmbeddedEventSource: PlatformEventSource {
     public static let replyTypes: Set<String> = [PlatformEvent.replyReceivedType, PlatformEvent.conversationSeenType]
 
@@ -18,11 +18,15 @@ public struct EmbeddedEventSource: PlatformEventSource {
     public let applicationKey: String
     public var types: Set<String>
     public var interval: TimeInterval
+    /// The newest event when the workspace connected: following starts after it, so nothing stored between connecting
+    /// and following is missed. Nil: the newest when following starts.
+    public var start: Int64?
 
-    public init(engine: PlatformEngine, applicationKey: String, types: Set<String> = Self.replyTypes,
+    public init(engine: PlatformEngine, applicationKey: String, start: Int64? = nil, types: Set<String> = Self.replyTypes,
                 interval: TimeInterval = 0.25) {
         self.engine = engine
         self.applicationKey = applicationKey
+        self.start = start
         self.types = types
         self.interval = interval
     }
@@ -30,7 +34,9 @@ public struct EmbeddedEventSource: PlatformEventSource {
     public func follow(after _: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
         let bell = engine.bell.listen()
         var cursor: Int64
-        do { cursor = try await engine.eventRange(applicationKey: applicationKey).newest } catch {
+        do {
+            if let start { cursor = start } else { cursor = try await engine.eventRange(applicationKey: applicationKey).newest }
+        } catch {
             // Unreadable now: the first read below that works starts from the newest event.
             cursor = -1
         }

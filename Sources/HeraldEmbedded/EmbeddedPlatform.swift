@@ -27,9 +27,11 @@ public struct EmbeddedPlatform: PlatformConnector {
             throw WorkspaceError.platform("cannot start the embedded platform: \(Self.failure(error))")
         }
         let credentials = try await Self.sandboxCredentials(engine: engine, saved: saved)
+        // Replies stored from here on reach a running screen, even before it starts following them.
+        let newestEvent = try? await engine.eventRange(applicationKey: credentials.applicationKey).newest
         return PlatformConnection(kind: .embedded, transport: EmbeddedTransport(engine: engine), credentials: credentials,
                                   sandbox: EmbeddedSandbox(engine: engine, applicationKey: credentials.applicationKey),
-                                  events: EmbeddedEventSource(engine: engine, applicationKey: credentials.applicationKey),
+                                  events: EmbeddedEventSource(engine: engine, applicationKey: credentials.applicationKey, start: newestEvent),
                                   linkExample: engine.config.linkExample)
     }
 
