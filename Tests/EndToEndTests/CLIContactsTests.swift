@@ -146,7 +146,7 @@ END:VCARD
         let contacts = try #require(page["contacts"] as? [[String: Any]])
         #expect(contacts.count == 1)
         let first = try #require(contacts.first)
-        #expect(Set(first.keys) == ["id", "name", "firstName", "lastName", "organization", "note", "phones", "emails", "groups"])
+        #expect(Set(first.keys) == ["id", "name", "firstName", "lastName", "organization", "note", "phones", "emails", "groups", "fields"])
         #expect(first["name"] as? String == "Ana Horvat")   // first-name order
         #expect(first["organization"] as? String == "Acme")
         let phone = try #require((first["phones"] as? [[String: Any]])?.first)
