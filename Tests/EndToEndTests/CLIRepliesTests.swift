@@ -145,6 +145,34 @@ import Testing
         #expect(try watch.interrupt() == 0)
     }
 
+    /// Two watchers with --notify on one data folder: a reply from another process is one notice, through the
+    /// `[notify] command`, titled with the name the book gives the number.
+    @Test func aReplyIsOneNoticeWhateverTheNumberOfWatchers() throws {
+        let cli = try PlatformCLI()
+        let callsFile = try CLIWatchNotifyTests.setUp(cli, notify: "")
+        _ = try cli.importContacts([(first: "Ana", last: "Horvat", phone: mobile(1))])
+        let first = try cli.start(["watch", "--notify", "--json"])
+        let second = try cli.start(["watch", "--notify", "--json"])
+        try first.waitForStderr("watching deliveries", timeout: 30)
+        try second.waitForStderr("watching deliveries", timeout: 30)
+        try cli.ok(["sandbox", "reply", "--from", mobile(1), "--text", "yes, see you there\nand a friend"])
+        let deadline = Date().addingTimeInterval(30)
+        while !CLIWatchNotifyTests.calls(callsFile).contains(where: { $0.count > 1 && $0[1] == "reply from Ana Horvat" })
+                && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 1.5)           // time for a second notice, were one to come
+        let calls = CLIWatchNotifyTests.calls(callsFile).filter { $0.count > 1 && $0[1].hasPrefix("reply from") }
+        #expect(calls.map { $0.dropFirst() } == [["reply from Ana Horvat", "yes, see you there"]], "\(calls)")
+        let printed = try first.waitForLines(timeout: 5, "what it printed") { _ in true }
+            + second.waitForLines(timeout: 5, "what it printed") { _ in true }
+        let notices = printed.compactMap(Self.decode).filter { $0["notice"] as? String == "reply" }
+        #expect(notices.count == 1 && (notices.first?["subject"] as? String)?.hasPrefix(mobile(1) + "/") == true, "\(printed)")
+        #expect(printed.compactMap(Self.decode).filter { $0["event"] as? String == "reply" }.count == 2, "each watcher prints the reply")
+        #expect(try first.interrupt() == 0)
+        #expect(try second.interrupt() == 0)
+    }
+
     @Test func readOnlyModeRefusesSendAndSeenButReads() throws {
         let cli = try conversations()
         for (args, change) in [(["replies", "send", mobile(1), "--text", "hi", "--yes"], "answer replies"),

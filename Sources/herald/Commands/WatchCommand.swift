@@ -21,7 +21,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
-    @Flag(help: "Also give notices: a bulk settled, its failures over [notify] failures, an inbox message or a reply arrived.")
+    @Flag(help: "Also give notices: a bulk settled, its failures over [notify] failures, an inbox message or an SMS reply arrived.")
     var notify = false
 
     @Option(name: .customLong("inbox"), help: ArgumentHelp("With --notify, an inbox to follow (repeatable): its external user id.", valueName: "user"))
@@ -197,7 +197,7 @@ struct WatchJSON: Encodable {
     enum CodingKeys: String, CodingKey { case bulkId, address, messageId, personId, from, to, at }
 }
 
-/// One notice of `herald watch --notify --json`: `notice` is its kind (bulk-settled, bulk-failures, inbox-message).
+/// One notice of `herald watch --notify --json`: `notice` is its kind (bulk-settled, bulk-failures, inbox-message, reply).
 struct WatchNoticeJSON: Encodable {
     var notice: String
     var subject: String
