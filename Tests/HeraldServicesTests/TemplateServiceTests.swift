@@ -45,7 +45,9 @@ import HeraldEmbedded
     @Test func textsArePrecheckedBeforeThePlatformIsCalled() async throws {
         let h = try await WorkspaceHarness()
         await #expect(throws: TemplateError.emptyText) { try await h.workspace.templates.create(text: "  \n") }
-        await #expect(throws: TemplateError.unknownFields(["NICK"])) { try await h.workspace.templates.create(text: "Hi {NICK} <>") }
+        // A field beyond the five client fields is a personal one, filled per recipient at send time.
+        let personal = try await h.workspace.templates.create(text: "Hi {FIRST_NAME|there}, {TEAM} plays <>")
+        #expect(try await h.workspace.templates.message(key: personal.key).text == "Hi {FIRST_NAME|there}, {TEAM} plays <>")
         await #expect(throws: TemplateError.notFound(key: "nope")) { try await h.workspace.templates.message(key: "nope") }
     }
 }

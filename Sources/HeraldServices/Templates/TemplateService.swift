@@ -7,7 +7,6 @@ import Logging
 /// Why a message (template) could not be read or changed.
 public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
     case emptyText
-    case unknownFields([String])
     case editingDisabled(key: String)
     /// A new message is an edit too: with editing off, invitations say what the application's messages say.
     case creatingDisabled
@@ -19,9 +18,6 @@ public enum TemplateError: Error, Sendable, Hashable, UserFacingError {
         switch self {
         case .emptyText:
             return "the message text is empty: pass --text with the invitation text (use <> where the link goes)"
-        case .unknownFields(let keys):
-            let known = ClientField.allCases.map(\.placeholder).joined(separator: " ")
-            return "unknown placeholders \(keys.map { "{\($0)}" }.joined(separator: " ")): messages may use \(known)"
         case .editingDisabled(let key):
             return "message \"\(key)\" cannot be changed: this application does not allow message editing "
                 + "(an admin turns it on with `herald templates editing on`)"
@@ -245,12 +241,11 @@ public actor TemplateService {
         }
     }
 
-    /// Checks a text before it is sent to the platform.
+    /// Checks a text before it is sent to the platform. Any `{FIELD}` may stand in it: beyond the five client fields
+    /// it is a personal field (`{FIRST_NAME}`, a custom field), filled per recipient when a send is made, where a field
+    /// nobody has is named before anything is queued.
     public static func validate(text: String, placeholder: String?) throws(TemplateError) {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyText }
-        let template = MessageTemplate(text: text, linkPlaceholder: placeholder ?? MessageTemplate.defaultLinkPlaceholder)
-        let unknown = template.unknownFields
-        guard unknown.isEmpty else { throw .unknownFields(unknown) }
     }
 
     /// Keeps the platform's answer locally; when that fails the answer still stands (the cause is logged).
