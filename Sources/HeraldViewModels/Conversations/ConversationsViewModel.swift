@@ -101,8 +101,9 @@ public final class ConversationsViewModel {
         listAgain = false
         listing = true
         listGeneration += 1
-        let asked = listGeneration, service = self.service, unreadOnly = filter == .unread
-        context.effects.perform({ try await service.list(unreadOnly: unreadOnly, limit: Self.pageSize) },
+        // Everything the work needs is taken here: a main-actor value read inside it would tie it to the UI thread.
+        let asked = listGeneration, service = self.service, unreadOnly = filter == .unread, limit = Self.pageSize
+        context.effects.perform({ try await service.list(unreadOnly: unreadOnly, limit: limit) },
                                 supersedes: Self.listEffect) { [weak self] result in
             guard let self, asked == self.listGeneration else { return }
             self.listing = false
