@@ -51,18 +51,18 @@ public struct NoticeCommand: Sendable, Hashable {
         }
         try? child.stdin.close()
         let errors = StderrTail()
-        DispatchQueue.global().async { _ = child.stdout.readDataToEndOfFile() }
-        DispatchQueue.global().async { errors.set(child.stderr.readDataToEndOfFile()) }
+        OwnThread.run { _ = child.stdout.readDataToEndOfFile() }
+        OwnThread.run { errors.set(child.stderr.readDataToEndOfFile()) }
         let ended = EndFlag()
         let timeout = self.timeout, pid = child.pid
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        OwnThread.after(timeout) {
             guard ended.stopping() else { return }
             kill(-pid, SIGTERM)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { if !ended.isSet { kill(-pid, SIGKILL) } }
+            OwnThread.after(1) { if !ended.isSet { kill(-pid, SIGKILL) } }
         }
         let program = command.program
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            OwnThread.run {
                 let exit = child.waitForExit()
                 let timedOut = ended.end()
                 if exit.killedBySignal {

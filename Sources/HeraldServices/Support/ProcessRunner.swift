@@ -52,18 +52,18 @@ enum ProcessRunner {
         let group = DispatchGroup()
         let collected = Collected()
         group.enter()
-        DispatchQueue.global().async {
+        OwnThread.run {
             collected.set(stdout: child.stdout.readDataToEndOfFile())
             group.leave()
         }
         group.enter()
-        DispatchQueue.global().async {
+        OwnThread.run {
             collected.set(stderr: child.stderr.readDataToEndOfFile())
             group.leave()
         }
         let program = command.program
         group.enter()
-        DispatchQueue.global().async {
+        OwnThread.run {
             // A program may exit before reading all of its input (EPIPE): its exit status says whether
             // it did its job; the write failure is logged, never taken for success or failure by itself.
             do { try child.stdin.write(contentsOf: input) } catch {
@@ -76,7 +76,7 @@ enum ProcessRunner {
             group.leave()
         }
         group.enter()
-        DispatchQueue.global().async {
+        OwnThread.run {
             collected.set(exit: child.waitForExit())
             group.leave()
         }
