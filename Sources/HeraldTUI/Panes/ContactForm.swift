@@ -149,3 +149,16 @@ nonisolated struct ContactForm {
         }
     }
 }
+
+extension PaneBinding {
+    /// The bindings of an open contact form, whichever pane hosts it: each key goes to the form (`formKey`), which
+    /// saves on ctrl-s, moves between rows and closes on esc.
+    static func contactForm(_ formKey: @escaping (Key) -> Void) -> [PaneBinding] {
+        [PaneBinding(.send) { formKey(.ctrl("s")) },
+         PaneBinding(.nextPane) { formKey(.tab) },
+         PaneBinding(.previousPane) { formKey(.backTab) },
+         PaneBinding(.laterSearch) { formKey(.down) },
+         PaneBinding(.earlierSearch) { formKey(.up) }]
+            + PaneBinding.each([.finishEditing, .back, .quit]) { formKey(.escape) }
+    }
+}

@@ -268,14 +268,7 @@ public final class ContactsPane: LivePane {
                     PaneBinding(.keepTheirs, footer: "keep the server's") { vm.settleConflict(keepMine: false) }]
                 + PaneBinding.each([.no, .back, .quit]) { vm.cancelConflict() }
         }
-        if form != nil {
-            return [PaneBinding(.send) { self.formKey(.ctrl("s")) },
-                    PaneBinding(.nextPane) { self.formKey(.tab) },
-                    PaneBinding(.previousPane) { self.formKey(.backTab) },
-                    PaneBinding(.laterSearch) { self.formKey(.down) },
-                    PaneBinding(.earlierSearch) { self.formKey(.up) }]
-                + PaneBinding.each([.finishEditing, .back, .quit]) { self.formKey(.escape) }
-        }
+        if form != nil { return PaneBinding.contactForm { self.formKey($0) } }
         if vm.isSearching {
             return PaneBinding.each([.back, .finishEditing]) { vm.endSearch() } + [
                 PaneBinding(.earlierSearch) { if let text = vm.recallSearch(-1) { self.search.setText(text) } },

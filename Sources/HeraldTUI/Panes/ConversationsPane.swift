@@ -127,14 +127,7 @@ public final class ConversationsPane: LivePane {
                     PaneBinding(.switchButton) { self.confirmButton = 1 - self.confirmButton }]
                 + PaneBinding.each([.back, .quit]) { vm.cancelAnswer() }
         }
-        if form != nil {
-            return [PaneBinding(.send) { self.formKey(.ctrl("s")) },
-                    PaneBinding(.nextPane) { self.formKey(.tab) },
-                    PaneBinding(.previousPane) { self.formKey(.backTab) },
-                    PaneBinding(.laterSearch) { self.formKey(.down) },
-                    PaneBinding(.earlierSearch) { self.formKey(.up) }]
-                + PaneBinding.each([.finishEditing, .back, .quit]) { self.formKey(.escape) }
-        }
+        if form != nil { return PaneBinding.contactForm { self.formKey($0) } }
         if vm.isWriting {
             return [PaneBinding(.send, footer: "send") { self.confirmButton = 0; vm.requestAnswerConfirmation() },
                     PaneBinding(.finishEditing, footer: "keep for later") { vm.stopWriting() },
