@@ -177,10 +177,7 @@ public actor ConversationService {
         let missing = Set(numbers).filter { names[$0] == nil }
         if !missing.isEmpty {
             do {
-                var ids: [String: Int64] = [:]
-                for number in missing {
-                    if let id = try contacts.personIDs(withNumber: number).min() { ids[number] = id }
-                }
+                let ids = try contacts.personIDs(withNumbers: Array(missing))
                 let people = ids.isEmpty ? [:] : Dictionary(
                     try contacts.people(ids: Array(Set(ids.values))).compactMap { p in p.id.map { ($0, p) } },
                     uniquingKeysWith: { a, _ in a })
