@@ -62,7 +62,8 @@ public struct SendInvitationBody: Codable, Sendable, Hashable {
         /// Herald extension: this destination's own text instead of the message's: the message's link placeholder
         /// and client fields still in (the platform fills them as in the message), personal fields already filled by
         /// the client. With the request's `asWritten`, the text exactly as it leaves. At most `maxTextLength`
-        /// characters; a longer one rejects this destination alone. Nil: the message's text. SMS only.
+        /// characters for an SMS, as many as `email.text` may have for an email; a longer one rejects this destination
+        /// alone. Nil: the message's text.
         public var text: String?
 
         /// The most characters one destination's own `text` may have.

@@ -7,11 +7,13 @@ import HeraldCore
 /// still lets a client send).
 extension PlatformEngine {
     /// Why this destination's own text cannot be sent, nil when it can. A refusal rejects this destination alone.
-    static func textProblem(_ d: SendInvitationBody.Destination, asWritten: Bool, editingAllowed: Bool,
+    /// An email's own text may be as long as an email's (`email.text`), an SMS's is bounded by `maxTextLength`.
+    static func textProblem(_ d: SendInvitationBody.Destination, asWritten: Bool, email: Bool = false, editingAllowed: Bool,
                             message: MessageRecord) -> String? {
         guard let text = d.text else { return asWritten ? "text: must be given when the request is asWritten" : nil }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "text: must not be empty" }
-        if let problem = WireInput.textProblem(text, maxLength: SendInvitationBody.Destination.maxTextLength) {
+        let limit = email ? Self.maxEmailTextLength : SendInvitationBody.Destination.maxTextLength
+        if let problem = WireInput.textProblem(text, maxLength: limit) {
             return "text: \(problem)"
         }
         // An answer is no invitation: it says what its writer wrote. An invitation's own text, with editing off, must

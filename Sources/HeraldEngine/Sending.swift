@@ -140,13 +140,8 @@ extension PlatformEngine {
         }
         input.identifier("resendOf", body.resendOf, maxLength: 200)
         let asWritten = body.asWritten == true
-        if body.email != nil {
-            // An email's own text is `email.text`; an email has no text of its own per destination, nor leaves as written.
-            if asWritten { input.refuse("asWritten", "an email invitation cannot be sent as written") }
-            for (i, d) in destinations.enumerated() where d.text != nil {
-                input.refuse("recipients.destinations[\(i)].text", "an email invitation's text is email.text")
-            }
-        }
+        // An email leaves with the message's link and fields (its own text per destination: personal fields filled).
+        if body.email != nil, asWritten { input.refuse("asWritten", "an email invitation cannot be sent as written") }
         let sendAt = Self.sendTime(body.sendAt, field: "sendAt", now: clock.now(), input: &input)
         try input.check("invalid invitation")
         // The destination's own fields reject that destination alone, the others accepted.
@@ -178,7 +173,8 @@ extension PlatformEngine {
         let parser = try PhoneNumberParser(defaultRegion: nil)
         let now = clock.now()
         let prepared = zip(destinations, refused).map { d, refusal in
-            let refusal = refusal ?? Self.textProblem(d, asWritten: asWritten, editingAllowed: app.messageEditingAllowed, message: message)
+            let refusal = refusal ?? Self.textProblem(d, asWritten: asWritten, email: body.email != nil,
+                                                           editingAllowed: app.messageEditingAllowed, message: message)
             var p = prepare(d, refused: refusal, message: message, parser: parser, email: body.email != nil, asWritten: asWritten)
             // A destination's own time (its quiet hours) is never earlier than the request's.
             let own = d.sendAt.flatMap(WireTime.date)

@@ -65,20 +65,22 @@ import HeraldCore
         #expect(fits.text?.hasPrefix(String(repeating: "b", count: 1600) + " https://herald.invalid/r/") == true)
     }
 
-    @Test func anEmailInvitationTakesNeitherOwnTextsNorAsWritten() async throws {
-        let h = try await EngineHarness.make(mailer: RecordingMailer())
+    @Test func anEmailLeavesWithItsOwnTextButNeverAsWritten() async throws {
+        let mailer = RecordingMailer()
+        let h = try await EngineHarness.make(mailer: mailer)
         defer { h.cleanUp() }
         var body = SendInvitationBody(messageKey: h.creds.messageKey, sender: "ana@example.com",
-                                      destinations: [.init(address: "ivo@example.org", text: "Hi Ivo <>")],
+                                      destinations: [.init(address: "ivo@example.org", messageId: "ivo", text: "Hi Ivo, team Blue: <>"),
+                                                     .init(address: "eva@example.org", messageId: "eva",
+                                                           text: String(repeating: "e", count: 2000) + " <>")],
                                       email: .init(subject: "Hi"))
-        do {
-            _ = try await h.call(SendInvitation(secret: h.creds.secret, body: body))
-            Issue.record("expected a bad request")
-        } catch {
-            guard case .badRequest(_, let errors) = error else { Issue.record("got \(error)"); return }
-            #expect(errors["recipients.destinations[0].text"] == ["an email invitation's text is email.text"])
-        }
-        body.recipients.destinations[0].text = nil
+        let sent = try await h.call(SendInvitation(secret: h.creds.secret, body: body)).sendSmsResponse
+        #expect(sent.responses.map(\.status) == [.deliveredToNetwork, .deliveredToNetwork], "an email's own text may be longer than an SMS's")
+        let ivo = try #require(try await h.engine.sentMessage(applicationKey: h.creds.applicationKey, messageId: "ivo"))
+        let code = try #require(ivo.linkCode)
+        #expect(ivo.text == "Hi Ivo, team Blue: https://herald.invalid/r/\(code)")
+        #expect(mailer.handed.first?.body.contains("Hi Ivo, team Blue: https://herald.invalid/r/\(code)") == true)
+        body.recipients.destinations = [.init(address: "mia@example.org", messageId: "mia", text: "Hi Mia")]
         body.asWritten = true
         do {
             _ = try await h.call(SendInvitation(secret: h.creds.secret, body: body))
@@ -87,7 +89,7 @@ import HeraldCore
             guard case .badRequest(_, let errors) = error else { Issue.record("got \(error)"); return }
             #expect(errors["asWritten"] == ["an email invitation cannot be sent as written"])
         }
-        #expect(try await h.engine.messagesCount() == 0)
+        #expect(try await h.engine.messagesCount() == 2)
     }
 
     @Test func withEditingOffAnOwnTextMustBeTheMessageWithItsPersonalFieldsFilled() async throws {

@@ -122,15 +122,30 @@ import Testing
         #expect(try h.workspace.ledger.queuedCount() == 0)
     }
 
-    @Test func anEmailInvitationWithPersonalFieldsIsRefusedNotSentBlank() async throws {
+    @Test func anEmailInvitationCarriesEachPersonsOwnFieldsAndLeavesOutWhoLacksOne() async throws {
         var config = WorkspaceHarness.config()
         config.emailFrom = "ana@example.com"
         let h = try await WorkspaceHarness(config: config)
-        let key = try await Self.create(Self.message, in: h)
-        let ivo = try h.person("Ivo", numbers: [], emails: ["ivo@example.org"])
-        await #expect(throws: InviteError.personalFieldsInEmail(["FIRST_NAME", "TEAM"])) {
-            _ = try await h.workspace.invites.invite(people: [ivo], options: InviteOptions(messageKey: key, email: EmailOptions()))
+        let key = try await Self.create("Hi {FIRST_NAME}, team {TEAM} plays Sunday: <>", in: h)
+        var ivo = Person(firstName: "Ivo", lastName: "Kos", emails: [LabeledEmail(label: nil, address: "ivo@example.org")])
+        ivo.customFields = ["TEAM": "Blue"]
+        let people = try [ivo, Person(firstName: "Eva", lastName: "Kos", emails: [LabeledEmail(label: nil, address: "eva@example.org")])]
+            .map { try h.workspace.contactStore.insert($0) }
+        // Without a choice, the one without a team is named and nothing is sent.
+        await #expect(throws: InviteError.self) {
+            _ = try await h.workspace.invites.invite(people: people, options: InviteOptions(messageKey: key, email: EmailOptions()))
         }
+        #expect(try h.workspace.ledger.bulks().isEmpty)
+        var options = InviteOptions(messageKey: key, email: EmailOptions())
+        options.missing = .leaveOut
+        let result = try await h.workspace.invites.invite(people: people, options: options)
+        #expect(result.recipients.map(\.personId) == [people[0].id])
+        #expect(result.skipped.map(\.personId) == [people[1].id])
+        let bulkId = try #require(result.bulkId)
+        let sent = try #require(try await h.engineMessages(bulkId: bulkId).first)
+        let code = try #require(sent.linkCode)
+        #expect(sent.text == "Hi Ivo, team Blue plays Sunday: https://herald.invalid/r/\(code)")
+        #expect(try h.workspace.ledger.recipients(ofBulk: bulkId).map(\.text) == [sent.text])
     }
 
     @Test func personalTextKeepsTheLinkAndClientFieldsAndDropsTheGapOfAnEmptyFallback() {

@@ -178,11 +178,10 @@ public actor InviteService {
         var composed = message
         if let text = email?.text ?? answer { composed.text = text }
         if answer == nil { try requireSenderName(fields, in: composed) }
-        // Personal fields are filled here, per recipient, into a text of its own (SMS: an email has one text for all).
+        // Personal fields are filled here, per recipient, into a text of its own (an SMS's or an email's body).
         let template = MessageTemplate(text: composed.text, linkPlaceholder: composed.placeholder)
         var personal: PersonalPlan?
         if answer == nil, PersonalText.isPersonal(template) {
-            guard email == nil else { throw InviteError.personalFieldsInEmail(PersonalText.fields(of: template)) }
             personal = PersonalPlan(template: template, choice: options.missing)
         }
         var result = InviteResult()
@@ -193,7 +192,7 @@ public actor InviteService {
         result.sendAt = sendAt
 
         var candidates = try email == nil ? plan(targets, fields: fields, personal: personal, skipped: &result.skipped)
-            : planEmail(targets, fields: fields, skipped: &result.skipped)
+            : planEmail(targets, fields: fields, personal: personal, skipped: &result.skipped)
         try refuseMissing(candidates, policy: options.policy)
         if let answer {
             for i in candidates.indices {
@@ -480,7 +479,9 @@ public actor InviteService {
 
     /// The people to email, each at their first address (an address given as text goes as it is), each address once;
     /// everyone else goes to `skipped`.
-    func planEmail(_ targets: [InviteTarget], fields: [String: String], skipped: inout [SkippedRecipient]) throws -> [Candidate] {
+    func planEmail(_ targets: [InviteTarget], fields: [String: String], personal: PersonalPlan? = nil,
+                   skipped: inout [SkippedRecipient]) throws -> [Candidate] {
+        try personal?.checkKnown(people: targets.compactMap { if case .person(let p) = $0 { p } else { nil } })
         var seen = Set<String>()
         var out: [Candidate] = []
         for target in targets {
@@ -512,8 +513,19 @@ public actor InviteService {
             var values = fields
             if values[ClientField.receiverName.rawValue] == nil, let person { values[ClientField.receiverName.rawValue] = person.displayName }
             let data = ClientDataCleaning.clientData(from: values)
-            out.append(Candidate(e164: address, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
-                                 clientData: data.isEmpty ? nil : data))
+            var candidate = Candidate(e164: address, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
+                                      clientData: data.isEmpty ? nil : data, name: person?.displayName)
+            if let personal {
+                switch try personal.text(for: person) {
+                case .text(let text, let missing):
+                    candidate.text = text
+                    candidate.missing = missing
+                case .leftOut(let reason):
+                    skipped.append(SkippedRecipient(address: address, personId: person?.id, reason: reason))
+                    continue
+                }
+            }
+            out.append(candidate)
         }
         return out
     }

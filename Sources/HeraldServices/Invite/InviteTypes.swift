@@ -236,8 +236,6 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
     case noFallback(String)
     /// The message uses a field that is neither a standard nor a client field, and no recipient has it.
     case fieldNobodyHas(String, known: [String])
-    /// An email invitation cannot carry each recipient's own text: personal fields are for SMS.
-    case personalFieldsInEmail([String])
     /// An answer with no text.
     case emptyAnswer
     /// An answer longer than one destination's text may be.
@@ -286,9 +284,6 @@ public enum InviteError: Error, Sendable, Hashable, UserFacingError {
         case .fieldNobodyHas(let field, let known):
             return "the message uses {\(field)} and no recipient has a field \(field): nothing was sent. "
                 + "Fields: \(known.joined(separator: ", ")). Fix the message, or give it a fallback ({\(field)|text})"
-        case .personalFieldsInEmail(let fields):
-            return "an email invitation cannot fill personal fields (\(fields.map { "{\($0)}" }.joined(separator: ", "))): "
-                + "send it by SMS or use a message without them; nothing was sent"
         case .emptyAnswer:
             return "the answer is empty: write some text (nothing was sent)"
         case .answerTooLong(let count, let limit):
