@@ -455,26 +455,35 @@ public actor InviteService {
                 skipped.append(SkippedRecipient(address: e164, personId: person?.id, reason: "listed more than once in this request"))
                 continue
             }
-            var values = fields
-            if values[ClientField.receiverName.rawValue] == nil, let person {
-                values[ClientField.receiverName.rawValue] = person.displayName
+            if let candidate = try candidate(e164, person: person, fields: fields, personal: personal, skipped: &skipped) {
+                out.append(candidate)
             }
-            let data = ClientDataCleaning.clientData(from: values)
-            var candidate = Candidate(e164: e164, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
-                                      clientData: data.isEmpty ? nil : data, name: person?.displayName)
-            if let personal {
-                switch try personal.text(for: person) {
-                case .text(let text, let missing):
-                    candidate.text = text
-                    candidate.missing = missing
-                case .leftOut(let reason):
-                    skipped.append(SkippedRecipient(address: e164, personId: person?.id, reason: reason))
-                    continue
-                }
-            }
-            out.append(candidate)
         }
         return out
+    }
+
+    /// One recipient at `address`: the client fields (the receiver's name from the book), and with `personal` its own
+    /// text, or nil when it is left out for a field it lacks (then it is in `skipped`, with the reason).
+    private func candidate(_ address: String, person: Person?, fields: [String: String], personal: PersonalPlan?,
+                           skipped: inout [SkippedRecipient]) throws -> Candidate? {
+        var values = fields
+        if values[ClientField.receiverName.rawValue] == nil, let person {
+            values[ClientField.receiverName.rawValue] = person.displayName
+        }
+        let data = ClientDataCleaning.clientData(from: values)
+        var candidate = Candidate(e164: address, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
+                                  clientData: data.isEmpty ? nil : data, name: person?.displayName)
+        if let personal {
+            switch try personal.text(for: person) {
+            case .text(let text, let missing):
+                candidate.text = text
+                candidate.missing = missing
+            case .leftOut(let reason):
+                skipped.append(SkippedRecipient(address: address, personId: person?.id, reason: reason))
+                return nil
+            }
+        }
+        return candidate
     }
 
     /// The people to email, each at their first address (an address given as text goes as it is), each address once;
@@ -510,22 +519,9 @@ public actor InviteService {
                 skipped.append(SkippedRecipient(address: address, personId: person?.id, reason: "listed more than once in this request"))
                 continue
             }
-            var values = fields
-            if values[ClientField.receiverName.rawValue] == nil, let person { values[ClientField.receiverName.rawValue] = person.displayName }
-            let data = ClientDataCleaning.clientData(from: values)
-            var candidate = Candidate(e164: address, personId: person?.id, correlator: "hc-" + UUID().uuidString.lowercased(),
-                                      clientData: data.isEmpty ? nil : data, name: person?.displayName)
-            if let personal {
-                switch try personal.text(for: person) {
-                case .text(let text, let missing):
-                    candidate.text = text
-                    candidate.missing = missing
-                case .leftOut(let reason):
-                    skipped.append(SkippedRecipient(address: address, personId: person?.id, reason: reason))
-                    continue
-                }
+            if let candidate = try candidate(address, person: person, fields: fields, personal: personal, skipped: &skipped) {
+                out.append(candidate)
             }
-            out.append(candidate)
         }
         return out
     }
