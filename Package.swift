@@ -73,7 +73,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The embedded platform: the engine in-process, handed to Services as one transport.
-        .target(name: "HeraldEmbedded", dependencies: ["HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices"]),
+        .target(name: "HeraldEmbedded", dependencies: ["HeraldCore", "HeraldAPI", "HeraldEngine", "HeraldServices",
+                                                 .product(name: "Logging", package: "swift-log")]),
         // `herald serve`: the engine over HTTP (Hummingbird), kept apart so a pane change never rebuilds it.
         .target(name: "HeraldServer", dependencies: [
             "HeraldAPI", "HeraldEngine", "HeraldLocks",

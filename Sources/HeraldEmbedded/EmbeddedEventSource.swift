@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldEngine
 import HeraldServices
+import Logging
 
 /// The embedded engine's events as a running terminal follows them: what another process did to the same data folder
 /// (`herald sandbox reply` in another shell) is stored with its event in `engine.sqlite`, and read from there: at once
@@ -13,6 +14,7 @@ import HeraldServices
 /// so no position is handed on to keep: the workspace's kept position is a server's.
 public struct EmbeddedEventSource: PlatformEventSource {
     public static let replyTypes: Set<String> = [PlatformEvent.replyReceivedType, PlatformEvent.conversationSeenType]
+    static let log = Logger(label: "herald.embedded.events")
 
     public let engine: PlatformEngine
     public let applicationKey: String
@@ -33,6 +35,7 @@ public struct EmbeddedEventSource: PlatformEventSource {
 
     public func follow(after _: Int64?, _ handle: @escaping @Sendable (PlatformStreamUpdate) async -> Void) async {
         let bell = engine.bell.listen()
+        var failing = false
         var cursor: Int64
         do {
             if let start { cursor = start } else { cursor = try await engine.eventRange(applicationKey: applicationKey).newest }
@@ -48,12 +51,22 @@ public struct EmbeddedEventSource: PlatformEventSource {
                     cursor = stored.id
                     guard types.contains(stored.type) else { continue }
                     // One the engine wrote cannot fail to decode short of a newer engine: skipped, not retried forever.
-                    guard let event = try? HeraldJSON.decode(PlatformEvent.self, from: stored.payload) else { continue }
+                    let event: PlatformEvent
+                    do { event = try HeraldJSON.decode(PlatformEvent.self, from: stored.payload) } catch {
+                        Self.log.warning("an engine event could not be read; skipped", metadata: ["id": "\(stored.id)", "type": "\(stored.type)"])
+                        continue
+                    }
                     await handle(.event(event, id: nil))
                 }
+                failing = false
                 if batch.count == 500 { continue }
             } catch {
-                // A busy or briefly locked file: the next turn reads again.
+                // A busy or briefly locked file: the next turn reads again; a streak of failures is logged once.
+                if !failing {
+                    Self.log.warning("could not read the engine's events; trying again",
+                                     metadata: ["cause": "\(PlatformEngine.failureText(error))"])
+                }
+                failing = true
             }
             await bell.wait(upTo: interval)
         }

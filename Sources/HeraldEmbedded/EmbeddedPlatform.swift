@@ -28,7 +28,12 @@ public struct EmbeddedPlatform: PlatformConnector {
         }
         let credentials = try await Self.sandboxCredentials(engine: engine, saved: saved)
         // Replies stored from here on reach a running screen, even before it starts following them.
-        let newestEvent = try? await engine.eventRange(applicationKey: credentials.applicationKey).newest
+        var newestEvent: Int64?
+        do { newestEvent = try await engine.eventRange(applicationKey: credentials.applicationKey).newest } catch {
+            // Following then starts from the newest event when it starts.
+            EmbeddedEventSource.log.warning("could not read where the engine's events stand",
+                                            metadata: ["cause": "\(Self.failure(error))"])
+        }
         return PlatformConnection(kind: .embedded, transport: EmbeddedTransport(engine: engine), credentials: credentials,
                                   sandbox: EmbeddedSandbox(engine: engine, applicationKey: credentials.applicationKey),
                                   events: EmbeddedEventSource(engine: engine, applicationKey: credentials.applicationKey, start: newestEvent),

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import Logging
 
 /// A person's custom fields as the `person.custom_fields` column keeps them: one JSON object of name → value, its
 /// names in order, NULL for a person without any (most people: an import writes nothing more for them).
@@ -17,11 +18,15 @@ enum CustomFieldsColumn {
         return out + "}"
     }
 
-    /// The fields the column's text holds; a text that is not such an object (none is written so) reads as none.
+    /// The fields the column's text holds; a text that is not such an object (none is written so) reads as none, and
+    /// is logged.
     static func decode(_ text: String?) -> [String: String] {
-        guard let text, !text.isEmpty,
-              let fields = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else { return [:] }
-        return fields
+        guard let text, !text.isEmpty else { return [:] }
+        do { return try JSONDecoder().decode([String: String].self, from: Data(text.utf8)) } catch {
+            Logger(label: "herald.store").warning("a person's custom fields could not be read; shown as none",
+                                                  metadata: ["bytes": "\(text.utf8.count)"])
+            return [:]
+        }
     }
 
     /// `text` as a JSON string.
